@@ -1,0 +1,45 @@
+import type { Request, RequestHandler } from 'express';
+import type { Account } from '../../src/platform/accounts.js';
+import { AppError } from '../../src/errors.js';
+import type { Runtime } from '../../src/runtime.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    account?: Account;
+  }
+}
+
+function bearerToken(req: Request): string | undefined {
+  const header = req.get('authorization');
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match?.[1];
+}
+
+/** The account of the request, once an auth middleware has run. */
+export function accountOf(req: Request): Account {
+  if (!req.account) throw new Error('auth middleware missing on this route');
+  return req.account;
+}
+
+const MISSING_KEY = 'API 키가 필요합니다. X-API-Key 헤더에 키를 넣어 주세요.';
+const BAD_KEY = '유효하지 않은 API 키입니다.';
+const BAD_TOKEN = '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.';
+
+/** `X-API-Key` (the operations), `Authorization: Bearer` (account pages), or either. */
+export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'either'): RequestHandler {
+  const { apiKeys, accounts } = runtime.platform;
+  return async (req, _res, next) => {
+    const key = req.get('x-api-key');
+    const token = bearerToken(req);
+    if (key !== undefined && accepts !== 'token') {
+      req.account = await apiKeys.authenticate(key.trim());
+      if (!req.account) throw new AppError('UNAUTHORIZED', BAD_KEY);
+    } else if (token && accepts !== 'key') {
+      req.account = await accounts.accountForToken(token);
+      if (!req.account) throw new AppError('UNAUTHORIZED', BAD_TOKEN);
+    } else {
+      throw new AppError('UNAUTHORIZED', accepts === 'token' ? BAD_TOKEN : MISSING_KEY);
+    }
+    next();
+  };
+}

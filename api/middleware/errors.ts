@@ -1,0 +1,47 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { AppError } from '../../src/errors.js';
+
+/** CONTRACT §4: `{success:false, code, error, error_code}` plus the status's extra fields. */
+export function sendError(res: Response, error: AppError): void {
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  res.status(error.status).json({
+    success: false,
+    code: error.status,
+    error: error.message,
+    error_code: error.code,
+    ...error.extra,
+  });
+}
+
+export const notFound: RequestHandler = (req) => {
+  throw new AppError('NOT_FOUND', `요청한 경로를 찾을 수 없습니다: ${req.method} ${req.path}`);
+};
+
+/** body-parser's failures, by its `type`, as the caller's mistakes they are. */
+function fromBodyParser(error: { type?: string; status?: number; limit?: number }): AppError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new AppError('INVALID_JSON', '요청 본문이 올바른 JSON이 아닙니다.');
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', `요청 본문이 너무 큽니다 (최대 ${Math.floor((error.limit ?? 0) / 1024 / 1024)}MB).`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('INVALID_REQUEST', '요청 본문은 UTF-8 JSON이어야 합니다.');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError('INVALID_REQUEST', '요청 본문을 읽지 못했습니다.');
+    default:
+      return undefined;
+  }
+}
+
+/** The one error mapper of the HTTP door. Unexpected errors are logged and answered 500 without internals. */
+export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  const known = error instanceof AppError ? error : fromBodyParser(error);
+  // pino-http logs the request line with `res.err`: failures of ours or an upstream only.
+  if (!known || known.status >= 500) res.err = error;
+  if (known) return sendError(res, known);
+  if (res.headersSent) return;
+  sendError(res, new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의 시 요청 ID ${String(req.id)}를 알려 주세요.`));
+};

@@ -1,0 +1,52 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import { AppError } from '../../src/errors.js';
+import { CATALOG, type ApiId } from '../../src/platform/catalog.js';
+import { executeOperation, type Operation } from '../../src/platform/execute.js';
+import type { Runtime } from '../../src/runtime.js';
+import { accountOf, authenticate } from '../middleware/auth.js';
+import { setQuotaHeaders } from '../middleware/quota-headers.js';
+
+function contextOf(req: Request) {
+  return { account: accountOf(req), logger: req.log, requestId: String(req.id) };
+}
+
+/** The whole door of one operation: authenticate, execute (validate, charge, run), answer. */
+export function operationHandler(runtime: Runtime, operation: Operation): RequestHandler {
+  return async (req, res) => {
+    try {
+      const { body, lease } = await executeOperation(runtime.platform.subscriptions, operation, contextOf(req), req.body);
+      setQuotaHeaders(res, lease);
+      res.json(body);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'QUOTA_EXCEEDED') {
+        res.setHeader('RateLimit', `"monthly";r=0;t=${error.retryAfterSeconds ?? 0}`);
+      }
+      throw error;
+    }
+  };
+}
+
+/** POST routes of the eight operations; those not built yet answer 503 NOT_IMPLEMENTED. */
+export function operationRoutes(runtime: Runtime): Router {
+  const router = Router();
+  const requireKey = authenticate(runtime, 'key');
+  const implemented: Partial<Record<ApiId, Operation>> = runtime.operations;
+
+  for (const api of CATALOG) {
+    const operation = implemented[api.id];
+    const path = api.path.replace('/api/v1', '');
+    if (operation) {
+      router.post(path, requireKey, operationHandler(runtime, operation));
+    } else {
+      router.post(path, requireKey, () => {
+        throw new AppError('NOT_IMPLEMENTED', `'${api.id}' API는 아직 준비 중입니다.`);
+      });
+    }
+  }
+
+  router.get('/url/shorten/:code/stats', requireKey, async (req, res) => {
+    res.json(await runtime.linkStats(accountOf(req), String(req.params.code)));
+  });
+
+  return router;
+}

@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { lockDataDir } from './lock.js';
+import { schema } from './schema.js';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent the embedded PGlite database is used. */
+  databaseUrl?: string;
+  /** PGlite directory, or `memory://` for a throw-away database (tests). */
+  dataDir: string;
+}
+
+/** The committed drizzle-kit migrations, found from src/ and from dist/ alike. */
+export const migrationsFolder = findMigrations();
+
+/** Opens the database and applies pending migrations before anything uses it. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const inMemory = dataDir.startsWith('memory://');
+  const lock = inMemory ? undefined : lockDataDir(resolve(dataDir));
+  try {
+    const client = inMemory ? new PGlite() : new PGlite(resolve(dataDir));
+    await client.waitReady;
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Database,
+      kind: 'pglite',
+      close: async () => {
+        await client.close();
+        lock?.release();
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+/** Arbitrary constant shared by every instance: serializes migrations across processes. */
+const MIGRATION_LOCK_ID = 720_2026;
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  await migrateWithLock(url);
+  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { application_name: 'ai-utility-hub' } });
+  const db = drizzlePostgres({ client, schema });
+  return {
+    db: db as unknown as Database,
+    kind: 'postgres',
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function migrateWithLock(url: string): Promise<void> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await migratePostgres(drizzlePostgres({ client }), { migrationsFolder });
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+function findMigrations(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = join(dir, 'db', 'migrations');
+    if (existsSync(join(candidate, 'meta'))) return candidate;
+    if (existsSync(join(dir, 'migrations', 'meta'))) return join(dir, 'migrations');
+    dir = dirname(dir);
+  }
+  throw new Error('db/migrations not found: run `npm run db:generate`.');
+}

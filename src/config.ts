@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+/**
+ * The service's configuration: the only module that reads `process.env`.
+ * Every variable of CONTRACT §2 is parsed here; a bad value stops the start with a
+ * message naming the variable, a missing optional feature is simply switched off.
+ */
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http(s) URL');
+
+const optionalHttpUrl = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .refine((value) => value === undefined || (/^https?:\/\//i.test(value) && URL.canParse(value)), 'must be an http(s) URL')
+  .optional();
+
+const flag = z
+  .enum(['', '0', '1', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .optional()
+  .transform((value) => value === '1' || value === 'true' || value === 'yes' || value === 'on');
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalText.refine(
+    (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
+    'must start with postgres:// or postgresql://',
+  ),
+  PUBLIC_BASE_URL: optionalHttpUrl,
+  SHORT_URL_BASE: optionalHttpUrl,
+  DEFAULT_QUOTA: z.coerce.number().int().min(0).max(100_000_000).default(1000),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalHttpUrl,
+  OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  OPENAI_VISION_MODEL: optionalText,
+  OPENAI_EMBEDDING_MODEL: optionalText,
+  OPENAI_TOKEN_PARAM: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+  LLM_TIMEOUT_MS: positiveInt(30_000),
+  DELIVERY_TRACKER_URL: httpUrl.default('https://apis.tracker.delivery/graphql'),
+  DELIVERY_TRACKER_CLIENT_ID: optionalText,
+  DELIVERY_TRACKER_CLIENT_SECRET: optionalText,
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_APP_TOKEN: optionalText,
+  SLACK_API_URL: httpUrl.default('https://slack.com/api/'),
+  DISCORD_APPLICATION_ID: optionalText,
+  DISCORD_PUBLIC_KEY: optionalText.refine(
+    (value) => value === undefined || /^[0-9a-f]{64}$/i.test(value),
+    'must be the 64-character hex public key of the Discord application',
+  ),
+  DISCORD_BOT_TOKEN: optionalText,
+  DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
+  DISCORD_GATEWAY: flag,
+  DISCORD_GUILD_ID: optionalText,
+  WATCH_CRON: z.string().trim().min(1).default('*/10 * * * *'),
+  WEBHOOK_ALLOW_INSECURE: flag,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+export type Config = Omit<Env, 'PUBLIC_BASE_URL' | 'SHORT_URL_BASE'> & {
+  PUBLIC_BASE_URL: string;
+  SHORT_URL_BASE: string;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const values = parsed.data;
+  const publicBaseUrl = trimSlash(values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`);
+  return {
+    ...values,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    SHORT_URL_BASE: trimSlash(values.SHORT_URL_BASE ?? `${publicBaseUrl}/s`),
+  };
+}
+
+/** Reads `.env` in the working directory when there is one (values already set win). */
+export function loadDotEnv(path = '.env'): void {
+  try {
+    process.loadEnvFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

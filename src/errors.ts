@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+
+/**
+ * The one error type of the service. Each stable `error_code` has one HTTP status, so the
+ * doors (HTTP, Slack, Discord) render the same failure the same way.
+ */
+export const ERROR_STATUS = {
+  INVALID_REQUEST: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  SUBSCRIPTION_REQUIRED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  EMAIL_TAKEN: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  HARMFUL_URL: 422,
+  UNPROCESSABLE: 422,
+  QUOTA_EXCEEDED: 429,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UPSTREAM_ERROR: 502,
+  NOT_IMPLEMENTED: 503,
+  NOT_CONFIGURED: 503,
+  UNAVAILABLE: 503,
+  UPSTREAM_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra body fields the SPEC gives for a status (e.g. the shortener's 422). */
+    readonly extra: Record<string, unknown> = {},
+    /** Seconds after which a retry may succeed (429, 503). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+
+  /** True when the failure lies with an upstream (LLM, tracker, OCR engine): the call is refunded. */
+  get isUpstreamFailure(): boolean {
+    return this.status >= 500;
+  }
+}
+
+/** Turns a zod failure into a 400 that names the first offending field, in Korean. */
+export function invalidInput(error: z.ZodError): AppError {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
+  const detail = issue?.message ?? '요청이 올바르지 않습니다.';
+  const message = field ? `'${field}' 필드: ${detail}` : detail;
+  return new AppError('INVALID_REQUEST', message, field ? { field } : {});
+}

@@ -1,0 +1,54 @@
+import { isIP } from 'node:net';
+
+/** A harmful-URL verdict, as SPEC §3 shapes it. */
+export interface UrlVerdict {
+  isMalicious: boolean;
+  category: 'clean' | 'spam' | 'gambling' | 'adult' | 'phishing' | 'malware';
+  reason: string;
+}
+
+/** What the shortener's `check_harmful` (and later the redirect) asks about a URL. */
+export interface UrlSafetyChecker {
+  check(url: string): Promise<UrlVerdict>;
+}
+
+/**
+ * The minimal checker the foundation ships until the detection engine lands: it refuses
+ * links whose host is a private or loopback IP address and passes everything else.
+ */
+export function createBasicUrlChecker(): UrlSafetyChecker {
+  return {
+    async check(url) {
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host) && isPrivateAddress(host)) {
+        return {
+          isMalicious: true,
+          category: 'malware',
+          reason: '사설 네트워크 또는 내부 주소(IP)로 연결되는 링크입니다.',
+        };
+      }
+      return { isMalicious: false, category: 'clean', reason: '알려진 유해 신호가 발견되지 않았습니다.' };
+    },
+  };
+}
+
+/** Loopback, private, link-local, CGNAT, unspecified and unique-local addresses. */
+export function isPrivateAddress(ip: string): boolean {
+  if (isIP(ip) === 4) {
+    const [a = 0, b = 0] = ip.split('.').map(Number);
+    return (
+      a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)
+    );
+  }
+  const lower = ip.toLowerCase();
+  const mapped = lower.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
+  if (mapped?.[1]) return isPrivateAddress(mapped[1]);
+  const mappedHex = lower.match(/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
+  if (mappedHex?.[1] && mappedHex[2]) {
+    const high = parseInt(mappedHex[1], 16);
+    const low = parseInt(mappedHex[2], 16);
+    return isPrivateAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+  }
+  return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower);
+}

@@ -1,0 +1,93 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { accounts, apiKeys } from '../../db/schema.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validation.js';
+import type { Account } from './accounts.js';
+import { constantTimeEqual, generateApiKey, isWellFormedApiKey, sha256 } from './secrets.js';
+
+const createKeySchema = z.object({
+  name: z.string().trim().max(100, '키 이름은 100자 이하여야 합니다.').optional(),
+});
+
+/** `last_used_at` is a convenience: written at most once a minute per key, not per call. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface KeySummary {
+  id: number;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** API keys: created (shown once), listed, revoked, and checked on every call. */
+export function createApiKeys(db: Database) {
+  const lastUsedWritten = new Map<number, number>();
+
+  function touch(keyId: number): void {
+    const nowMs = Date.now();
+    if (nowMs - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    lastUsedWritten.set(keyId, nowMs);
+    // Fire and forget: a failed bookkeeping write must not fail the caller's request.
+    db.update(apiKeys).set({ lastUsedAt: new Date(nowMs) }).where(eq(apiKeys.id, keyId)).catch(() => {});
+  }
+
+  return {
+    async create(account: Account, raw: unknown): Promise<{ apiKey: string; key: KeySummary }> {
+      const { name } = parseInput(createKeySchema, raw);
+      const { key, hash, prefix } = generateApiKey();
+      const [row] = await db
+        .insert(apiKeys)
+        .values({ accountId: account.id, name: name || 'default', prefix, keyHash: hash })
+        .returning();
+      return { apiKey: key, key: summarize(row!) };
+    },
+
+    async list(account: Account): Promise<KeySummary[]> {
+      const rows = await db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt)))
+        .orderBy(desc(apiKeys.id));
+      return rows.map(summarize);
+    },
+
+    /** Revokes at once: the next call with the key is refused (keys are not cached). */
+    async revoke(account: Account, id: number): Promise<void> {
+      const revoked = await db
+        .update(apiKeys)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
+      if (revoked.length === 0) throw new AppError('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.');
+    },
+
+    /** The account that owns a live key, or undefined. */
+    async authenticate(key: string): Promise<(Account & { keyId: number }) | undefined> {
+      if (!isWellFormedApiKey(key)) return undefined;
+      const hash = sha256(key);
+      const [row] = await db
+        .select({ id: accounts.id, email: accounts.email, keyId: apiKeys.id, keyHash: apiKeys.keyHash })
+        .from(apiKeys)
+        .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+        .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
+      if (!row || !constantTimeEqual(row.keyHash, hash)) return undefined;
+      touch(row.keyId);
+      return { id: row.id, email: row.email, keyId: row.keyId };
+    },
+  };
+}
+
+export type ApiKeys = ReturnType<typeof createApiKeys>;
+
+function summarize(row: typeof apiKeys.$inferSelect): KeySummary {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,91 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from '../../api/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime.js';
+
+export interface TestUser {
+  email: string;
+  password: string;
+  accountId: number;
+  token: string;
+  apiKey: string;
+}
+
+export interface TestApp {
+  url: string;
+  runtime: Runtime;
+  /** A new account with a login token and an API key. */
+  signUp(): Promise<TestUser>;
+  /** POST JSON with an optional API key; returns status, headers and parsed body. */
+  post(path: string, body: unknown, apiKey?: string): Promise<TestResponse>;
+  get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** Which database the integration tests use: PGlite in memory, or TEST_DATABASE_URL. */
+export function testDatabaseEnv(): Record<string, string> {
+  if (process.env.TEST_DB === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+    return { DATABASE_URL: url };
+  }
+  return { DATA_DIR: 'memory://' };
+}
+
+let counter = 0;
+
+/** Starts the real express app over a real runtime on a free port. */
+export async function startTestApp(env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', ...testDatabaseEnv(), ...env });
+  const runtime = await createRuntime(config, { logger: createLogger(config.LOG_LEVEL), ...options });
+  const server: Server = createApp(runtime).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const res = await fetch(url + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      redirect: 'manual',
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON (HTML page, redirect): keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any };
+  }
+
+  const app: TestApp = {
+    url,
+    runtime,
+    async signUp() {
+      const email = `user${process.pid}-${Date.now()}-${++counter}@example.com`;
+      const password = 'correct horse battery';
+      const registered = await request('POST', '/api/v1/auth/register', { email, password });
+      if (registered.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(registered.body)}`);
+      const login = await request('POST', '/api/v1/auth/login', { email, password });
+      const key = await request('POST', '/api/v1/keys', { name: 'test' }, { authorization: `Bearer ${login.body.token}` });
+      return { email, password, accountId: registered.body.user.id, token: login.body.token, apiKey: key.body.api_key };
+    },
+    post: (path, body, apiKey) => request('POST', path, body, apiKey ? { 'x-api-key': apiKey } : {}),
+    get: (path, headers) => request('GET', path, undefined, headers),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.close();
+    },
+  };
+  return app;
+}
