@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies CONTRACT §2 defaults and derives the public and short-link bases', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      SHORT_URL_BASE: 'http://localhost:3000/s',
+      DEFAULT_QUOTA: 1000,
+      LLM_TIMEOUT_MS: 30000,
+      DELIVERY_TRACKER_URL: 'https://apis.tracker.delivery/graphql',
+      SLACK_API_URL: 'https://slack.com/api/',
+      DISCORD_API_URL: 'https://discord.com/api',
+      WATCH_CRON: '*/10 * * * *',
+      WEBHOOK_ALLOW_INSECURE: false,
+      LOG_LEVEL: 'info',
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(loadConfig({ PORT: '8080', PUBLIC_BASE_URL: 'https://hub.example.kr/' })).toMatchObject({
+      PUBLIC_BASE_URL: 'https://hub.example.kr',
+      SHORT_URL_BASE: 'https://hub.example.kr/s',
+    });
+    expect(loadConfig({ SHORT_URL_BASE: 'https://aih.kr' }).SHORT_URL_BASE).toBe('https://aih.kr');
+  });
+
+  it('treats empty optional values as unset', () => {
+    expect(loadConfig({ OPENAI_API_KEY: '', DATABASE_URL: ' ' })).toMatchObject({ OPENAI_API_KEY: undefined, DATABASE_URL: undefined });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['DEFAULT_QUOTA', '-1'],
+    ['PUBLIC_BASE_URL', 'ftp://example.com'],
+    ['LLM_TIMEOUT_MS', '0'],
+    ['LOG_LEVEL', 'verbose'],
+    ['WEBHOOK_ALLOW_INSECURE', 'maybe'],
+    ['DISCORD_PUBLIC_KEY', 'abc'],
+    ['OPENAI_TOKEN_PARAM', 'tokens'],
+  ])('stops on a bad %s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});

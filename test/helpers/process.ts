@@ -1,0 +1,34 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  output(): string;
+  /** Resolves with the port once the "ready" log line appears; rejects if the process exits first. */
+  ready: Promise<number>;
+  exited: Promise<number | null>;
+}
+
+/** Runs `api/server.ts` as `npm start` would (through tsx instead of a build), with the given environment. */
+export function startServerProcess(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<number>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(/"port":(\d+)[^\n]*AI Utility Hub ready/);
+      if (match) resolve(Number(match[1]));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+  ready.catch(() => {});
+  return { child, output: () => output, ready, exited };
+}
