@@ -1,10 +1,13 @@
 import express, { type RequestHandler } from 'express';
+import { botsFor } from '../bots/index.js';
 import type { Runtime } from '../src/runtime.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { accountRoutes } from './routes/account.js';
+import { docsRoutes } from './routes/docs.js';
 import { operationRoutes } from './routes/operations.js';
 import { redirectHandler } from './routes/redirect.js';
+import { watchRoutes } from './routes/watches.js';
 
 /** JSON bodies: a 10 MB image in Base64 is ~13.4 MB, so the reader's route gets 15 MB; others 1 MB. */
 const IMAGE_BODY_LIMIT = '15mb';
@@ -29,9 +32,13 @@ export function createApp(runtime: Runtime, state: AppState = { draining: false 
   });
 
   app.use(requestLog(runtime.logger));
+  // The bots verify signatures over the raw body: mounted before any JSON parser.
+  for (const router of botsFor(runtime).routers) app.use(router);
   app.use('/api', jsonBody());
   app.use('/api/v1', accountRoutes(runtime));
   app.use('/api/v1', operationRoutes(runtime));
+  app.use('/api/v1', watchRoutes(runtime));
+  app.use(docsRoutes(runtime));
 
   app.use(notFound);
   app.use(errorHandler);

@@ -1,7 +1,11 @@
 import type { AddressInfo } from 'node:net';
+import { botsFor } from '../bots/index.js';
+import { createChannelNotifier } from '../bots/notifier.js';
+import { startWatchCron, type WatchCron } from '../src/jobs/watch-cron.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
 import { createRuntime } from '../src/runtime.js';
-import { createApp, type AppState } from './app.js';
+import type { AppState } from './app.js';
+import { createHttpServer } from './http-server.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -9,15 +13,21 @@ const DRAIN_TIMEOUT_MS = 10_000;
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
-  const runtime = await createRuntime(config);
+  const runtime = await createRuntime(config, { watches: { notifier: createChannelNotifier(config) } });
   const state: AppState = { draining: false };
-  const server = createApp(runtime, state).listen(config.PORT, config.HOST);
+  const server = createHttpServer(runtime, state).listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
   runtime.logger.info(
     { port, database: runtime.databaseKind, publicBaseUrl: config.PUBLIC_BASE_URL, shortUrlBase: config.SHORT_URL_BASE },
     'AI Utility Hub ready',
   );
+  // Socket Mode and the Discord gateway connect out; a failure leaves the HTTP doors serving.
+  const bots = botsFor(runtime);
+  await bots.start().catch((error: unknown) => runtime.logger.error({ err: error }, 'bot connections failed to start'));
+  // The parcel-watch poller; WATCH_CRON=off leaves it to other instances.
+  const watchCron: WatchCron | undefined =
+    config.WATCH_CRON === 'off' ? undefined : startWatchCron(runtime.watchPoller, config.WATCH_CRON, runtime.logger);
 
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
@@ -30,6 +40,8 @@ async function main(): Promise<void> {
     const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
     await closed;
     clearTimeout(timer);
+    await bots.stop();
+    await watchCron?.stop();
     await runtime.close();
     runtime.logger.info('stopped');
     runtime.logger.flush();

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,6 +6,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { projectPath } from '../src/paths.js';
 import { lockDataDir } from './lock.js';
 import { schema } from './schema.js';
 
@@ -26,8 +25,8 @@ export interface DatabaseOptions {
   dataDir: string;
 }
 
-/** The committed drizzle-kit migrations, found from src/ and from dist/ alike. */
-export const migrationsFolder = findMigrations();
+/** The committed drizzle-kit migrations (read from the project, not from dist/). */
+export const migrationsFolder = projectPath('db', 'migrations');
 
 /** Opens the database and applies pending migrations before anything uses it. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -79,15 +78,4 @@ async function migrateWithLock(url: string): Promise<void> {
   } finally {
     await client.end({ timeout: 5 });
   }
-}
-
-function findMigrations(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 4; depth++) {
-    const candidate = join(dir, 'db', 'migrations');
-    if (existsSync(join(candidate, 'meta'))) return candidate;
-    if (existsSync(join(dir, 'migrations', 'meta'))) return join(dir, 'migrations');
-    dir = dirname(dir);
-  }
-  throw new Error('db/migrations not found: run `npm run db:generate`.');
 }

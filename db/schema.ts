@@ -1,10 +1,14 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -91,20 +95,219 @@ export const shortLinks = pgTable(
   ],
 );
 
+/**
+ * Clicks rolled up per link, minute, referrer host and agent class: a burst of redirects
+ * becomes a few upserts instead of a row per click, yet time, referrer and agent survive.
+ */
 export const linkClicks = pgTable(
-  'link_clicks',
+  'link_click_counts',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     linkId: integer('link_id')
       .notNull()
       .references(() => shortLinks.id, { onDelete: 'cascade' }),
-    clickedAt: timestamp('clicked_at', { withTimezone: true }).notNull(),
-    referrerHost: text('referrer_host'),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    /** '' when the request had no (parsable) Referer. */
+    referrerHost: text('referrer_host').notNull().default(''),
     /** desktop | mobile | tablet | bot | other */
     agentClass: text('agent_class').notNull(),
     isBot: boolean('is_bot').notNull(),
+    clicks: integer('clicks').notNull(),
   },
-  (table) => [index('link_clicks_link_time_idx').on(table.linkId, table.clickedAt)],
+  (table) => [primaryKey({ columns: [table.linkId, table.minute, table.referrerHost, table.agentClass, table.isBot] })],
 );
 
-export const schema = { accounts, sessions, apiKeys, subscriptions, shortLinks, linkClicks };
+/** Downloaded URL feeds (`npm run lists:update`): one row per configured feed. */
+export const urlListSources = pgTable('url_list_sources', {
+  name: text('name').primaryKey(),
+  url: text('url').notNull(),
+  /** spam | gambling | adult | phishing | malware */
+  category: text('category').notNull(),
+  /** hosts | domains | urls */
+  format: text('format').notNull(),
+  entryCount: integer('entry_count').notNull(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+});
+
+/** Entries of the feeds as Safe Browsing expressions (`host/` or `host/path`), with their 47-bit hash. */
+export const urlListEntries = pgTable(
+  'url_list_entries',
+  {
+    source: text('source')
+      .notNull()
+      .references(() => urlListSources.name, { onDelete: 'cascade' }),
+    expression: text('expression').notNull(),
+    hash: bigint('hash', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.source, table.expression] })],
+);
+
+/**
+ * Parcel tracking results shared by every account (SPEC §7 rule 4): served for 2 hours while
+ * the parcel moves, forever once delivered. `result` holds the SPEC-shaped carrier/state/progresses.
+ */
+export const deliveryTrackingCache = pgTable(
+  'delivery_tracking_cache',
+  {
+    carrierId: text('carrier_id').notNull(),
+    trackId: text('track_id').notNull(),
+    result: jsonb('result').notNull(),
+    delivered: boolean('delivered').notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.carrierId, table.trackId] })],
+);
+
+/**
+ * The tracker's rate limit shared by every instance: per bucket, the time at which the next
+ * upstream call may start (GCRA). One atomic upsert takes a slot or refuses a long wait.
+ */
+export const deliveryRateSlots = pgTable('delivery_rate_slots', {
+  bucket: text('bucket').primaryKey(),
+  nextAt: timestamp('next_at', { withTimezone: true }).notNull(),
+});
+
+/** drizzle has no tsvector type: the chatbot writes tsvector literals it builds itself. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** Knowledge entries of the chatbot (SPEC §1): the text as the account stored it. */
+export const knowledgeEntries = pgTable(
+  'knowledge_entries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('knowledge_entries_account_idx').on(table.accountId, table.id)],
+);
+
+/**
+ * Searchable pieces of the entries: Hangul bigrams and Latin words in a tsvector (GIN), the
+ * token count for BM25, and an optional embedding as a plain float array (no extension).
+ */
+export const knowledgeChunks = pgTable(
+  'knowledge_chunks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    entryId: integer('entry_id')
+      .notNull()
+      .references(() => knowledgeEntries.id, { onDelete: 'cascade' }),
+    /** Copied from the entry so that search filters without a join. */
+    accountId: integer('account_id').notNull(),
+    ordinal: integer('ordinal').notNull(),
+    content: text('content').notNull(),
+    tokens: tsvector('tokens').notNull(),
+    tokenCount: integer('token_count').notNull(),
+    embedding: real('embedding').array(),
+  },
+  (table) => [
+    index('knowledge_chunks_tokens_idx').using('gin', table.tokens),
+    index('knowledge_chunks_entry_idx').on(table.entryId),
+    index('knowledge_chunks_account_idx').on(table.accountId),
+  ],
+);
+
+/** Per-account totals kept with every write: the entry limit and BM25's N and average length. */
+export const knowledgeStats = pgTable('knowledge_stats', {
+  accountId: integer('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  entryCount: integer('entry_count').notNull().default(0),
+  chunkCount: integer('chunk_count').notNull().default(0),
+  tokenTotal: bigint('token_total', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * A Slack workspace or Discord server linked to an account with `/link`: only a reference to
+ * the API key row is kept (never the key), so revoking the key unlinks the workspace at once.
+ */
+export const workspaceLinks = pgTable(
+  'workspace_links',
+  {
+    /** slack | discord */
+    platform: text('platform').notNull(),
+    /** Slack team id or Discord guild id. */
+    workspaceId: text('workspace_id').notNull(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** The platform user id of whoever linked it. */
+    linkedBy: text('linked_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.platform, table.workspaceId] }), index('workspace_links_account_idx').on(table.accountId)],
+);
+
+/**
+ * Watched parcels (issue 9): who (account), what (carrier, number), where (a Slack or Discord
+ * channel, or a webhook URL), what was last seen, and when to poll next. The poller claims
+ * due rows with `FOR UPDATE SKIP LOCKED`; `next_poll_at` doubles as the claim's lease and
+ * `claim_id` guards the write-back, so an instance whose lease ran out cannot overwrite.
+ */
+export const deliveryWatches = pgTable(
+  'delivery_watches',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    carrierId: text('carrier_id').notNull(),
+    trackId: text('track_id').notNull(),
+    /** slack | discord | webhook */
+    targetKind: text('target_kind').notNull(),
+    /** Channel id, or the webhook URL. */
+    target: text('target').notNull(),
+    /** Slack team id or Discord guild id (channel targets). */
+    workspaceId: text('workspace_id'),
+    /** Webhook signing secret: stored as is, since signing needs it back (shown once at creation). */
+    webhookSecret: text('webhook_secret'),
+    /** active | delivered | expired | failed */
+    status: text('status').notNull().default('active'),
+    /** Why a watch ended early (e.g. `gone`, `channel_not_found`, `retries_exhausted`). */
+    endReason: text('end_reason'),
+    lastStateId: text('last_state_id'),
+    /** Key of the newest event seen, and how many events were seen. */
+    lastEventKey: text('last_event_key'),
+    seenEvents: integer('seen_events').notNull().default(0),
+    stallNotified: boolean('stall_notified').notNull().default(false),
+    /** Polls in a row without a change: the backoff grows with it. */
+    quietPolls: integer('quiet_polls').notNull().default(0),
+    /** Failed notices in a row, and since when (retries stop after 24 hours). */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    nextPollAt: timestamp('next_poll_at', { withTimezone: true }).notNull(),
+    claimId: text('claim_id'),
+    lastPolledAt: timestamp('last_polled_at', { withTimezone: true }),
+    lastNotifiedAt: timestamp('last_notified_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('delivery_watches_due_idx').on(table.nextPollAt).where(sql`status = 'active'`),
+    index('delivery_watches_account_idx').on(table.accountId, table.id),
+  ],
+);
+
+export const schema = {
+  accounts,
+  sessions,
+  apiKeys,
+  subscriptions,
+  shortLinks,
+  linkClicks,
+  urlListSources,
+  urlListEntries,
+  deliveryTrackingCache,
+  deliveryRateSlots,
+  knowledgeEntries,
+  knowledgeChunks,
+  knowledgeStats,
+  workspaceLinks,
+  deliveryWatches,
+};

@@ -1,3 +1,4 @@
+import cron from 'node-cron';
 import { z } from 'zod';
 
 /**
@@ -65,12 +66,21 @@ const envSchema = z.object({
   DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
   DISCORD_GATEWAY: flag,
   DISCORD_GUILD_ID: optionalText,
-  WATCH_CRON: z.string().trim().min(1).default('*/10 * * * *'),
+  WATCH_CRON: z
+    .string()
+    .trim()
+    .refine((value) => value === 'off' || cron.validate(value), "must be a node-cron expression (e.g. '*/10 * * * *') or 'off'")
+    .default('*/10 * * * *'),
+  /** Feeds of `npm run lists:update`: `name=category:format:url`, comma-separated (unset: the defaults). */
+  URL_LIST_FEEDS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 type Env = z.infer<typeof envSchema>;
+
+/** Every variable the service reads (`.env.example` documents each). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
 export type Config = Omit<Env, 'PUBLIC_BASE_URL' | 'SHORT_URL_BASE'> & {
   PUBLIC_BASE_URL: string;
@@ -83,7 +93,9 @@ export class ConfigError extends Error {
 
 /** Parses the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty value (`NAME=` in .env) means "not set": the default applies.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -7,6 +7,8 @@ import type { z } from 'zod';
 export const ERROR_STATUS = {
   INVALID_REQUEST: 400,
   INVALID_JSON: 400,
+  /** The request's content was refused by moderation or the model (SPEC §4 "unacceptable"). */
+  CONTENT_REFUSED: 400,
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
@@ -19,7 +21,11 @@ export const ERROR_STATUS = {
   UNPROCESSABLE: 422,
   QUOTA_EXCEEDED: 429,
   RATE_LIMITED: 429,
+  /** SPEC §7: waited too long for the parcel tracker's rate-limit lock (not charged). */
+  TRACKER_BUSY: 429,
   INTERNAL: 500,
+  /** SPEC §6: the translation engine could not be reached. */
+  TRANSLATION_ENGINE_ERROR: 500,
   UPSTREAM_ERROR: 502,
   NOT_IMPLEMENTED: 503,
   NOT_CONFIGURED: 503,

@@ -1,17 +1,33 @@
 import { openDatabase, type Database } from '../db/client.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { createDelivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
+import { createWatches, type WatchOptions } from './operations/delivery-watch/watch-module.js';
+import { createGenerateOperation } from './operations/generate/generate.js';
+import { createOcrIdcardOperation } from './operations/ocr-idcard/ocr-idcard.js';
+import { createLlmVisionReader } from './operations/ocr-idcard/vision.js';
+import { createChatbotOperation } from './operations/chatbot/chatbot.js';
+import { createKnowledgeStore } from './operations/chatbot/knowledge-store.js';
 import { createClickRecorder } from './operations/shorten/clicks.js';
 import { createLinkStore, type LinkStoreOptions } from './operations/shorten/links.js';
 import { createRedirects } from './operations/shorten/redirects.js';
 import { createShortenOperation } from './operations/shorten/shorten.js';
 import { createLinkStats } from './operations/shorten/stats.js';
-import { createBasicUrlChecker, type UrlSafetyChecker } from './operations/url-detect/checker.js';
+import { createToneOperation } from './operations/tone/tone.js';
+import { createTranslateOperation } from './operations/translate/translate.js';
+import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
+import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
+import { createUrlDetectOperation } from './operations/url-detect/url-detect.js';
+import { createUrlDetection } from './operations/url-detect/url-detection.js';
 import { createAccounts } from './platform/accounts.js';
 import { createApiKeys } from './platform/api-keys.js';
 import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
 import { createSubscriptions } from './platform/subscriptions.js';
+import { createWorkspaceLinks } from './platform/workspace-links.js';
+import { createLlmProvider, llmOptionsFromConfig, type LlmProviderOptions } from './providers/llm.js';
+import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
+import { createTracker, type TrackerOptions } from './providers/tracker.js';
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -19,6 +35,18 @@ export interface RuntimeOptions {
   clock?: () => Date;
   links?: LinkStoreOptions;
   urlChecker?: UrlSafetyChecker;
+  /** LLM settings beyond the config (tests shorten the retry backoff). */
+  llm?: Partial<LlmProviderOptions>;
+  /** Longest piece of text sent in one translation call. */
+  translateChunkChars?: number;
+  /** OCR worker pool settings (tests use one worker and a short queue). */
+  ocr?: OcrPoolOptions;
+  /** Knowledge chatbot: entries per account (10,000; the bench raises it) and the relevance gate. */
+  chatbot?: { maxEntries?: number; minCoverage?: number };
+  /** Parcel tracking: clock, rate limit, holidays (tests), and tracker client settings. */
+  delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
+  /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings, a fixed clock (tests). */
+  watches?: WatchOptions;
 }
 
 /**
@@ -35,23 +63,68 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     subscriptions,
     accounts: createAccounts(db, subscriptions),
     apiKeys: createApiKeys(db),
+    workspaceLinks: createWorkspaceLinks(db),
   };
+
+  /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
+  const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), ...options.llm });
+  if (!llm.configured) logger.info('LLM not configured (OPENAI_API_KEY / OPENAI_BASE_URL): AI operations answer 503');
 
   const links = createLinkStore(db, options.links);
   const clicks = createClickRecorder(db, logger);
-  const redirects = createRedirects(links, clicks);
+  /** Harmful-URL engine: allowlist, team lists + stored feeds, rules; the LLM for uncertain URLs. */
+  const urlDetection = await createUrlDetection({ db, logger, judge: createLlmSecondOpinion(llm) });
+  const redirects = createRedirects(links, clicks, { safety: urlDetection.engine });
   const shortUrlBase = config.SHORT_URL_BASE;
 
-  /** The operations by catalogue id; the doors serve what is here (others answer 503). */
+  /** The embedded OCR engine: its workers start on the first image, so start-up stays fast. */
+  let ocrPool: OcrEngine | undefined;
+  const ocr = () => (ocrPool ??= createTesseractPool(options.ocr));
+
+  /** Knowledge entries of the chatbot; embeddings only when OPENAI_EMBEDDING_MODEL is set. */
+  const knowledge = createKnowledgeStore(db, { maxEntries: options.chatbot?.maxEntries ?? 10_000 });
+
+  /** Parcel tracking; the watch poller reuses `delivery.tracking` (cache, cross-instance rate limit). */
+  const tracker = createTracker({
+    url: config.DELIVERY_TRACKER_URL,
+    clientId: config.DELIVERY_TRACKER_CLIENT_ID,
+    clientSecret: config.DELIVERY_TRACKER_CLIENT_SECRET,
+    logger,
+    ...options.delivery?.tracker,
+  });
+  const delivery = createDelivery({ db, tracker, llm, logger }, options.delivery);
+  /** Watched parcels: `watches` for the doors, `watchPoller` for the cron job (api/server.ts). */
+  const watches = createWatches(
+    { db, delivery, subscriptions, logger, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE },
+    { ...options.watches, clock: options.watches?.clock ?? options.delivery?.clock },
+  );
+
+  /** The eight operations by catalogue id: every door serves them from here. */
   const operations = {
     'url-shortener': createShortenOperation({
       links,
       redirects,
       subscriptions,
-      urlChecker: options.urlChecker ?? createBasicUrlChecker(),
+      urlChecker: options.urlChecker ?? urlDetection.engine,
       shortUrlBase,
     }),
-  } satisfies Partial<Record<ApiId, Operation>>;
+    'harmful-url-detection': createUrlDetectOperation({ engine: urlDetection.engine }),
+    'tone-transformation': createToneOperation({ llm }),
+    'text-generation': createGenerateOperation({ llm }),
+    translation: createTranslateOperation({ llm, chunkChars: options.translateChunkChars }),
+    'delivery-tracking': delivery.operation,
+    'chatbot-rag': createChatbotOperation({
+      db,
+      store: knowledge,
+      llm,
+      useEmbeddings: Boolean(config.OPENAI_EMBEDDING_MODEL),
+      minCoverage: options.chatbot?.minCoverage,
+    }),
+    'ocr-idcard': createOcrIdcardOperation({
+      ocr,
+      vision: config.OPENAI_VISION_MODEL && llm.configured ? createLlmVisionReader(llm) : undefined,
+    }),
+  } satisfies Record<ApiId, Operation>;
 
   return {
     config,
@@ -59,12 +132,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     db,
     databaseKind: database.kind,
     platform,
+    llm,
     operations,
     redirects,
+    urlDetection,
     linkStats: createLinkStats({ links, clicks, shortUrlBase }),
+    delivery,
+    /** Watched parcels: `create(account, {carrier_id, track_id, webhook_url?}, {channel?, charge?})`, `list`, `remove`. */
+    watches: watches.service,
+    watchPoller: watches.poller,
+    /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
+    ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     /** Flushes buffered work and closes the database. */
     async close(): Promise<void> {
+      urlDetection.stop();
       await clicks.stop();
+      await ocrPool?.close();
       await database.close();
     },
   };

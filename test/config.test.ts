@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { readFileSync } from 'node:fs';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('applies CONTRACT §2 defaults and derives the public and short-link bases', () => {
@@ -28,7 +29,11 @@ describe('loadConfig', () => {
   });
 
   it('treats empty optional values as unset', () => {
-    expect(loadConfig({ OPENAI_API_KEY: '', DATABASE_URL: ' ' })).toMatchObject({ OPENAI_API_KEY: undefined, DATABASE_URL: undefined });
+    const config = loadConfig({ OPENAI_API_KEY: '', DATABASE_URL: ' ', LOG_LEVEL: '', OPENAI_TOKEN_PARAM: '' });
+    expect(config.OPENAI_API_KEY).toBeUndefined();
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.OPENAI_TOKEN_PARAM).toBeUndefined();
+    expect(config.LOG_LEVEL).toBe('info');
   });
 
   it.each([
@@ -42,8 +47,18 @@ describe('loadConfig', () => {
     ['WEBHOOK_ALLOW_INSECURE', 'maybe'],
     ['DISCORD_PUBLIC_KEY', 'abc'],
     ['OPENAI_TOKEN_PARAM', 'tokens'],
+    ['WATCH_CRON', 'every ten minutes'],
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('is documented: .env.example names every variable, and nothing else', () => {
+    const documented = readFileSync(new URL('../.env.example', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Z_]+=/.test(line))
+      .map((line) => line.slice(0, line.indexOf('=')));
+    expect(documented.sort()).toEqual([...CONFIG_VARIABLES].sort());
+    expect(() => loadConfig(Object.fromEntries(documented.map((name) => [name, ''])))).not.toThrow();
   });
 });

@@ -5,7 +5,7 @@ import type { Runtime } from '../../src/runtime.js';
 import { parseInput } from '../../src/validation.js';
 import { accountOf, authenticate } from '../middleware/auth.js';
 
-const subscribeSchema = z.object({ api: z.enum(API_IDS) });
+export const subscribeSchema = z.object({ api: z.enum(API_IDS) });
 const keyIdSchema = z.object({ id: z.coerce.number().int().positive() });
 
 /** CONTRACT §3: sign-up, log-in, keys, catalogue, subscriptions and usage. */

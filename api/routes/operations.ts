@@ -26,22 +26,13 @@ export function operationHandler(runtime: Runtime, operation: Operation): Reques
   };
 }
 
-/** POST routes of the eight operations; those not built yet answer 503 NOT_IMPLEMENTED. */
+/** POST routes of the eight operations, and the shortener's click statistics. */
 export function operationRoutes(runtime: Runtime): Router {
   const router = Router();
   const requireKey = authenticate(runtime, 'key');
-  const implemented: Partial<Record<ApiId, Operation>> = runtime.operations;
-
+  const operations: Record<ApiId, Operation> = runtime.operations;
   for (const api of CATALOG) {
-    const operation = implemented[api.id];
-    const path = api.path.replace('/api/v1', '');
-    if (operation) {
-      router.post(path, requireKey, operationHandler(runtime, operation));
-    } else {
-      router.post(path, requireKey, () => {
-        throw new AppError('NOT_IMPLEMENTED', `'${api.id}' API는 아직 준비 중입니다.`);
-      });
-    }
+    router.post(api.path.replace('/api/v1', ''), requireKey, operationHandler(runtime, operations[api.id]));
   }
 
   router.get('/url/shorten/:code/stats', requireKey, async (req, res) => {

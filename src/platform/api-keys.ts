@@ -7,7 +7,7 @@ import { parseInput } from '../validation.js';
 import type { Account } from './accounts.js';
 import { constantTimeEqual, generateApiKey, isWellFormedApiKey, sha256 } from './secrets.js';
 
-const createKeySchema = z.object({
+export const createKeySchema = z.object({
   name: z.string().trim().max(100, '키 이름은 100자 이하여야 합니다.').optional(),
 });
 

@@ -20,6 +20,8 @@ export interface Operation<Schema extends z.ZodType = z.ZodType, Output extends 
   api: ApiId;
   schema: Schema;
   run(ctx: OperationContext, input: z.output<Schema>): Promise<Output>;
+  /** True for an answer that did no billable work (e.g. a translation into the text's own language): its call is given back. */
+  isFree?(output: Output): boolean;
 }
 
 export interface OperationResult<Output> {
@@ -42,6 +44,7 @@ export async function executeOperation<Schema extends z.ZodType, Output extends 
   const lease = await subscriptions.reserve(ctx.account.id, operation.api);
   try {
     const output = await operation.run(ctx, input);
+    if (operation.isFree?.(output)) await lease.refund();
     return { body: { ...output, remaining: lease.remaining }, lease };
   } catch (error) {
     await lease.refund().catch((refundError: unknown) =>

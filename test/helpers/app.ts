@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createApp } from '../../api/app.js';
+import { createServer, type Server } from 'node:http';
+import { createRequestListener } from '../../api/http-server.js';
 import { loadConfig } from '../../src/config.js';
+import type { ApiId } from '../../src/platform/catalog.js';
 import { createLogger } from '../../src/logger.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime.js';
 
@@ -21,6 +22,8 @@ export interface TestApp {
   /** POST JSON with an optional API key; returns status, headers and parsed body. */
   post(path: string, body: unknown, apiKey?: string): Promise<TestResponse>;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  /** The account's remaining calls of one API, from GET /api/v1/usage. */
+  remaining(apiKey: string, api: ApiId): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -44,11 +47,13 @@ let counter = 0;
 
 /** Starts the real express app over a real runtime on a free port. */
 export async function startTestApp(env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', ...testDatabaseEnv(), ...env });
-  const runtime = await createRuntime(config, { logger: createLogger(config.LOG_LEVEL), ...options });
-  const server: Server = createApp(runtime).listen(0, '127.0.0.1');
+  // Listen first, so that the links the service prints (PUBLIC_BASE_URL) carry the real port.
+  const server: Server = createServer().listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: url, ...testDatabaseEnv(), ...env });
+  const runtime = await createRuntime(config, { logger: createLogger(config.LOG_LEVEL), ...options });
+  server.on('request', createRequestListener(runtime));
 
   async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const res = await fetch(url + path, {
@@ -81,6 +86,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
     },
     post: (path, body, apiKey) => request('POST', path, body, apiKey ? { 'x-api-key': apiKey } : {}),
     get: (path, headers) => request('GET', path, undefined, headers),
+    async remaining(apiKey, api) {
+      const usage = await request('GET', '/api/v1/usage', undefined, { 'x-api-key': apiKey });
+      return usage.body.usage.find((row: { api: string }) => row.api === api).remaining;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
