@@ -1,6 +1,19 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { pino } from 'pino';
+import { createRequestListener } from '../api/http-server.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.js';
+
+const execFileAsync = promisify(execFile);
+const loadScript = fileURLToPath(new URL('./load.ts', import.meta.url));
 
 /**
  * Shared tools of `npm run bench`: an HTTP load run (autocannon) and a bare `node:http`
@@ -24,19 +37,36 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Status codes that count as success besides 2xx (e.g. 302 for redirects). */
   expectStatus?: number;
+  /** Replace `[<id>]` in the body with a unique id per request (e.g. distinct URLs to shorten). */
+  uniqueIds?: boolean;
 }
 
+/**
+ * Runs autocannon in a child process, so the load generator does not share the event loop
+ * (or the core) with the server under test.
+ */
 export async function measureHttp(label: string, url: string, options: LoadOptions = {}): Promise<HttpFigures> {
-  const result = await autocannon({
+  const load = {
     url,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
+    uniqueIds: options.uniqueIds,
     connections: options.connections ?? 32,
     duration: options.durationSeconds ?? 5,
+  };
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', loadScript, JSON.stringify(load)], {
+    maxBuffer: 16 * 1024 * 1024,
   });
-  const statusCounts = result.statusCodeStats as unknown as Record<string, { count: number }> | undefined;
-  const expected = options.expectStatus ? (statusCounts?.[String(options.expectStatus)]?.count ?? 0) : 0;
+  const result = JSON.parse(stdout) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    statusCodeStats?: Record<string, { count: number }>;
+  };
+  const expected = options.expectStatus ? (result.statusCodeStats?.[String(options.expectStatus)]?.count ?? 0) : 0;
   return {
     label,
     requestsPerSecond: Math.round(result.requests.average),
@@ -81,4 +111,57 @@ export function report(title: string, runs: HttpFigures[], baseline: HttpFigures
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+export interface BenchService {
+  base: string;
+  runtime: Runtime;
+  /** An API key of a fresh account with a practically unlimited quota. */
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The service as in production, for a benchmark: file-backed PGlite in a temporary directory
+ * (or BENCH_DATABASE_URL), request logging at info into /dev/null, the real HTTP server.
+ */
+export async function startBenchService(env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<BenchService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'aih-bench-'));
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: base,
+    DEFAULT_QUOTA: '100000000',
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    ...env,
+  });
+  const runtime = await createRuntime(config, { logger: createLogger('info', pino.destination('/dev/null')), ...options });
+  server.on('request', createRequestListener(runtime));
+  return {
+    base,
+    runtime,
+    apiKey: await signUp(base),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POST JSON to the running service; returns the parsed answer. */
+export async function postJson(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return res.json();
+}
+
+async function signUp(base: string): Promise<string> {
+  const credentials = { email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'bench password' };
+  await postJson(base, '/api/v1/auth/register', credentials);
+  const { token } = await postJson(base, '/api/v1/auth/login', credentials);
+  const { api_key: apiKey } = await postJson(base, '/api/v1/keys', {}, { authorization: `Bearer ${token}` });
+  return apiKey;
 }

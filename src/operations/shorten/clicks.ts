@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../../db/client.js';
 import { linkClicks } from '../../../db/schema.js';
 import type { Logger } from '../../logger.js';
@@ -9,11 +11,14 @@ export interface ClickInfo {
   userAgent?: string | undefined;
 }
 
-type ClickRow = typeof linkClicks.$inferInsert;
+export interface AgentClass {
+  agentClass: 'desktop' | 'mobile' | 'tablet' | 'bot' | 'other';
+  isBot: boolean;
+}
 
 /** desktop | mobile | tablet | bot | other, from the User-Agent header alone. */
-export function classifyAgent(userAgent: string | undefined): { agentClass: string; isBot: boolean } {
-  if (!userAgent) return { agentClass: 'other', isBot: true };
+export function classifyAgent(userAgent: string | undefined): AgentClass {
+  if (!userAgent) return { agentClass: 'other', isBot: true }; // browsers always send one
   if (isbot(userAgent)) return { agentClass: 'bot', isBot: true };
   if (/iPad|Tablet|Android(?!.*Mobile)/i.test(userAgent)) return { agentClass: 'tablet', isBot: false };
   if (/Mobi|iPhone|Android/i.test(userAgent)) return { agentClass: 'mobile', isBot: false };
@@ -21,42 +26,70 @@ export function classifyAgent(userAgent: string | undefined): { agentClass: stri
   return { agentClass: 'other', isBot: false };
 }
 
-function referrerHost(referrer: string | undefined): string | null {
-  if (!referrer || !URL.canParse(referrer)) return null;
-  return new URL(referrer).hostname || null;
+function referrerHost(referrer: string | undefined): string {
+  if (!referrer || !URL.canParse(referrer)) return '';
+  return new URL(referrer).hostname;
+}
+
+interface PendingCount {
+  linkId: number;
+  minute: Date;
+  referrerHost: string;
+  agentClass: string;
+  isBot: boolean;
+  clicks: number;
 }
 
 /**
- * Clicks are recorded after the redirect is answered, in batches: the redirect never waits
- * on a database write, and a burst becomes one multi-row insert instead of thousands.
+ * Clicks are counted in memory after the redirect is answered and written as per-minute
+ * rollups once a second: the redirect never waits on the database, and ten thousand clicks on
+ * one link become one upsert.
  */
-export function createClickRecorder(
-  db: Database,
-  logger: Logger,
-  options: { flushIntervalMs?: number; maxBatch?: number; maxBuffered?: number } = {},
-) {
-  const maxBatch = options.maxBatch ?? 1000;
-  const maxBuffered = options.maxBuffered ?? 100_000;
-  let buffer: ClickRow[] = [];
+export function createClickRecorder(db: Database, logger: Logger, options: { flushIntervalMs?: number; maxKeys?: number } = {}) {
+  const maxKeys = options.maxKeys ?? 50_000;
+  // User agents repeat; isbot's pattern is large, so classify each distinct one once.
+  const agents = new LRUCache<string, AgentClass>({ max: 5_000 });
+  let pending = new Map<string, PendingCount>();
   let flushing: Promise<void> = Promise.resolve();
   let dropped = 0;
 
   const timer = setInterval(() => void flush(), options.flushIntervalMs ?? 1000);
   timer.unref();
 
+  function classify(userAgent: string | undefined): AgentClass {
+    if (!userAgent) return classifyAgent(userAgent);
+    let known = agents.get(userAgent);
+    if (!known) agents.set(userAgent, (known = classifyAgent(userAgent)));
+    return known;
+  }
+
+  async function write(counts: PendingCount[]): Promise<void> {
+    for (let i = 0; i < counts.length; i += 1000) {
+      const batch = counts.slice(i, i + 1000);
+      try {
+        await db
+          .insert(linkClicks)
+          .values(batch)
+          .onConflictDoUpdate({
+            target: [linkClicks.linkId, linkClicks.minute, linkClicks.referrerHost, linkClicks.agentClass, linkClicks.isBot],
+            set: { clicks: sql`${linkClicks.clicks} + excluded.clicks` },
+          });
+      } catch (error) {
+        // Statistics are best effort: losing a batch must not take the redirect down.
+        logger.warn({ err: error, rows: batch.length }, 'click counts not recorded');
+      }
+    }
+  }
+
   function flush(): Promise<void> {
     flushing = flushing.then(async () => {
-      while (buffer.length > 0) {
-        const batch = buffer.splice(0, maxBatch);
-        try {
-          await db.insert(linkClicks).values(batch);
-        } catch (error) {
-          // Statistics are best effort: losing a batch must not take the redirect down.
-          logger.warn({ err: error, clicks: batch.length }, 'click batch not recorded');
-        }
+      if (pending.size > 0) {
+        const counts = [...pending.values()];
+        pending = new Map();
+        await write(counts);
       }
       if (dropped > 0) {
-        logger.warn({ dropped }, 'clicks dropped: buffer full');
+        logger.warn({ dropped }, 'clicks dropped: too many distinct click keys pending');
         dropped = 0;
       }
     });
@@ -65,13 +98,18 @@ export function createClickRecorder(
 
   return {
     record(click: ClickInfo): void {
-      if (buffer.length >= maxBuffered) {
+      const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+      const host = referrerHost(click.referrer);
+      const { agentClass, isBot } = classify(click.userAgent);
+      const key = `${click.linkId}|${minute.getTime()}|${host}|${agentClass}|${isBot}`;
+      const existing = pending.get(key);
+      if (existing) {
+        existing.clicks++;
+      } else if (pending.size < maxKeys) {
+        pending.set(key, { linkId: click.linkId, minute, referrerHost: host, agentClass, isBot, clicks: 1 });
+      } else {
         dropped++;
-        return;
       }
-      const { agentClass, isBot } = classifyAgent(click.userAgent);
-      buffer.push({ linkId: click.linkId, clickedAt: new Date(), referrerHost: referrerHost(click.referrer), agentClass, isBot });
-      if (buffer.length >= maxBatch) void flush();
     },
     flush,
     async stop(): Promise<void> {

@@ -62,12 +62,12 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
 
     /** Click totals and a per-day series (dates in Asia/Seoul), newest day last. */
     async clickStats(linkId: number) {
-      const day = sql<string>`to_char(${linkClicks.clickedAt} AT TIME ZONE 'Asia/Seoul', 'YYYY-MM-DD')`;
+      const day = sql<string>`to_char(${linkClicks.minute} AT TIME ZONE 'Asia/Seoul', 'YYYY-MM-DD')`;
       const rows = await db
         .select({
           date: day,
-          total: sql<number>`count(*)::int`,
-          bot: sql<number>`(count(*) filter (where ${linkClicks.isBot}))::int`,
+          total: sql<number>`sum(${linkClicks.clicks})::int`,
+          bot: sql<number>`coalesce(sum(${linkClicks.clicks}) filter (where ${linkClicks.isBot}), 0)::int`,
         })
         .from(linkClicks)
         .where(eq(linkClicks.linkId, linkId))
