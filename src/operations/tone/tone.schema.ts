@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+export const MAX_TONE_TEXT = 3000;
+
+/** SPEC §2's ten tone codes, `formal` first (the default). */
+export const TONES = ['formal', 'casual', 'informal', 'professional', 'emotive', 'child', 'cute', 'lovely', 'elder', 'thug'] as const;
+
+export type Tone = (typeof TONES)[number];
+
+export const toneSchema = z.object({
+  text: z
+    .string()
+    .refine((text) => text.trim().length > 0, '변환할 텍스트를 입력하세요.')
+    // Characters as people count them (code points), not UTF-16 units: an emoji is one.
+    .refine((text) => [...text].length <= MAX_TONE_TEXT, `텍스트는 ${MAX_TONE_TEXT.toLocaleString('en-US')}자 이하여야 합니다.`),
+  target_tone: z
+    .enum(TONES, { error: `지원하는 말투: ${TONES.join(', ')}` })
+    .default('formal'),
+});
+
+export type ToneInput = z.output<typeof toneSchema>;
