@@ -7,29 +7,9 @@ export interface UrlVerdict {
   reason: string;
 }
 
-/** What the shortener's `check_harmful` (and later the redirect) asks about a URL. */
+/** What the shortener's `check_harmful` asks about a URL; the detection engine (engine.ts) implements it. */
 export interface UrlSafetyChecker {
   check(url: string): Promise<UrlVerdict>;
-}
-
-/**
- * The minimal checker the foundation ships until the detection engine lands: it refuses
- * links whose host is a private or loopback IP address and passes everything else.
- */
-export function createBasicUrlChecker(): UrlSafetyChecker {
-  return {
-    async check(url) {
-      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) && isPrivateAddress(host)) {
-        return {
-          isMalicious: true,
-          category: 'malware',
-          reason: '사설 네트워크 또는 내부 주소(IP)로 연결되는 링크입니다.',
-        };
-      }
-      return { isMalicious: false, category: 'clean', reason: '알려진 유해 신호가 발견되지 않았습니다.' };
-    },
-  };
 }
 
 /** Loopback, private, link-local, CGNAT, unspecified and unique-local addresses. */

@@ -1,0 +1,173 @@
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../../logger.js';
+import { canonicalizeUrl, type CanonicalUrl } from './canonicalize.js';
+import type { UrlSafetyChecker, UrlVerdict } from './checker.js';
+import { isFirstParty } from './domains.js';
+import { isWholeHostExpression, lookupExpressions } from './expressions.js';
+import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './list-index.js';
+import { brandSignals, governmentSignals, vocabularySignals } from './rules-words.js';
+import { structureSignals } from './rules-structure.js';
+import type { SecondOpinionJudge } from './second-opinion.js';
+import { CATEGORY_LABEL, type Signal } from './signals.js';
+
+/** At or above: harmful. */
+export const HARMFUL_SCORE = 50;
+/** From here up to HARMFUL_SCORE the rules are unsure: the LLM, when configured, decides. */
+export const UNCERTAIN_SCORE = 30;
+
+export interface Classification extends UrlVerdict {
+  /** Canonical URL that was judged. */
+  url: string;
+  /** What decided: the allowlist, a list, the lexical rules, or the LLM second opinion. */
+  source: 'allowlist' | 'list' | 'rules' | 'llm';
+  score: number;
+  signals: Signal[];
+}
+
+export interface EngineOptions {
+  index?: ListIndex;
+  judge?: SecondOpinionJudge | undefined;
+  logger?: Logger;
+  cacheSize?: number;
+}
+
+/**
+ * The harmful-URL engine: canonicalize → first-party allowlist → lists → lexical score →
+ * LLM second opinion for the uncertain middle. Works with no network and no LLM; verdicts
+ * are cached per canonical URL until the lists change.
+ */
+export function createUrlEngine(options: EngineOptions = {}) {
+  let index = options.index ?? ListIndex.empty();
+  let listVersion = 0;
+  const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
+
+  /** The rules' verdict, synchronous and without the LLM. */
+  function classifyRules(url: CanonicalUrl): Classification {
+    const firstParty = isFirstParty(url.host, url.domain, url.publicSuffix);
+    // A whole-domain entry never overrides the allowlist; an entry naming a page does.
+    const hit = index.lookup(lookupExpressions(url)).find((h) => !firstParty || !isWholeHostExpression(h.expression));
+    if (hit) return listVerdict(url.href, hit);
+    if (firstParty) {
+      return { url: url.href, isMalicious: false, category: 'clean', reason: `잘 알려진 공식 서비스(${url.domain})의 주소입니다.`, source: 'allowlist', score: 0, signals: [] };
+    }
+    return scoreVerdict(url.href, [...vocabularySignals(url), ...brandSignals(url), ...governmentSignals(url), ...structureSignals(url)]);
+  }
+
+  async function classifyCanonical(url: CanonicalUrl): Promise<Classification> {
+    const cached = cache.get(url.href);
+    if (cached) return cached;
+    let verdict = classifyRules(url);
+    if (options.judge && verdict.source === 'rules' && verdict.score >= UNCERTAIN_SCORE && verdict.score < HARMFUL_SCORE) {
+      const leading = leadingCategory(verdict.signals);
+      try {
+        const opinion = await options.judge.judge({ url: url.href, leadingCategory: leading, score: verdict.score, signals: verdict.signals });
+        verdict = opinion.category === 'clean'
+          ? { ...verdict, source: 'llm', reason: `AI 검토 결과 유해하지 않은 것으로 보입니다: ${opinion.reason}` }
+          : { ...verdict, source: 'llm', isMalicious: true, category: opinion.category, reason: `${CATEGORY_LABEL[opinion.category]} 위험이 있는 URL입니다(AI 검토): ${opinion.reason}` };
+      } catch (error) {
+        // The rules' verdict stands; not cached, so the next call asks again.
+        options.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, 'url second opinion failed');
+        return verdict;
+      }
+    }
+    cache.set(url.href, verdict);
+    return verdict;
+  }
+
+  return {
+    /** Full classification of a raw URL; a URL that is not absolute http(s) is a 400. */
+    classify(raw: string): Promise<Classification> {
+      return classifyCanonical(canonicalizeUrl(raw));
+    },
+
+    /** The rules alone, synchronously (benchmarks, bots that must answer at once). */
+    classifyRules(raw: string): Classification {
+      const url = canonicalizeUrl(raw);
+      return cache.get(url.href) ?? classifyRules(url);
+    },
+
+    /** List hits only: the cheap re-check of existing short links at redirect time. */
+    listCheck(raw: string): UrlVerdict | undefined {
+      if (index.size === 0) return undefined;
+      const url = canonicalizeUrl(raw);
+      const firstParty = isFirstParty(url.host, url.domain, url.publicSuffix);
+      const hit = index.lookup(lookupExpressions(url)).find((h) => !firstParty || !isWholeHostExpression(h.expression));
+      return hit ? listVerdict(url.href, hit) : undefined;
+    },
+
+    /** Swaps in new lists (after `lists:update`); cached verdicts are dropped. */
+    setIndex(next: ListIndex): void {
+      index = next;
+      listVersion++;
+      cache.clear();
+    },
+
+    /** Bumped on every list change, so callers holding verdicts know when to re-check. */
+    get listVersion(): number {
+      return listVersion;
+    },
+
+    get listSize(): number {
+      return index.size;
+    },
+
+    /** The shortener's view (`UrlSafetyChecker`). */
+    async check(raw: string): Promise<UrlVerdict> {
+      const { isMalicious, category, reason } = await classifyCanonical(canonicalizeUrl(raw));
+      return { isMalicious, category, reason };
+    },
+  } satisfies UrlSafetyChecker & Record<string, unknown>;
+}
+
+export type UrlEngine = ReturnType<typeof createUrlEngine>;
+
+function listVerdict(href: string, hit: ListHit): Classification {
+  const source = hit.source === 'team' ? '서비스 자체 목록' : `공개 목록 '${hit.source}'`;
+  return {
+    url: href,
+    isMalicious: true,
+    category: hit.category,
+    reason: `${CATEGORY_LABEL[hit.category]} 주소로 ${source}에 등록되어 있습니다(${hit.expression}).`,
+    source: 'list',
+    score: 100,
+    signals: [],
+  };
+}
+
+/** Per-category sums; generic signals strengthen whichever category leads. */
+function scoreVerdict(href: string, signals: Signal[]): Classification {
+  const category = leadingCategory(signals);
+  const specific = signals.filter((s) => s.category === category);
+  const generic = signals.filter((s) => s.category === 'generic');
+  const score = sum(specific) + sum(generic);
+  const strongest = [...specific, ...generic].sort((a, b) => b.weight - a.weight).slice(0, 3).map((s) => s.reason);
+  if (score >= HARMFUL_SCORE) {
+    return { url: href, isMalicious: true, category, reason: `${CATEGORY_LABEL[category]} 위험이 있는 URL입니다: ${strongest.join(', ')}.`, source: 'rules', score, signals };
+  }
+  const reason =
+    score >= UNCERTAIN_SCORE
+      ? `일부 의심 신호가 있으나 유해하다고 판단할 근거는 부족합니다: ${strongest.join(', ')}.`
+      : strongest.length > 0 && score > 0
+        ? `뚜렷한 유해 신호가 발견되지 않았습니다(참고: ${strongest[0]}).`
+        : '알려진 유해 신호가 발견되지 않았습니다.';
+  return { url: href, isMalicious: false, category: 'clean', reason, source: 'rules', score, signals };
+}
+
+function leadingCategory(signals: Signal[]): HarmCategory {
+  const decisive = signals.find((s) => s.decisive && s.category !== 'generic');
+  if (decisive && decisive.category !== 'generic') return decisive.category;
+  let best: HarmCategory = 'phishing';
+  let bestScore = 0;
+  for (const category of HARM_CATEGORIES) {
+    const total = sum(signals.filter((s) => s.category === category));
+    if (total > bestScore) {
+      best = category;
+      bestScore = total;
+    }
+  }
+  return best;
+}
+
+function sum(signals: Signal[]): number {
+  return signals.reduce((total, s) => total + s.weight, 0);
+}
