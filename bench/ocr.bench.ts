@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createWorker, OEM, PSM } from 'tesseract.js';
+import { prepareImage } from '../src/operations/ocr-idcard/preprocess.js';
+import { makeImageSet, type Level } from '../test/helpers/id-images.js';
+import { percentile, startBenchService } from './lib.js';
+
+/**
+ * POST /api/v1/ocr/idcard with 1, 2 and 4 concurrent requests on synthetic documents (seed 3,
+ * neither the tuning nor the test seed): images per second, p50/p95 latency, and the memory
+ * the warm workers take. Baseline, same run: one bare tesseract.js worker reading the same
+ * images as they are (no preprocessing, no line repair, no parsing, no HTTP), one at a time.
+ */
+const SEED = 3;
+const PER_KIND = 2;
+
+interface Figures {
+  label: string;
+  imagesPerSecond: number;
+  p50: number;
+  p95: number;
+  failures: number;
+}
+
+async function load(label: string, concurrency: number, total: number, send: (i: number) => Promise<boolean>): Promise<Figures> {
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        if (!(await send(i))) failures++;
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { label, imagesPerSecond: total / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), failures };
+}
+
+function print(f: Figures): void {
+  console.log(
+    `${f.label.padEnd(40)} ${f.imagesPerSecond.toFixed(2).padStart(6)} images/s  p50 ${Math.round(f.p50)} ms  p95 ${Math.round(f.p95)} ms` +
+      (f.failures ? `  failures ${f.failures}` : ''),
+  );
+}
+
+/**
+ * Memory of warm workers, measured in a fresh Node process (the service's own RSS moves with
+ * its database and garbage collection): RSS with none, one and two workers that have read an image.
+ */
+function workerMemory(image: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'aih-ocr-mem-'));
+  const file = join(dir, 'card.png');
+  writeFileSync(file, image);
+  const script = `
+    import { createWorker } from 'tesseract.js';
+    import { readFileSync } from 'node:fs';
+    const mb = () => Math.round(process.memoryUsage().rss / 1048576);
+    const image = readFileSync(${JSON.stringify(file)});
+    const start = mb();
+    const options = { langPath: ${JSON.stringify(langPath())}, gzip: true, cacheMethod: 'none' };
+    const one = await createWorker('kor', 1, options);
+    await one.recognize(image);
+    const afterOne = mb();
+    const two = await createWorker('kor', 1, options);
+    await two.recognize(image);
+    console.log(JSON.stringify({ start, afterOne, afterTwo: mb() }));
+    await one.terminate(); await two.terminate();`;
+  try {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8' });
+    const { start, afterOne, afterTwo } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, number>;
+    return `worker memory (fresh process RSS): ${start} MB bare, ${afterOne} MB with 1 worker, ${afterTwo} MB with 2: ~${Math.round(((afterTwo ?? 0) - (start ?? 0)) / 2)} MB per worker`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function langPath(): string {
+  return join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/kor/package.json')), '4.0.0_best_int');
+}
+
+export async function run(): Promise<void> {
+  const service = await startBenchService();
+  const headers = { 'content-type': 'application/json', 'x-api-key': service.apiKey };
+  const post = async (image: Buffer) => {
+    const res = await fetch(`${service.base}/api/v1/ocr/idcard`, { method: 'POST', headers, body: JSON.stringify({ base64_image: image.toString('base64') }) });
+    await res.arrayBuffer();
+    return res.status === 200;
+  };
+
+  // Warm-up: the pool starts its workers on first use.
+  const [first] = await makeImageSet(SEED, 'clean', 1, ['resident']);
+  await Promise.all([post(first!.image), post(first!.image)]);
+
+  const sets: Record<Level, Awaited<ReturnType<typeof makeImageSet>>> = {
+    clean: await makeImageSet(SEED, 'clean', PER_KIND),
+    mild: await makeImageSet(SEED, 'mild', PER_KIND),
+    hard: await makeImageSet(SEED, 'hard', PER_KIND),
+  };
+  console.log(`\n## ID / business registration reader (${service.runtime.databaseKind}, ${sets.clean.length} images per level)`);
+  console.log(`warm workers: ${service.runtime.ocrStats().workers}; ${workerMemory(first!.image)}`);
+
+  const clean = sets.clean.map((image) => image.image);
+  const results: Figures[] = [];
+  for (const concurrency of [1, 2, 4]) {
+    const total = clean.length * (concurrency === 1 ? 2 : 3);
+    results.push(await load(`service, clean, ${concurrency} concurrent`, concurrency, total, (i) => post(clean[i % clean.length] as Buffer)));
+  }
+  for (const level of ['mild', 'hard'] as const) {
+    const images = sets[level].map((image) => image.image);
+    results.push(await load(`service, ${level}, 2 concurrent`, 2, images.length * 2, (i) => post(images[i % images.length] as Buffer)));
+  }
+
+  // Where the time goes: preprocessing alone, in process.
+  const prepare = await load('preprocessing only (sharp), clean', 1, clean.length * 2, async (i) => Boolean(await prepareImage(clean[i % clean.length] as Buffer)));
+
+  // Baseline: a bare tesseract.js worker, same model and mode, the images as they are.
+  const bare = await createWorker('kor', OEM.LSTM_ONLY, { langPath: langPath(), gzip: true, cacheMethod: 'none' });
+  await bare.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, debug_file: '/dev/null' });
+  await bare.recognize(clean[0] as Buffer);
+  const baseline = await load('bare tesseract.js, clean, 1 at a time', 1, clean.length * 2, async (i) => Boolean(await bare.recognize(clean[i % clean.length] as Buffer)));
+  await bare.terminate();
+
+  for (const figures of [...results, prepare, baseline]) print(figures);
+  const single = results[0] as Figures;
+  console.log(`ratio service (1 concurrent) / bare worker: ${(single.imagesPerSecond / baseline.imagesPerSecond).toFixed(2)}`);
+  console.log(`clean image warm, 1 at a time: p50 ${Math.round(single.p50)} ms (target < 1000 ms on 2 cores)`);
+  await service.close();
+}

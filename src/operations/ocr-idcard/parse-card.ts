@@ -1,0 +1,115 @@
+import { cleanAddress, continuesAddress, looksLikeAddress } from './address.js';
+import { findDate, findLicenceNumber, findResidentNumber, residentChecksumOk } from './numbers.js';
+import { compact, respaceHangul, trimJunk } from './text.js';
+
+export interface CardFields {
+  name: string;
+  id_number: string;
+  address: string;
+  issue_date: string;
+  license_number?: string;
+}
+
+/** Words of the card's printed furniture: never a name. */
+const NOT_A_NAME = /주민|등록증|운전|면허|자동차|보통|대형|소형|특수|청장|시장|군수|경찰|적성|갱신|기간|조건|암호|일련/;
+const RENEWAL = /적성|갱신|기간|~|\d\s*[-~]\s*\d{4}/;
+const ISSUER = /(청장|시장|군수|구청장|경찰청장|동장|읍장|면장)\s*\S{0,3}$/;
+
+/**
+ * Reads a 주민등록증 or 자동차운전면허증. Cards have no labels, so fields come from formats
+ * and line order: the resident number line anchors everything; the name is the Hangul-only
+ * line just above it (a licence has its licence number above that), the address follows it,
+ * and the issue date is the last date that is not the renewal period, just above the issuer.
+ */
+export function parseCard(lines: string[], licence: boolean): CardFields {
+  const numbers = lines.map((line) => findResidentNumber(line));
+  const candidates = numbers.flatMap((number, index) => (number ? [{ number, index }] : []));
+  // Prefer a number whose check digit holds: a misread digit usually breaks it.
+  const anchor = candidates.find((c) => residentChecksumOk(c.number)) ?? candidates[0];
+  const anchorIndex = anchor?.index ?? -1;
+
+  const licenceNumber = licence ? lines.map((line) => findLicenceNumber(line)).find(Boolean) : undefined;
+  return {
+    name: findName(lines, anchorIndex),
+    id_number: anchor?.number ?? '',
+    address: findAddress(lines, anchorIndex),
+    issue_date: findIssueDate(lines),
+    ...(licence ? { license_number: licenceNumber ?? '' } : {}),
+  };
+}
+
+/** A personal name: 2–4 Hangul syllables, read as spaced syllables or as one word. */
+export function nameFrom(line: string): string | undefined {
+  // Hanja in parentheses and specks of the photo (symbols, digits) around the name go.
+  const tokens = line
+    .replace(/[(（][^)）]*[)）]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  while (tokens.length > 0 && !/[가-힣]/.test(tokens[0] as string)) tokens.shift();
+  while (tokens.length > 0 && !/[가-힣]/.test(tokens[tokens.length - 1] as string)) tokens.pop();
+  const text = tokens.join(' ');
+  if (!text || NOT_A_NAME.test(compact(text))) return undefined;
+  const syllables: string[] = [];
+  for (const token of tokens) {
+    if (!/^[가-힣]$/.test(token)) break;
+    syllables.push(token);
+  }
+  if (syllables.length >= 2 && syllables.length <= 4) return syllables.join('');
+  const first = tokens.find((token) => /[가-힣]/.test(token));
+  if (first && /^[가-힣]{2,4}$/.test(first) && tokens.indexOf(first) <= 1) return first;
+  const joined = compact(respaceHangul(text));
+  return /^[가-힣]{2,4}$/.test(joined) ? joined : undefined;
+}
+
+/** The most common family names (over 95% of the population): a name that starts with one is likelier right. */
+const SURNAMES = new Set(
+  [...'김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감호제'],
+);
+
+function nameScore(name: string, distance: number): number {
+  const lengthScore = name.length === 3 ? 2 : 1;
+  return lengthScore + (SURNAMES.has(name[0] as string) ? 2 : 0) - distance * 0.25;
+}
+
+function findName(lines: string[], anchorIndex: number): string {
+  // Between the title (and a licence's number) and the resident number — or, if that was
+  // not read, the address: the likeliest-looking name, closest first.
+  const addressIndex = lines.findIndex((line) => looksLikeAddress(line));
+  const limit = anchorIndex >= 0 ? anchorIndex : addressIndex >= 0 ? addressIndex : lines.length;
+  const titleIndex = lines.findIndex((line) => /주민등록|면허증|운전면|자동차/.test(compact(line)));
+  const licenceIndex = lines.findIndex((line, i) => i < limit && findLicenceNumber(line));
+  const from = Math.max(titleIndex, licenceIndex) + 1;
+  let best: { name: string; score: number } | undefined;
+  for (let index = limit - 1; index >= from; index--) {
+    const line = lines[index] as string;
+    if (findDate(line) || findResidentNumber(line) || findLicenceNumber(line)) continue;
+    const name = nameFrom(line);
+    const score = name ? nameScore(name, limit - 1 - index) : -Infinity;
+    if (name && (!best || score > best.score)) best = { name, score };
+  }
+  return best?.name ?? '';
+}
+
+function findAddress(lines: string[], anchorIndex: number): string {
+  const start = anchorIndex >= 0 ? anchorIndex + 1 : 0;
+  for (let i = start; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!looksLikeAddress(line) || RENEWAL.test(line) || ISSUER.test(trimJunk(line))) continue;
+    const parts = [line];
+    const next = lines[i + 1];
+    if (next !== undefined && continuesAddress(next) && !findDate(next)) parts.push(next);
+    return cleanAddress(parts);
+  }
+  return '';
+}
+
+function findIssueDate(lines: string[]): string {
+  let found = '';
+  for (const line of lines) {
+    if (RENEWAL.test(compact(line))) continue;
+    if (findResidentNumber(line) || findLicenceNumber(line)) continue;
+    const date = findDate(line);
+    if (date) found = date;
+  }
+  return found;
+}

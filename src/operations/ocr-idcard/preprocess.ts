@@ -1,0 +1,203 @@
+import sharp from 'sharp';
+import { AppError } from '../../errors.js';
+
+/** Decompression-bomb guard: more pixels than this are refused before decoding. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** Long side after scaling: text on a card or an A4 page lands near the height Tesseract reads best. */
+const TARGET_LONG_SIDE = 1400;
+const MAX_SKEW_DEGREES = 9;
+
+export interface PreparedImage {
+  png: Buffer;
+  width: number;
+  height: number;
+  format: string;
+  skewDegrees: number;
+}
+
+/**
+ * Decodes any image sharp reads (PNG, JPEG, WebP, GIF, TIFF, AVIF/HEIC where libheif can),
+ * applies the EXIF orientation, turns it grey, scales it, evens out uneven light, stretches
+ * contrast and straightens a skew of up to ~9°. The result is a PNG for Tesseract.
+ */
+export async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
+  if (bytes.length > MAX_IMAGE_BYTES) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `이미지가 너무 큽니다 (최대 ${MAX_IMAGE_BYTES / 1024 / 1024}MB).`);
+  }
+  const meta = await sharp(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => {
+      throw new AppError('INVALID_REQUEST', "'base64_image' 필드: 이미지로 읽을 수 없는 데이터입니다 (PNG, JPEG, WebP 등).", {
+        field: 'base64_image',
+      });
+    });
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0) * Math.max(1, meta.pages ?? 1);
+  if (pixels > MAX_IMAGE_PIXELS) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `이미지 해상도가 너무 큽니다 (최대 ${MAX_IMAGE_PIXELS / 1_000_000}백만 화소).`);
+  }
+  const gray = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none' })
+    .rotate()
+    .grayscale()
+    .resize({ width: TARGET_LONG_SIDE, height: TARGET_LONG_SIDE, fit: 'inside', kernel: 'lanczos3' })
+    .median(3)
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch(() => {
+      // sharp's libheif reads AVIF but not HEVC-coded HEIC (iPhone photos).
+      const reason =
+        meta.format === 'heif'
+          ? 'HEIC 이미지는 지원하지 않습니다. JPEG나 PNG로 변환해 보내 주세요.'
+          : '이미지를 해독하지 못했습니다. 손상된 파일인지 확인하세요.';
+      throw new AppError('INVALID_REQUEST', `'base64_image' 필드: ${reason}`, { field: 'base64_image' });
+    });
+  const { width, height } = gray.info;
+  const flat = await flattenLight(gray.data, width, height);
+  const skew = estimateSkew(flat, width, height);
+  let image = sharp(flat, { raw: { width, height, channels: 1 } });
+  if (Math.abs(skew) >= 0.3) image = image.rotate(-skew, { background: '#ffffff' });
+  const png = await image.toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
+  return { png, width, height, format: meta.format ?? 'unknown', skewDegrees: skew };
+}
+
+/** A copy for a vision model: upright, at most 1600 px, JPEG, as a data URL. */
+export async function visionImage(bytes: Buffer): Promise<string> {
+  const jpeg = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+    .rotate()
+    .resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+}
+
+/**
+ * Flat-field correction: the background is the local maximum (a window wider than any pen
+ * stroke, so ink disappears from it), softened; dividing by it turns uneven light and large
+ * flat areas (photo, table) white while ink stays dark. Then stretches so the darkest 0.5% is black and the paper (the brightest 60%) white, which also clears paper noise.
+ */
+async function flattenLight(data: Buffer, width: number, height: number): Promise<Buffer> {
+  // The background varies slowly: it is estimated at half size (a quarter of the work) and
+  // scaled back. Averaging down also smooths noise, so the maximum follows the paper rather
+  // than the brightest speck.
+  const smallWidth = Math.ceil(width / 2);
+  const smallHeight = Math.ceil(height / 2);
+  const window = Math.max(5, Math.round(Math.max(smallWidth, smallHeight) / 60)) | 1;
+  const small = await sharp(data, { raw: { width, height, channels: 1 } })
+    .resize(smallWidth, smallHeight, { kernel: 'linear' })
+    .blur(1)
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const maxed = maxFilter(small, smallWidth, smallHeight, window);
+  const background = await sharp(maxed, { raw: { width: smallWidth, height: smallHeight, channels: 1 } })
+    .blur(window / 2)
+    .resize(width, height, { kernel: 'linear' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const out = Buffer.alloc(data.length);
+  const histogram = new Uint32Array(256);
+  for (let i = 0; i < data.length; i++) {
+    const value = Math.min(255, Math.round(((data[i] as number) * 255) / Math.max(1, background[i] as number)));
+    out[i] = value;
+    histogram[value]!++;
+  }
+  const low = percentileOf(histogram, data.length * 0.005);
+  const high = Math.max(low + 1, percentileOf(histogram, data.length * 0.4));
+  const scale = 255 / (high - low);
+  for (let i = 0; i < out.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(((out[i] as number) - low) * scale)));
+  return out;
+}
+
+/** Separable running maximum (van Herk / Gil-Werman: three passes per line whatever the window). */
+function maxFilter(data: Buffer, width: number, height: number, window: number): Buffer {
+  const rows = Buffer.alloc(data.length);
+  const line = new Uint8Array(Math.max(width, height));
+  const result = new Uint8Array(line.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) line[x] = data[y * width + x] as number;
+    runningMax(line, width, window, result);
+    for (let x = 0; x < width; x++) rows[y * width + x] = result[x] as number;
+  }
+  const out = Buffer.alloc(data.length);
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) line[y] = rows[y * width + x] as number;
+    runningMax(line, height, window, result);
+    for (let y = 0; y < height; y++) out[y * width + x] = result[y] as number;
+  }
+  return out;
+}
+
+function runningMax(line: Uint8Array, length: number, window: number, out: Uint8Array): void {
+  const radius = window >> 1;
+  const forward = new Uint8Array(length);
+  const backward = new Uint8Array(length);
+  for (let i = 0; i < length; i++) {
+    forward[i] = i % window === 0 ? (line[i] as number) : Math.max(forward[i - 1] as number, line[i] as number);
+  }
+  for (let i = length - 1; i >= 0; i--) {
+    backward[i] =
+      i === length - 1 || (i + 1) % window === 0 ? (line[i] as number) : Math.max(backward[i + 1] as number, line[i] as number);
+  }
+  for (let i = 0; i < length; i++) {
+    const lo = Math.max(0, i - radius);
+    const hi = Math.min(length - 1, i + radius);
+    out[i] = Math.max(backward[lo] as number, forward[hi] as number);
+  }
+}
+
+function percentileOf(histogram: Uint32Array, rank: number): number {
+  let seen = 0;
+  for (let value = 0; value < 256; value++) {
+    seen += histogram[value] as number;
+    if (seen >= rank) return value;
+  }
+  return 255;
+}
+
+/**
+ * Projection-profile skew estimate: rotate the dark pixels' coordinates by each candidate
+ * angle and keep the angle whose row histogram is sharpest (text lines line up).
+ * Tesseract's own deskew (rotateAuto) then handles what is left.
+ */
+export function estimateSkew(data: Buffer, width: number, height: number): number {
+  const step = Math.max(1, Math.round(Math.max(width, height) / 600));
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let y = 0; y < height; y += step) {
+    for (let x = 0; x < width; x += step) {
+      if ((data[y * width + x] as number) < 110) {
+        xs.push(x / step);
+        ys.push(y / step);
+      }
+    }
+  }
+  if (xs.length < 50) return 0;
+  const rows = Math.ceil((width + height) / step) + 2;
+  const offset = Math.ceil(width / step) + 1;
+  const bins = new Float64Array(rows + offset);
+  const score = (degrees: number): number => {
+    const radians = (degrees * Math.PI) / 180;
+    const sin = Math.sin(radians);
+    const cos = Math.cos(radians);
+    bins.fill(0);
+    for (let i = 0; i < xs.length; i++) {
+      const row = Math.round((ys[i] as number) * cos - (xs[i] as number) * sin) + offset;
+      bins[row]!++;
+    }
+    let sum = 0;
+    for (let i = 0; i < bins.length; i++) sum += (bins[i] as number) * (bins[i] as number);
+    return sum;
+  };
+  let best = 0;
+  let bestScore = score(0);
+  for (let degrees = -MAX_SKEW_DEGREES; degrees <= MAX_SKEW_DEGREES; degrees += 0.5) {
+    const s = score(degrees);
+    if (s > bestScore) [best, bestScore] = [degrees, s];
+  }
+  for (let degrees = best - 0.4; degrees <= best + 0.4; degrees += 0.1) {
+    const s = score(degrees);
+    if (s > bestScore) [best, bestScore] = [degrees, s];
+  }
+  return Math.round(best * 10) / 10;
+}

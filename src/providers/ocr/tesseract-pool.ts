@@ -1,0 +1,156 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { AppError } from '../../errors.js';
+import { readPage, type OcrText } from './read-page.js';
+
+export type { Box, OcrLine, OcrText } from './read-page.js';
+
+/** The embedded text engine as the operations see it: one image in, text out. */
+export interface OcrEngine {
+  recognize(png: Buffer): Promise<OcrText>;
+  stats(): OcrPoolStats;
+  close(): Promise<void>;
+}
+
+export interface OcrPoolStats {
+  workers: number;
+  busy: number;
+  queued: number;
+}
+
+export interface OcrPoolOptions {
+  /** Warm workers; default from the CPU count (1 to 4). */
+  size?: number;
+  /** Images waiting beyond the busy workers before callers get 503. */
+  maxQueue?: number;
+  /** Per image, from the moment a worker takes it. */
+  timeoutMs?: number;
+}
+
+/** Korean LSTM model shipped on npm (`4.0.0_best_int`): read from disk, never fetched, never cached. */
+function koreanLangPath(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@tesseract.js-data/kor/package.json')), '4.0.0_best_int');
+}
+
+interface Job {
+  png: Buffer;
+  resolve(value: OcrText): void;
+  reject(error: unknown): void;
+}
+
+interface Slot {
+  worker?: Promise<Worker>;
+  busy: boolean;
+}
+
+/**
+ * A small pool of warm tesseract.js workers (Korean, single-block page segmentation,
+ * automatic deskew) with a bounded queue: when it is full the caller gets 503 with
+ * `Retry-After`; an image that takes longer than the timeout gets 504 and its worker is
+ * replaced (a running recognition cannot be cancelled).
+ */
+export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
+  const size = options.size ?? Math.max(1, Math.min(4, availableParallelism()));
+  const maxQueue = options.maxQueue ?? size * 8;
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const langPath = koreanLangPath();
+  const slots: Slot[] = Array.from({ length: size }, () => ({ busy: false }));
+  const queue: Job[] = [];
+  let closed = false;
+
+  async function startWorker(): Promise<Worker> {
+    const worker = await createWorker('kor', OEM.LSTM_ONLY, {
+      langPath,
+      gzip: true,
+      cacheMethod: 'none',
+      errorHandler: () => {},
+    });
+    await worker.setParameters({
+      tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+      user_defined_dpi: '300',
+      preserve_interword_spaces: '0',
+      // Tesseract prints notes ("Detected 7 diacritics") to stdout otherwise.
+      debug_file: '/dev/null',
+    });
+    return worker;
+  }
+
+  function workerOf(slot: Slot): Promise<Worker> {
+    if (!slot.worker) {
+      slot.worker = startWorker();
+      // A worker that failed to start is retried on the next image.
+      slot.worker.catch(() => (slot.worker = undefined));
+    }
+    return slot.worker;
+  }
+
+  async function runOn(slot: Slot, job: Job): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.')), timeoutMs);
+    });
+    const work = workerOf(slot).then((worker) => readPage(worker, job.png));
+    // After a timeout the abandoned recognition fails on its terminated worker: nobody awaits it.
+    work.catch(() => {});
+    try {
+      job.resolve(await Promise.race([work, timeout]));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'UPSTREAM_TIMEOUT') {
+        // The slot gets a fresh worker; the old one is ended once its recognition is over
+        // (ending it earlier makes tesseract.js post to a dead worker), or after a minute.
+        const stuck = slot.worker;
+        slot.worker = undefined;
+        const end = () => void stuck?.then((worker) => worker.terminate()).catch(() => {});
+        const kill = setTimeout(end, 60_000);
+        kill.unref();
+        void work.finally(() => {
+          clearTimeout(kill);
+          end();
+        }).catch(() => {});
+      }
+      job.reject(error instanceof AppError ? error : new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.'));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function pump(): void {
+    for (const slot of slots) {
+      if (slot.busy || queue.length === 0) continue;
+      const job = queue.shift() as Job;
+      slot.busy = true;
+      void runOn(slot, job).finally(() => {
+        slot.busy = false;
+        pump();
+      });
+    }
+  }
+
+  return {
+    recognize(png) {
+      if (closed) return Promise.reject(new AppError('UNAVAILABLE', '문자 인식 엔진이 종료되었습니다.', {}, 5));
+      const busy = slots.filter((slot) => slot.busy).length;
+      if (busy === slots.length && queue.length >= maxQueue) {
+        return Promise.reject(new AppError('UNAVAILABLE', '이미지 인식 요청이 많아 잠시 처리할 수 없습니다. 잠시 후 다시 시도하세요.', {}, 5));
+      }
+      return new Promise<OcrText>((resolve, reject) => {
+        queue.push({ png, resolve, reject });
+        pump();
+      });
+    },
+    stats: () => ({
+      workers: slots.filter((slot) => slot.worker).length,
+      busy: slots.filter((slot) => slot.busy).length,
+      queued: queue.length,
+    }),
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new AppError('UNAVAILABLE', '문자 인식 엔진이 종료되었습니다.', {}, 5));
+      await Promise.all(slots.map((slot) => slot.worker?.then((worker) => worker.terminate()).catch(() => {})));
+      for (const slot of slots) slot.worker = undefined;
+    },
+  };
+}

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { cleanAddress } from '../src/operations/ocr-idcard/address.js';
+import { maskDocument } from '../src/operations/ocr-idcard/mask.js';
+import {
+  businessChecksumOk,
+  findBusinessNumber,
+  findDate,
+  findLicenceNumber,
+  findResidentNumber,
+  residentChecksumOk,
+} from '../src/operations/ocr-idcard/numbers.js';
+import { parseDocument } from '../src/operations/ocr-idcard/parse.js';
+import { normalizeDigits, respaceHangul } from '../src/operations/ocr-idcard/text.js';
+import { mergeReadings, type VisionInfo } from '../src/operations/ocr-idcard/vision.js';
+
+describe('check digits', () => {
+  it('checks resident numbers with weights 2–9, 2–5', () => {
+    expect(residentChecksumOk('900101-1234568')).toBe(true);
+    expect(residentChecksumOk('900101-1234567')).toBe(false);
+    expect(residentChecksumOk('9001011234568')).toBe(true);
+    expect(residentChecksumOk('900101-123456')).toBe(false);
+  });
+
+  it('checks business numbers with weights 1,3,7,1,3,7,1,3,5 and the carry of the ninth digit', () => {
+    expect(businessChecksumOk('124-81-00998')).toBe(true);
+    expect(businessChecksumOk('124-81-00997')).toBe(false);
+    expect(businessChecksumOk('1248100998')).toBe(true);
+  });
+});
+
+describe('numbers and dates in OCR lines', () => {
+  it('reads digits that OCR printed as look-alike letters', () => {
+    expect(normalizeDigits('9OO1O1-l234568')).toBe('900101-1234568');
+    expect(findResidentNumber('| 9OO1O1 - l234568 ;')).toBe('900101-1234568');
+    expect(findBusinessNumber('등록번호 : 124-8l-OO998')).toBe('124-81-00998');
+    expect(findLicenceNumber('11-19-12345B-78')).toBe('11-19-123458-78');
+  });
+
+  it('prefers the reading of a stray slash that makes the check digit hold', () => {
+    // "7" misread as "/" (dropped) and a "/" inserted between two digits
+    expect(findResidentNumber('5/1216-2866217')).toBe('571216-2866217');
+    expect(findResidentNumber('770813-27/73549')).toBe('770813-2773549');
+  });
+
+  it('keeps a digit group apart from a speck read as a digit after it', () => {
+    expect(findBusinessNumber('등 록 번호 : 209-79-78381 1')).toBe('209-79-78381');
+  });
+
+  it('gives every date format as YYYY.MM.DD.', () => {
+    expect(findDate('2019. 1. 5.')).toBe('2019.01.05.');
+    expect(findDate('2019.01.05.')).toBe('2019.01.05.');
+    expect(findDate('개업연월일 : 2019 년 01 월 05 일')).toBe('2019.01.05.');
+    expect(findDate('2019.13.05.')).toBeUndefined();
+  });
+});
+
+describe('Korean text clean-up', () => {
+  it('re-joins syllables Tesseract spaced apart, but not real one-syllable words', () => {
+    expect(respaceHangul('서울특별시 종로구 세 종 대 로 209')).toBe('서울특별시 종로구 세종대로 209');
+    expect(respaceHangul('주식회사 하 늘 소 프트')).toBe('주식회사 하늘소프트');
+    expect(respaceHangul('세종대 로 97')).toBe('세종대로 97');
+    expect(respaceHangul('도매 및 소매업')).toBe('도매 및 소매업');
+  });
+
+  it('rebuilds a road-name address and drops the specks around it', () => {
+    expect(cleanAddress(['” 채 7 대 구 광역시 창원시 중앙로 109,', '( 102 동 1004 호 ㅣ'])).toBe('대구광역시 창원시 중앙로 109, 102동 1004호');
+    expect(cleanAddress(['가인천광역시 강남구 번영로 108, 106 동 1603 호'])).toBe('인천광역시 강남구 번영로 108, 106동 1603호');
+    expect(cleanAddress(['경기도 창원시 세 종 대 로 97. (둔산동) ㅣ 5'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
+    // a speck glued to the 시·도 is dropped; a road named like a 시·도 (세종대로) is not a start
+    expect(cleanAddress(['세 경기도 창원시 세 종 대 로 97 (둔산동)'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
+    expect(cleanAddress(['서울 종로구 세종대로 209', '( 세 종 로 )'])).toBe('서울 종로구 세종대로 209 (세종로)');
+  });
+});
+
+const RESIDENT_TEXT = ['그 드 그 :', '주민등록증', '홍 길 동 |', '" 900101-1234568 () :', '서 울 특별시 종로구 세 종 대 로 209', '(세종로)', '2019. 1. 5.', '서울특별시 종 로 구 청장'].join('\n');
+const LICENCE_TEXT = [
+  '자 동 차 운 전 면허증',
+  '1 종 보통',
+  '< 11-19-123456-78',
+  '9977 김 민 서',
+  '매 900101-1234568',
+  '경 "에 000 75 부 산 광역시 해운대구 해맞이로 12, 101 동 1203 호 :',
+  '적 성 검 사 기 간 2029.01.01.~2029.12.31.',
+  '개 2019.01.05.',
+  '서울특별시경찰청장',
+].join('\n');
+const BUSINESS_TEXT = [
+  '사 업 자 등 록 증',
+  '( 법 인 사업자)',
+  '등 록 번호 : 124-81-00998',
+  '법 인 명 (단체명) : 주식회사 한 빛 소 프트',
+  '대 표 자 : 이 서 준',
+  '개업 연월 일: 2015 년 03 월 02 일',
+  '사업장 소재지 : 경기도 성남시 분당구 판교역로 235, 3 층 (삼평동)',
+  '사 업 의 종류 : 업태 정보통신업 종목 응용소프트웨어 개발 1',
+  '발 급 사 유 : 신 규',
+  '2015 년 03 월 05 일',
+  '분 당 세 무 서 장',
+].join('\n');
+
+describe('parseDocument', () => {
+  it('reads a resident registration card by line order and formats', () => {
+    const parsed = parseDocument(RESIDENT_TEXT);
+    expect(parsed?.info).toEqual({
+      type: '주민등록증',
+      name: '홍길동',
+      id_number: '900101-1234568',
+      representative: '',
+      address: '서울특별시 종로구 세종대로 209 (세종로)',
+      issue_date: '2019.01.05.',
+      biz_type: '',
+      biz_item: '',
+    });
+    expect(parsed?.warnings).toEqual([]);
+  });
+
+  it('reads a driver licence: the resident number as id_number, the licence number apart, not the renewal dates', () => {
+    const parsed = parseDocument(LICENCE_TEXT);
+    expect(parsed?.info).toMatchObject({
+      type: '자동차운전면허증',
+      name: '김민서',
+      id_number: '900101-1234568',
+      license_number: '11-19-123456-78',
+      address: '부산광역시 해운대구 해맞이로 12, 101동 1203호',
+      issue_date: '2019.01.05.',
+      representative: '',
+    });
+  });
+
+  it('reads a business certificate by its labels; issue_date is the opening date', () => {
+    const parsed = parseDocument(BUSINESS_TEXT);
+    expect(parsed?.info).toEqual({
+      type: '사업자등록증',
+      name: '주식회사 한빛소프트',
+      id_number: '124-81-00998',
+      representative: '이서준',
+      address: '경기도 성남시 분당구 판교역로 235 (삼평동)',
+      issue_date: '2015.03.02.',
+      biz_type: '정보통신업',
+      biz_item: '응용소프트웨어 개발',
+    });
+    expect(parsed?.warnings).toEqual([]);
+  });
+
+  it('warns, without failing, when a check digit does not hold or a field is missing', () => {
+    const parsed = parseDocument(RESIDENT_TEXT.replace('900101-1234568', '900101-1234567').replace('2019. 1. 5.', ''));
+    expect(parsed?.info.id_number).toBe('900101-1234567');
+    expect(parsed?.warnings.map((w) => [w.field, w.code])).toEqual([
+      ['issue_date', 'NOT_FOUND'],
+      ['id_number', 'CHECKSUM_MISMATCH'],
+    ]);
+    const business = parseDocument(BUSINESS_TEXT.replace('124-81-00998', '124-81-00997'));
+    expect(business?.warnings.map((w) => [w.field, w.code])).toEqual([['id_number', 'CHECKSUM_MISMATCH']]);
+  });
+
+  it('finds no document in other text', () => {
+    expect(parseDocument('오늘 점심 메뉴는 김치찌개\n회의는 3시에 시작합니다')).toBeUndefined();
+    expect(parseDocument('')).toBeUndefined();
+    expect(parseDocument('| = ~ ㅡ\n1 2 3')).toBeUndefined();
+  });
+});
+
+describe('maskDocument', () => {
+  it('hides the resident number tail and the licence serial in info and raw text, misread copies too', () => {
+    const parsed = parseDocument(LICENCE_TEXT)!;
+    const raw = `${LICENCE_TEXT}\n9OO1O1-l234568`;
+    const { info, rawText } = maskDocument(parsed.info, raw);
+    expect(info.id_number).toBe('900101-1******');
+    expect(info.license_number).toBe('11-19-******-78');
+    expect(info.name).toBe('김민서');
+    expect(rawText).toContain('900101-1******');
+    expect(rawText).toContain('11-19-******-78');
+    expect(rawText).not.toMatch(/234568|123456/);
+    expect(rawText).toContain('9OO1O1-l******');
+  });
+
+  it('leaves a business number alone', () => {
+    const parsed = parseDocument(BUSINESS_TEXT)!;
+    expect(maskDocument(parsed.info, BUSINESS_TEXT).info.id_number).toBe('124-81-00998');
+  });
+});
+
+describe('mergeReadings (vision model + embedded engine)', () => {
+  const vision = (fields: Partial<VisionInfo>): VisionInfo => ({
+    type: '주민등록증',
+    name: '홍길동',
+    id_number: '900101-1234568',
+    representative: '',
+    address: '서울특별시 종로구 세종대로 209 (세종로)',
+    issue_date: '2019.01.05.',
+    biz_type: '',
+    biz_item: '',
+    license_number: '',
+    ...fields,
+  });
+
+  it('keeps agreeing fields, lets check digits settle numbers, and flags other disagreements', () => {
+    const ocr = parseDocument(RESIDENT_TEXT.replace('홍 길 동', '홍 갈 동'))!;
+    const merged = mergeReadings(ocr, vision({ id_number: '900101-1234567', issue_date: '2019. 1. 5.' }), RESIDENT_TEXT)!;
+    expect(merged.info.id_number).toBe('900101-1234568'); // the valid one wins
+    expect(merged.info.name).toBe('홍길동'); // the model's reading, seen in the OCR text
+    expect(merged.info.issue_date).toBe('2019.01.05.');
+    expect(merged.warnings).toEqual([]);
+    const disputed = mergeReadings(ocr, vision({ address: '서울특별시 중구 세종대로 110' }), RESIDENT_TEXT)!;
+    expect(disputed.info.address).toBe('서울특별시 중구 세종대로 110');
+    expect(disputed.warnings).toContainEqual(expect.objectContaining({ field: 'address', code: 'ENGINES_DISAGREE' }));
+  });
+
+  it('uses the model alone when the embedded engine found no document, and neither when the model says none', () => {
+    expect(mergeReadings(undefined, vision({}), '')?.info.name).toBe('홍길동');
+    expect(mergeReadings(undefined, vision({ type: 'none' }), '')).toBeUndefined();
+  });
+});

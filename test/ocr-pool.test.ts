@@ -1,0 +1,63 @@
+import { readdirSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors.js';
+import { createTesseractPool, type OcrEngine } from '../src/providers/ocr/tesseract-pool.js';
+import { assertKoreanFonts } from './helpers/id-images.js';
+
+/** Body-size text with room around it, as a prepared document line looks. */
+async function textPng(text: string): Promise<Buffer> {
+  assertKoreanFonts();
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="900" height="200"><rect width="100%" height="100%" fill="#fff"/>' +
+    `<text x="40" y="110" font-size="36" font-family="NanumGothic, Noto Sans CJK KR, sans-serif">${text}</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+let pool: OcrEngine | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe('tesseract pool', () => {
+  it('reads Korean offline from the npm model, writing nothing to the working directory', async () => {
+    const before = readdirSync('.').sort();
+    pool = createTesseractPool({ size: 1 });
+    const result = await pool.recognize(await textPng('사업자등록증 123-45-67890'));
+    expect(result.text.replace(/\s+/g, '')).toContain('사업자등록증123-45-67890');
+    expect(result.lines.length).toBeGreaterThan(0);
+    expect(readdirSync('.').sort()).toEqual(before);
+  });
+
+  it('answers 503 with Retry-After when the queue is full, and runs the queued image', async () => {
+    pool = createTesseractPool({ size: 1, maxQueue: 1 });
+    const image = await textPng('주민등록증');
+    const running = pool.recognize(image);
+    const queued = pool.recognize(image);
+    const refused = await pool.recognize(image).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'UNAVAILABLE', status: 503, retryAfterSeconds: 5 });
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+    const [first, second] = await Promise.all([running, queued]);
+    expect(compact(first.text)).toContain('주민등록증');
+    expect(compact(second.text)).toContain('주민등록증');
+  });
+
+  it('answers 504 past the per-image timeout and replaces the worker', async () => {
+    pool = createTesseractPool({ size: 1, timeoutMs: 1 });
+    const error = await pool.recognize(await textPng('운전면허증')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UPSTREAM_TIMEOUT', status: 504 });
+    expect(pool.stats().workers).toBe(0);
+  });
+
+  it('refuses work after close', async () => {
+    pool = createTesseractPool({ size: 1 });
+    await pool.close();
+    await expect(pool.recognize(await textPng('주민'))).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});
+
+function compact(text: string): string {
+  return text.replace(/\s+/g, '');
+}
