@@ -1,0 +1,53 @@
+import type { Operation } from '../../platform/execute.js';
+import { analyzeDelivery } from './analysis.js';
+import type { Carrier } from './carriers.js';
+import type { DeliveryAi } from './delivery-ai.js';
+import { deliveryTrackSchema } from './delivery.schema.js';
+import type { HolidayCalendar } from './holidays.js';
+import type { DeliveryState, Progress } from './tracking-result.js';
+import type { TrackingService } from './tracking-service.js';
+
+export interface DeliveryDeps {
+  tracking: TrackingService;
+  ai: DeliveryAi;
+  calendar: HolidayCalendar;
+  clock?: () => Date;
+}
+
+export interface DeliveryOutput {
+  success: true;
+  carrier: Carrier | null;
+  state: DeliveryState | null;
+  progresses: Progress[];
+  ai_analysis: string | null;
+  recommend_message: string | null;
+  api: 'delivery-tracking';
+}
+
+/**
+ * Parcel tracking (SPEC §7): the lookup through the shared cache and the rate-limited
+ * tracker; with `ai`, a delay/arrival analysis and a message for the courier (LLM, or the
+ * rule-based analysis and templates); with `ai` and no parcel, the message only.
+ * 400 bad input or refused number, 404 unknown parcel, 429 TRACKER_BUSY and 502 refunded.
+ */
+export function createDeliveryOperation(deps: DeliveryDeps): Operation<typeof deliveryTrackSchema, DeliveryOutput> {
+  const clock = deps.clock ?? (() => new Date());
+  return {
+    api: 'delivery-tracking',
+    schema: deliveryTrackSchema,
+    async run(ctx, input) {
+      if (!input.lookup) {
+        const ai = await deps.ai.messageOnly(input.situation, input.tone, clock(), ctx.logger);
+        return { success: true, carrier: null, state: null, progresses: [], ai_analysis: null, recommend_message: ai.recommend_message, api: 'delivery-tracking' };
+      }
+      const parcel = await deps.tracking.track(input.lookup.carrierId, input.lookup.trackId, { logger: ctx.logger });
+      const result = { carrier: parcel.carrier, state: parcel.state, progresses: parcel.progresses };
+      const base = { success: true as const, ...result, ai_analysis: null, recommend_message: null, api: 'delivery-tracking' as const };
+      if (!input.ai) return base;
+      const analysis = analyzeDelivery(result, clock(), deps.calendar);
+      const ai = await deps.ai.forLookup(result, analysis, input.situation, input.tone, ctx.logger);
+      ctx.logger.debug({ source: parcel.source, aiSource: ai.source, events: result.progresses.length }, 'delivery lookup');
+      return { ...base, ai_analysis: ai.ai_analysis, recommend_message: ai.recommend_message };
+    },
+  };
+}

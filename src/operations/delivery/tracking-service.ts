@@ -1,0 +1,119 @@
+import { LRUCache } from 'lru-cache';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { Tracker } from '../../providers/tracker.js';
+import { findCarrier } from './carriers.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { CachedTracking, TrackingCache } from './tracking-cache.js';
+import { isDelivered, toTrackingResult, type TrackingResult } from './tracking-result.js';
+
+/** SPEC §7 rule 4: in-progress parcels are served from the cache for two hours. */
+export const IN_PROGRESS_TTL_MS = 2 * 3600_000;
+/**
+ * Hot parcels are also kept in this process for a few seconds (delivered ones for good), so
+ * a burst of lookups reads the database once; short enough that another instance's refresh
+ * (the watch poller) is seen almost at once.
+ */
+const MEMORY_TTL_MS = 5000;
+
+export interface TrackingServiceDeps {
+  tracker: Tracker;
+  cache: TrackingCache;
+  limiter: RateLimiter;
+  clock?: () => Date;
+  logger: Logger;
+  /** Entries kept in this process (default 5,000). */
+  memoryEntries?: number;
+}
+
+export interface TrackOptions {
+  /** Ask the upstream even when the cache holds an answer (the watch poller), then refresh the cache. */
+  fresh?: boolean;
+  logger?: Logger;
+}
+
+export interface TrackedParcel extends TrackingResult {
+  /** Where the answer came from: `cache` costs no upstream call. */
+  source: 'cache' | 'upstream';
+  fetchedAt: Date;
+}
+
+/**
+ * Parcel lookups for the operation and the watch poller: the shared database cache (2 h
+ * while moving, forever once delivered), then one upstream call per parcel at a time in
+ * this process (concurrent lookups share it), taken under the cross-instance rate limit.
+ * Errors: 400 unknown carrier or number refused, 404 unknown parcel, 429 TRACKER_BUSY, 502.
+ */
+export function createTrackingService(deps: TrackingServiceDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  const inFlight = new Map<string, Promise<TrackedParcel>>();
+  const memory = new LRUCache<string, CachedTracking & { readAt: number }>({ max: deps.memoryEntries ?? 5000 });
+  const counters = { upstreamCalls: 0, cacheHits: 0, coalesced: 0 };
+
+  async function fetchUpstream(carrierId: string, trackId: string, logger: Logger): Promise<TrackedParcel> {
+    const carrier = findCarrier(carrierId);
+    if (!carrier) throw new AppError('INVALID_REQUEST', '지원하지 않는 택배사입니다.', { field: 'carrier_id' });
+    await deps.limiter.acquire();
+    counters.upstreamCalls++;
+    const parcel = await deps.tracker.track(carrierId, trackId, logger);
+    const result = toTrackingResult(carrier, parcel);
+    const fetchedAt = clock();
+    const entry = { result, delivered: isDelivered(result), fetchedAt };
+    memory.set(keyOf(carrierId, trackId), { ...entry, readAt: fetchedAt.getTime() });
+    // A failed cache write must not fail a lookup that was answered.
+    await deps.cache.put(carrierId, trackId, entry).catch((error: unknown) => {
+      logger.error({ err: error }, 'tracking cache write failed');
+    });
+    return { ...result, source: 'upstream', fetchedAt };
+  }
+
+  const fresh = (entry: CachedTracking, now: number) => entry.delivered || now - entry.fetchedAt.getTime() < IN_PROGRESS_TTL_MS;
+
+  /** The stored answer while it is valid: this process's copy if read in the last seconds, else the database's. */
+  async function cachedEntry(carrierId: string, trackId: string): Promise<CachedTracking | undefined> {
+    const now = clock().getTime();
+    const key = keyOf(carrierId, trackId);
+    const held = memory.get(key);
+    if (held && fresh(held, now) && (held.delivered || now - held.readAt < MEMORY_TTL_MS)) return held;
+    const stored = await deps.cache.get(carrierId, trackId);
+    if (!stored || !fresh(stored, now)) return undefined;
+    memory.set(key, { ...stored, readAt: now });
+    return stored;
+  }
+
+  function shared(carrierId: string, trackId: string, logger: Logger): Promise<TrackedParcel> {
+    const key = keyOf(carrierId, trackId);
+    const running = inFlight.get(key);
+    if (running) {
+      counters.coalesced++;
+      return running;
+    }
+    const call = fetchUpstream(carrierId, trackId, logger).finally(() => inFlight.delete(key));
+    inFlight.set(key, call);
+    return call;
+  }
+
+  return {
+    async track(carrierId: string, trackId: string, options: TrackOptions = {}): Promise<TrackedParcel> {
+      const logger = options.logger ?? deps.logger;
+      if (!options.fresh) {
+        const cached = await cachedEntry(carrierId, trackId);
+        if (cached) {
+          counters.cacheHits++;
+          // The carrier record comes from the shipped data, so a corrected name or number shows on old entries too.
+          const carrier = findCarrier(carrierId) ?? cached.result.carrier;
+          return { ...cached.result, carrier, source: 'cache', fetchedAt: cached.fetchedAt };
+        }
+      }
+      return shared(carrierId, trackId, logger);
+    },
+    /** Counts since start (bench and tests): upstream calls made, cache hits, lookups that joined a running call. */
+    stats: () => ({ ...counters }),
+  };
+}
+
+function keyOf(carrierId: string, trackId: string): string {
+  return `${carrierId}\u0000${trackId}`;
+}
+
+export type TrackingService = ReturnType<typeof createTrackingService>;
