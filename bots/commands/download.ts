@@ -1,0 +1,23 @@
+import { AppError } from '../../src/errors.js';
+
+/** The reader's own limit (SPEC leaves it open; the HTTP door takes 10 MB too). */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** Fetches an image of at most 10 MB; anything else is a Korean AppError. */
+export async function downloadImage(url: string, headers: Record<string, string> = {}): Promise<Buffer> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers, redirect: 'follow', signal: AbortSignal.timeout(15_000) });
+  } catch {
+    throw new AppError('UPSTREAM_ERROR', '이미지를 내려받지 못했습니다. 잠시 후 다시 시도해 주세요.');
+  }
+  if (!res.ok) throw new AppError('UPSTREAM_ERROR', `이미지를 내려받지 못했습니다 (HTTP ${res.status}).`);
+  const type = res.headers.get('content-type') ?? '';
+  if (type && !type.startsWith('image/') && !type.startsWith('application/octet-stream') && !type.startsWith('binary/')) {
+    throw new AppError('INVALID_REQUEST', '이미지 파일이 아닙니다.');
+  }
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_IMAGE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', '이미지가 너무 큽니다 (최대 10MB).');
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length > MAX_IMAGE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', '이미지가 너무 큽니다 (최대 10MB).');
+  return bytes;
+}

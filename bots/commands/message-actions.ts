@@ -1,0 +1,84 @@
+import { AppError } from '../../src/errors.js';
+import { readIdImage } from './idcard.js';
+import { translationReply } from './text.js';
+import type { CommandContext, ImageSource, Reply, Text } from './types.js';
+import { categoryName, urlsIn, type Verdict } from './urls.js';
+import { remainingLine } from './texts.js';
+
+export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard';
+
+export interface MessageActionDef {
+  id: MessageActionId;
+  /** The name users see (Discord context menu name, Slack shortcut name). */
+  name: Text;
+  description: Text;
+  sensitive?: boolean;
+}
+
+/** CONTRACT §6's message actions: Slack message shortcuts (callback id) and Discord message context menus (name). */
+export const MESSAGE_ACTIONS: readonly MessageActionDef[] = [
+  { id: 'link_check', name: { ko: '링크 검사', en: 'Check links' }, description: { ko: '메시지의 모든 URL을 검사합니다', en: 'Check every URL in the message' } },
+  { id: 'translate_message', name: { ko: '번역', en: 'Translate' }, description: { ko: '한국어로 번역합니다 (한국어 메시지는 영어로)', en: 'Translate to Korean (Korean to English)' } },
+  { id: 'read_idcard', name: { ko: '신분증 읽기', en: 'Read ID' }, description: { ko: '메시지의 이미지를 신분증으로 읽습니다', en: "Read the message's image as an ID" }, sensitive: true },
+];
+
+export interface TargetMessage {
+  text: string;
+  image?: ImageSource;
+}
+
+const MAX_URLS = 10;
+
+export async function runMessageAction(ctx: CommandContext, id: MessageActionId, message: TargetMessage): Promise<Reply> {
+  if (id === 'link_check') return checkLinks(ctx, message.text);
+  if (id === 'translate_message') {
+    if (message.text.trim() === '') return info(ctx, { ko: '번역할 글이 없는 메시지입니다.', en: 'The message has no text to translate.' });
+    const body = await ctx.call<{ translated: string; source_lang: string; target_lang: string }>('translation', {
+      text: message.text,
+      target_lang: isMostlyKorean(message.text) ? 'en' : 'ko',
+    });
+    return translationReply(ctx.t.bind(ctx), body, ctx.locale);
+  }
+  if (!message.image) return info(ctx, { ko: '이미지가 있는 메시지에서 써 주세요.', en: 'Use it on a message with an image.' });
+  return readIdImage(ctx, await message.image());
+}
+
+async function checkLinks(ctx: CommandContext, text: string): Promise<Reply> {
+  const urls = urlsIn(text, MAX_URLS);
+  if (urls.length === 0) return info(ctx, { ko: '메시지에 검사할 URL이 없습니다.', en: 'The message has no URL to check.' });
+  const fields: NonNullable<Reply['fields']> = [];
+  let harmful = 0;
+  let remaining: number | undefined;
+  for (const url of urls) {
+    try {
+      const verdict = await ctx.call<Verdict>('harmful-url-detection', { url });
+      remaining = verdict.remaining;
+      if (verdict.is_malicious) harmful += 1;
+      fields.push({ name: `${verdict.is_malicious ? '⚠️' : '✅'} ${url}`, value: `${categoryName(ctx.t, verdict.category)} · ${verdict.reason || '-'}` });
+    } catch (error) {
+      // One malformed URL should not hide the others' verdicts; quota and subscription errors stop all.
+      if (!(error instanceof AppError) || error.status !== 400) throw error;
+      fields.push({ name: `❔ ${url}`, value: error.message });
+    }
+  }
+  return {
+    title:
+      harmful > 0
+        ? ctx.t({ ko: `⚠️ 유해한 URL ${harmful}개`, en: `⚠️ ${harmful} harmful URL(s)` })
+        : ctx.t({ ko: `✅ URL ${urls.length}개 모두 안전`, en: `✅ All ${urls.length} URL(s) look safe` }),
+    fields,
+    context: remaining === undefined ? undefined : remainingLine(ctx.locale, remaining),
+    tone: harmful > 0 ? 'warn' : 'ok',
+  };
+}
+
+/** Hangul among the letters: a Korean message is translated to English, anything else to Korean. */
+export function isMostlyKorean(text: string): boolean {
+  const letters = text.match(/\p{L}/gu) ?? [];
+  const hangul = text.match(/[\uac00-\ud7a3\u3131-\u318e]/g) ?? [];
+  return letters.length > 0 && hangul.length / letters.length >= 0.3;
+}
+
+function info(ctx: CommandContext, text: Text): Reply {
+  return { title: ctx.t({ ko: '안내', en: 'Note' }), text: ctx.t(text), tone: 'info' };
+}

@@ -1,0 +1,26 @@
+import { clip } from '../commands/texts.js';
+import type { Reply } from '../commands/types.js';
+
+const COLORS: Record<Reply['tone'], number> = { ok: 0x2eb67d, warn: 0xecb22e, error: 0xe01e5a, info: 0x36c5f0 };
+
+/** Discord's message flag for "only the caller sees it". */
+export const EPHEMERAL = 1 << 6;
+
+export interface DiscordMessage {
+  content?: string;
+  embeds: Array<Record<string, unknown>>;
+  flags?: number;
+  allowed_mentions: { parse: [] };
+}
+
+/** A Reply as one embed (title, description, up to 25 fields, footer), within Discord's limits. */
+export function toDiscordMessage(reply: Reply): DiscordMessage {
+  const embed: Record<string, unknown> = { title: clip(reply.title || ' ', 256), color: COLORS[reply.tone] };
+  if (reply.text) embed.description = clip(reply.text, 4096);
+  if (reply.fields?.length) {
+    embed.fields = reply.fields.slice(0, 25).map((field) => ({ name: clip(field.name || '-', 256), value: clip(field.value || '-', 1024), inline: field.inline ?? false }));
+  }
+  if (reply.context) embed.footer = { text: clip(reply.context, 2048) };
+  // Nobody gets pinged by what a user typed into a command.
+  return { embeds: [embed], allowed_mentions: { parse: [] } };
+}

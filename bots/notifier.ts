@@ -1,0 +1,77 @@
+import { DiscordAPIError, REST } from '@discordjs/rest';
+import { webApi } from '@slack/bolt';
+import type { Config } from '../src/config.js';
+import type { ChannelMessage, ChannelNotifier, ChannelPlatform, ChannelTarget, PostOutcome } from '../src/jobs/notifier.js';
+import type { Logger } from '../src/logger.js';
+
+/** Slack errors after which posting to the channel cannot work until someone acts: the watch is disabled. */
+const SLACK_GONE = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'account_inactive',
+  'token_revoked',
+  'invalid_auth',
+  'not_authed',
+  'team_access_not_granted',
+  'restricted_action',
+  'missing_scope',
+]);
+
+/** Discord: unknown channel (10003), missing access (50001) or permissions (50013), and a revoked token (401). */
+const DISCORD_GONE_CODES = new Set([10003, 50001, 50013]);
+const DISCORD_MAX_CONTENT = 2000;
+
+/**
+ * The watch poller's way into the channels (src/jobs/notifier.ts): Slack through
+ * `chat.postMessage` with the bot token, Discord through `POST /channels/{id}/messages`
+ * with the bot token; base URLs from `SLACK_API_URL` / `DISCORD_API_URL`. A platform
+ * without a bot token is left out of `platforms`.
+ */
+export function createChannelNotifier(config: Config, logger?: Logger): ChannelNotifier {
+  const slack = config.SLACK_BOT_TOKEN
+    ? new webApi.WebClient(config.SLACK_BOT_TOKEN, {
+        slackApiUrl: config.SLACK_API_URL,
+        timeout: 10_000,
+        retryConfig: { retries: 2, minTimeout: 200, maxTimeout: 2000 },
+        logLevel: webApi.LogLevel.ERROR,
+      })
+    : undefined;
+  const discord = config.DISCORD_BOT_TOKEN ? new REST({ api: config.DISCORD_API_URL, version: '10', retries: 1, timeout: 10_000 }).setToken(config.DISCORD_BOT_TOKEN) : undefined;
+  const platforms: ChannelPlatform[] = [...(slack ? (['slack'] as const) : []), ...(discord ? (['discord'] as const) : [])];
+  if (platforms.length === 0) logger?.info('no bot token (SLACK_BOT_TOKEN / DISCORD_BOT_TOKEN): channel watch notices off');
+
+  async function postSlack(client: webApi.WebClient, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
+    try {
+      await client.chat.postMessage({ channel: target.channelId, text: message.text, unfurl_links: false, unfurl_media: false });
+      return { ok: true };
+    } catch (error) {
+      const code = (error as { code?: string; data?: { error?: string } }).code === webApi.ErrorCode.PlatformError ? (error as { data?: { error?: string } }).data?.error : undefined;
+      if (code) return { ok: false, gone: SLACK_GONE.has(code), reason: code };
+      return { ok: false, gone: false, reason: (error as { code?: string }).code ?? 'slack_request_failed' };
+    }
+  }
+
+  async function postDiscord(rest: REST, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
+    const content = message.text.length > DISCORD_MAX_CONTENT ? `${message.text.slice(0, DISCORD_MAX_CONTENT - 1)}…` : message.text;
+    try {
+      await rest.post(`/channels/${encodeURIComponent(target.channelId)}/messages`, { body: { content, allowed_mentions: { parse: [] } } });
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof DiscordAPIError) {
+        const gone = error.status === 401 || error.status === 404 || DISCORD_GONE_CODES.has(Number(error.code));
+        return { ok: false, gone, reason: `discord_${error.status}_${error.code}` };
+      }
+      return { ok: false, gone: false, reason: (error as { name?: string }).name ?? 'discord_request_failed' };
+    }
+  }
+
+  return {
+    platforms,
+    async post(target, message) {
+      if (target.platform === 'slack' && slack) return postSlack(slack, target, message);
+      if (target.platform === 'discord' && discord) return postDiscord(discord, target, message);
+      return { ok: false, gone: false, reason: `${target.platform}_not_configured` };
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { types } from '@slack/bolt';
+import { clip } from '../commands/texts.js';
+import type { Reply } from '../commands/types.js';
+
+type KnownBlock = types.KnownBlock;
+
+/** Slack's mrkdwn treats these three as markup: user text is escaped. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A Reply as a Block Kit message: a header, the text, fields two by two, a context line. */
+export function toSlackMessage(reply: Reply): { text: string; blocks: KnownBlock[] } {
+  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: clip(reply.title || ' ', 150), emoji: true } }];
+  if (reply.text) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: clip(escapeMrkdwn(reply.text), 3000) } });
+  const fields = reply.fields ?? [];
+  // Section fields: at most 10 per block, each under 2,000 characters.
+  for (let start = 0; start < fields.length && start < 40; start += 10) {
+    blocks.push({
+      type: 'section',
+      fields: fields.slice(start, start + 10).map((field) => ({
+        type: 'mrkdwn' as const,
+        text: clip(`*${escapeMrkdwn(field.name)}*\n${escapeMrkdwn(field.value)}`, 1990),
+      })),
+    });
+  }
+  if (reply.context) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: clip(escapeMrkdwn(reply.context), 2900) }] });
+  const fallback = [reply.title, reply.text].filter(Boolean).join('\n');
+  return { text: clip(fallback, 3000), blocks };
+}

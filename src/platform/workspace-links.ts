@@ -1,0 +1,54 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { accounts, apiKeys, workspaceLinks } from '../../db/schema.js';
+import type { Account } from './accounts.js';
+
+export type BotPlatform = 'slack' | 'discord';
+
+export interface WorkspaceRef {
+  platform: BotPlatform;
+  /** Slack team id or Discord guild id. */
+  workspaceId: string;
+}
+
+/**
+ * The `/link` store: which account a Slack workspace or Discord server uses. Only the id of
+ * the API key row is kept; a revoked or deleted key makes the workspace unlinked again.
+ */
+export function createWorkspaceLinks(db: Database) {
+  return {
+    /** Links (or re-links) the workspace to the key's account. */
+    async link(ref: WorkspaceRef, key: { accountId: number; keyId: number }, linkedBy: string): Promise<void> {
+      await db
+        .insert(workspaceLinks)
+        .values({ platform: ref.platform, workspaceId: ref.workspaceId, accountId: key.accountId, apiKeyId: key.keyId, linkedBy })
+        .onConflictDoUpdate({
+          target: [workspaceLinks.platform, workspaceLinks.workspaceId],
+          set: { accountId: key.accountId, apiKeyId: key.keyId, linkedBy, createdAt: new Date() },
+        });
+    },
+
+    /** The account the workspace uses, or undefined when it is not linked or its key was revoked. */
+    async accountFor(ref: WorkspaceRef): Promise<Account | undefined> {
+      const [row] = await db
+        .select({ id: accounts.id, email: accounts.email })
+        .from(workspaceLinks)
+        .innerJoin(apiKeys, eq(apiKeys.id, workspaceLinks.apiKeyId))
+        .innerJoin(accounts, eq(accounts.id, workspaceLinks.accountId))
+        .where(
+          and(eq(workspaceLinks.platform, ref.platform), eq(workspaceLinks.workspaceId, ref.workspaceId), isNull(apiKeys.revokedAt)),
+        );
+      return row;
+    },
+
+    async unlink(ref: WorkspaceRef): Promise<boolean> {
+      const removed = await db
+        .delete(workspaceLinks)
+        .where(and(eq(workspaceLinks.platform, ref.platform), eq(workspaceLinks.workspaceId, ref.workspaceId)))
+        .returning({ id: workspaceLinks.workspaceId });
+      return removed.length > 0;
+    },
+  };
+}
+
+export type WorkspaceLinks = ReturnType<typeof createWorkspaceLinks>;

@@ -1,0 +1,326 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { lastUserText, startFakeOpenAI, systemText, type FakeOpenAI } from './fakes/openai-server.js';
+import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { makeDocument } from './helpers/id-documents.js';
+import { assertKoreanFonts, renderImage } from './helpers/id-images.js';
+
+const SECRET = 'test-signing-secret';
+const BOT_TOKEN = 'xoxb-test-bot-token';
+const TEAM = 'T0LINKED';
+
+let llm: FakeOpenAI;
+let slack: FakeSlack;
+let app: TestApp;
+let owner: TestUser;
+let counter = 0;
+
+beforeAll(async () => {
+  llm = await startFakeOpenAI();
+  slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
+  app = await startTestApp(
+    { OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '2000', SLACK_SIGNING_SECRET: SECRET, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_API_URL: slack.apiUrl },
+    { llm: { retryBaseDelayMs: 1 }, ocr: { size: 1 } },
+  );
+  owner = await app.signUp();
+  slack.setUser('UADMIN', { is_admin: true });
+  slack.setUser('UEN', { locale: 'en-US' });
+  const linked = await slashCommand('/link', owner.apiKey, { user: 'UADMIN' });
+  expect(textOf(await linked.response())).toContain('연결되었습니다');
+});
+afterAll(async () => {
+  await app?.close();
+  await slack?.close();
+  await llm?.close();
+});
+beforeEach(() => llm.reset());
+
+async function postSigned(body: string, contentType: string, headers: Record<string, string> = {}, timestamp = Math.floor(Date.now() / 1000), secret = SECRET) {
+  const res = await fetch(`${app.url}/slack/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': contentType,
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': slackSignature(secret, timestamp, body),
+      ...headers,
+    },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
+}
+
+interface SlashOptions {
+  user?: string;
+  team?: string;
+  timestamp?: number;
+  secret?: string;
+}
+
+async function slashCommand(command: string, text: string, options: SlashOptions = {}) {
+  const responseUrl = slack.responseUrl();
+  const form = new URLSearchParams({
+    token: 'legacy',
+    team_id: options.team ?? TEAM,
+    team_domain: 'hub-test',
+    channel_id: 'C1',
+    channel_name: 'general',
+    user_id: options.user ?? `U${++counter}`,
+    user_name: 'tester',
+    command,
+    text,
+    api_app_id: 'A1',
+    response_url: responseUrl,
+    trigger_id: `trigger-${++counter}`,
+  }).toString();
+  const ack = await postSigned(form, 'application/x-www-form-urlencoded', {}, options.timestamp, options.secret);
+  return {
+    ack,
+    responseUrl,
+    response: () => slack.waitFor(() => slack.responses(responseUrl)[0]?.body),
+  };
+}
+
+async function messageShortcut(callbackId: string, message: Record<string, unknown>, user = `U${++counter}`) {
+  const responseUrl = slack.responseUrl();
+  const payload = {
+    type: 'message_action',
+    callback_id: callbackId,
+    trigger_id: `trigger-${++counter}`,
+    team: { id: TEAM, domain: 'hub-test' },
+    user: { id: user, name: 'tester' },
+    channel: { id: 'C1', name: 'general' },
+    message: { type: 'message', ts: '1.2', ...message },
+    message_ts: '1.2',
+    response_url: responseUrl,
+    token: 'legacy',
+    action_ts: '1.3',
+  };
+  const ack = await postSigned(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded');
+  return { ack, response: () => slack.waitFor(() => slack.responses(responseUrl)[0]?.body) };
+}
+
+function dmEvent(eventId: string, files: unknown[], user = 'UDM') {
+  return JSON.stringify({
+    token: 'legacy',
+    team_id: TEAM,
+    api_app_id: 'A1',
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    event: { type: 'message', subtype: 'file_share', channel_type: 'im', channel: 'D1', user, text: '', ts: `${Date.now() / 1000}`, team: TEAM, files },
+  });
+}
+
+/** Everything a Block Kit message shows, as one string. */
+function textOf(message: any): string {
+  return JSON.stringify(message?.blocks ?? []) + (message?.text ?? '');
+}
+
+describe('Slack signatures', () => {
+  it('refuses a bad signature and a stale timestamp with 401', async () => {
+    const bad = await slashCommand('/shorten', 'https://example.com', { secret: 'wrong-secret' });
+    expect(bad.ack.status).toBe(401);
+    const stale = await slashCommand('/shorten', 'https://example.com', { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+    expect(stale.ack.status).toBe(401);
+    expect(slack.responses(bad.responseUrl)).toEqual([]);
+  });
+});
+
+describe('/link', () => {
+  it('tells an unlinked workspace how to link, in English for an English user', async () => {
+    const ko = await slashCommand('/tone', 'formal 안녕', { team: 'TNEW' });
+    expect(textOf(await ko.response())).toContain('/link <API 키>');
+    const en = await slashCommand('/tone', 'formal hello', { team: 'TNEW', user: 'UEN' });
+    expect(textOf(await en.response())).toContain('not linked to an AI Utility Hub account');
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('lets only an admin link, verifies the key and never echoes it', async () => {
+    const other = await app.signUp();
+    const member = await slashCommand('/link', other.apiKey, { team: 'TOTHER', user: 'UMEMBER' });
+    expect(member.ack.status).toBe(200);
+    expect(textOf(await member.response())).toContain('관리자');
+    const badKey = await slashCommand('/link', 'aik_notarealkey000000000000000000', { team: 'TOTHER', user: 'UADMIN' });
+    expect(textOf(await badKey.response())).toContain('API 키가 올바르지 않거나');
+    const linked = await slashCommand('/link', other.apiKey, { team: 'TOTHER', user: 'UADMIN' });
+    const answer = await linked.response();
+    expect(answer.response_type).toBe('ephemeral');
+    expect(textOf(answer)).toContain('연결되었습니다');
+    expect(JSON.stringify(slack.calls.map((call) => call.body))).not.toContain(other.apiKey);
+    const row = await app.runtime.platform.workspaceLinks.accountFor({ platform: 'slack', workspaceId: 'TOTHER' });
+    expect(row?.id).toBe(other.accountId);
+  });
+  it('stops using an account whose linked key was revoked', async () => {
+    const other = await app.signUp();
+    await (await slashCommand('/link', other.apiKey, { team: 'TREVOKE', user: 'UADMIN' })).response();
+    const before = await (await slashCommand('/shorten', 'https://example.com/revoke', { team: 'TREVOKE' })).response();
+    expect(textOf(before)).toMatch(/\/s\/[0-9A-Za-z]{5}/);
+    const keys = await app.get('/api/v1/keys', { authorization: `Bearer ${other.token}` });
+    const revoked = await fetch(`${app.url}/api/v1/keys/${keys.body.keys[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${other.token}` } });
+    expect(revoked.status).toBe(200);
+    const after = await (await slashCommand('/shorten', 'https://example.com/revoke', { team: 'TREVOKE' })).response();
+    expect(textOf(after)).toContain('/link <API 키>');
+  });
+});
+
+describe('slash commands', () => {
+  it('/tone acknowledges with 처리 중… and responds with a Block Kit result, ephemeral', async () => {
+    llm.chat({ content: '안녕하십니까. 반갑습니다.' });
+    const sent = await slashCommand('/tone', 'formal 안녕 반가워');
+    expect(sent.ack.status).toBe(200);
+    expect(sent.ack.body).toMatchObject({ response_type: 'ephemeral', text: '처리 중…' });
+    const answer = await sent.response();
+    expect(answer.response_type).toBe('ephemeral');
+    expect(answer.blocks[0]).toMatchObject({ type: 'header' });
+    expect(textOf(answer)).toContain('안녕하십니까. 반갑습니다.');
+    expect(answer.blocks.at(-1)).toMatchObject({ type: 'context' });
+    expect(lastUserText(llm.requestsTo('chat')[0]!.body)).toContain('안녕 반가워');
+  });
+
+  it('/translate posts to the channel with 공개 and names the languages', async () => {
+    llm.chat({ content: 'Hello, nice to meet you.' });
+    const sent = await slashCommand('/translate', 'en 안녕하세요 반갑습니다 공개');
+    const answer = await sent.response();
+    expect(answer.response_type).toBe('in_channel');
+    expect(textOf(answer)).toContain('Hello, nice to meet you.');
+    expect(textOf(answer)).toContain('한국어 → 영어');
+    expect(systemText(llm.requestsTo('chat')[0]!.body)).toContain('English');
+    expect(lastUserText(llm.requestsTo('chat')[0]!.body)).toBe('안녕하세요 반갑습니다');
+  });
+
+  it('/shorten answers the short link; public with `public`', async () => {
+    const sent = await slashCommand('/shorten', '<https://example.com/some/long/path|example.com/some> public');
+    const answer = await sent.response();
+    expect(answer.response_type).toBe('in_channel');
+    expect(textOf(answer)).toMatch(new RegExp(`${app.url}/s/[0-9A-Za-z]{5}`));
+    expect(textOf(answer)).toContain('https://example.com/some/long/path');
+  });
+
+  it('/generate renders the generated text and the remaining calls', async () => {
+    llm.chat({ content: '봄날의 짧은 시' });
+    const answer = await (await slashCommand('/generate', '봄에 대한 시를 써 줘')).response();
+    expect(textOf(answer)).toContain('봄날의 짧은 시');
+    expect(textOf(answer)).toMatch(/남은 호출 \d+회/);
+  });
+
+  it('/urlcheck renders the core refusal without a subscription, then the verdict', async () => {
+    const refused = await (await slashCommand('/urlcheck', 'https://example.com')).response();
+    expect(textOf(refused)).toContain('구독');
+    await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, owner.apiKey);
+    const answer = await (await slashCommand('/urlcheck', '<https://www.google.com/>')).response();
+    expect(textOf(answer)).toContain('https://www.google.com/');
+    expect(textOf(answer)).toMatch(/안전|유해/);
+  });
+
+  it('/kb and /ask go to the knowledge chatbot', async () => {
+    const added = await (await slashCommand('/kb', 'add 사내 와이파이 비밀번호는 매주 월요일에 바뀝니다')).response();
+    const listed = await (await slashCommand('/kb', 'list')).response();
+    expect(textOf(added)).not.toContain('곧 제공');
+    expect(textOf(listed)).toContain('사내 와이파이 비밀번호는 매주 월요일에 바뀝니다');
+    llm.onChat(() => ({ content: '와이파이 비밀번호는 매주 월요일에 바뀝니다.' }));
+    const asked = await (await slashCommand('/ask', '와이파이 비밀번호는 언제 바뀌나요?')).response();
+    expect(textOf(asked)).toContain('와이파이 비밀번호는 언제 바뀌나요?');
+    expect(textOf(asked)).toContain('와이파이 비밀번호는 매주 월요일에 바뀝니다.');
+  });
+
+  it('/kb with an unknown action shows the usage', async () => {
+    const answer = await (await slashCommand('/kb', 'remove 3')).response();
+    expect(textOf(answer)).toContain('/kb add');
+  });
+
+  it('/track without a subscription renders the core message; /untrack of an unwatched parcel says so', async () => {
+    const tracked = await (await slashCommand('/track', 'CJ대한통운 1234-5678-9012 watch')).response();
+    expect(textOf(tracked)).toContain('구독');
+    const untracked = await (await slashCommand('/untrack', '123456789012')).response();
+    expect(textOf(untracked)).toContain('알림 중이지 않습니다');
+  });
+
+  it('/idcard on Slack explains how to send the image', async () => {
+    const answer = await (await slashCommand('/idcard', '')).response();
+    expect(textOf(answer)).toContain('DM');
+  });
+
+  it('an unexpected error shows a reference id, never a stack', async () => {
+    const operation = app.runtime.operations['text-generation'];
+    const original = operation.run;
+    operation.run = async () => {
+      throw new TypeError('secret internals at /work/src/x.ts:12');
+    };
+    try {
+      const sent = await slashCommand('/generate', '아무거나');
+      const answer = await sent.response();
+      expect(textOf(answer)).toMatch(/참조 ID `trigger-\d+`/);
+      expect(textOf(answer)).not.toContain('secret internals');
+    } finally {
+      operation.run = original;
+    }
+  });
+
+  it('limits one user to 10 commands a minute with a friendly message', async () => {
+    const answers = [];
+    for (let i = 0; i < 11; i += 1) answers.push(await (await slashCommand('/ask', '질문', { user: 'UBUSY', team: 'TNEW' })).response());
+    expect(textOf(answers[9])).toContain('/link');
+    expect(textOf(answers[10])).toContain('너무 자주');
+  });
+});
+
+describe('message shortcuts', () => {
+  it('"링크 검사" checks every URL of the message', async () => {
+    await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, owner.apiKey);
+    const sent = await messageShortcut('link_check', { text: '자료: <https://www.google.com/> 그리고 https://example.org/page 참고' });
+    expect(sent.ack.status).toBe(200);
+    const answer = await sent.response();
+    expect(answer.response_type).toBe('ephemeral');
+    expect(textOf(answer)).toContain('https://www.google.com/');
+    expect(textOf(answer)).toContain('https://example.org/page');
+  });
+
+  it('"번역" translates a Korean message to English', async () => {
+    llm.chat({ content: 'The server restarts at noon.' });
+    const answer = await (await messageShortcut('translate_message', { text: '서버가 정오에 재시작됩니다.' })).response();
+    expect(textOf(answer)).toContain('The server restarts at noon.');
+    expect(systemText(llm.requestsTo('chat')[0]!.body)).toContain('English');
+  });
+
+  it('"신분증 읽기" without an image says so', async () => {
+    const answer = await (await messageShortcut('read_idcard', { text: '사진 없음' })).response();
+    expect(textOf(answer)).toContain('이미지가 있는 메시지');
+  });
+});
+
+describe('images in a DM and retries', () => {
+  it('reads an ID sent in a DM: masked, answered in the DM, downloaded with the bot token', async () => {
+    assertKoreanFonts();
+    const spec = makeDocument('resident', 1, 0);
+    const png = await renderImage(spec, 'clean', 1);
+    const fileUrl = slack.addFile('id-resident.png', png);
+    const before = slack.api('chat.postMessage').length;
+    const res = await postSigned(dmEvent('Ev-ID-1', [{ id: 'F1', mimetype: 'image/png', size: png.length, url_private_download: fileUrl }]), 'application/json');
+    expect(res.status).toBe(200);
+    const posted = await slack.waitFor(() => slack.api('chat.postMessage')[before], 60_000);
+    expect(posted.body.channel).toBe('D1');
+    const shown = textOf(typeof posted.body.blocks === 'string' ? { blocks: JSON.parse(posted.body.blocks), text: posted.body.text } : posted.body);
+    const [birth, rest] = spec.expected.id_number.split('-') as [string, string];
+    expect(shown).toContain(`${birth}-${rest[0]}******`);
+    expect(shown).not.toContain(spec.expected.id_number);
+    const download = slack.calls.find((call) => call.path === '/files/id-resident.png');
+    expect(download?.headers.authorization).toBe(`Bearer ${BOT_TOKEN}`);
+  });
+
+  it('processes a retried event (x-slack-retry-num) once', async () => {
+    const files = [{ id: 'F404', mimetype: 'image/png', size: 100, url_private_download: `${slack.url}/files/missing-1.png` }];
+    const before = slack.api('chat.postMessage').length;
+    await postSigned(dmEvent('Ev-RETRY-1', files), 'application/json');
+    await slack.waitFor(() => slack.api('chat.postMessage').length === before + 1);
+    const retry = await postSigned(dmEvent('Ev-RETRY-1', files), 'application/json', { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
+    expect(retry.status).toBe(200);
+    const otherFiles = [{ id: 'F405', mimetype: 'image/png', size: 100, url_private_download: `${slack.url}/files/missing-2.png` }];
+    await postSigned(dmEvent('Ev-RETRY-2', otherFiles), 'application/json');
+    await slack.waitFor(() => slack.api('chat.postMessage').length >= before + 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(slack.api('chat.postMessage')).toHaveLength(before + 2);
+    expect(slack.calls.filter((call) => call.path === '/files/missing-1.png')).toHaveLength(1);
+    expect(slack.calls.filter((call) => call.path === '/files/missing-2.png')).toHaveLength(1);
+  });
+});

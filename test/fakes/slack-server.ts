@@ -1,0 +1,119 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A fake Slack for tests: the Web API (`SLACK_API_URL` = `${url}/api/`) that the real Bolt
+ * client calls, `response_url` endpoints that `respond()` posts to, and private file
+ * downloads that need the bot token. Every call is recorded for assertions.
+ */
+
+export interface SlackCall {
+  path: string;
+  method: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
+
+export interface FakeSlackUser {
+  locale?: string;
+  is_admin?: boolean;
+}
+
+export interface FakeSlack {
+  url: string;
+  apiUrl: string;
+  calls: SlackCall[];
+  /** Web API calls by method name (`users.info`, `chat.postMessage`). */
+  api(method: string): SlackCall[];
+  /** What was posted to one response URL. */
+  responses(responseUrl: string): SlackCall[];
+  responseUrl(): string;
+  setUser(id: string, user: FakeSlackUser): void;
+  addFile(name: string, bytes: Buffer, contentType?: string): string;
+  /** Waits until `predicate` holds for the recorded calls (polling), or fails after `timeoutMs`. */
+  waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startFakeSlack(options: { botToken: string; teamId?: string }): Promise<FakeSlack> {
+  const calls: SlackCall[] = [];
+  const users = new Map<string, FakeSlackUser>();
+  const files = new Map<string, { bytes: Buffer; type: string }>();
+  let counter = 0;
+
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const type = req.headers['content-type'] ?? '';
+    const body = type.includes('json') ? (raw ? JSON.parse(raw) : {}) : Object.fromEntries(new URLSearchParams(raw));
+    calls.push({ path, method: req.method ?? '', headers: req.headers, body });
+    const json = (status: number, value: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(value));
+    };
+
+    if (path.startsWith('/files/')) {
+      const file = files.get(path.slice('/files/'.length));
+      if (req.headers.authorization !== `Bearer ${options.botToken}`) return json(403, { ok: false, error: 'not_authed' });
+      if (!file) return json(404, { ok: false, error: 'file_not_found' });
+      res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.bytes.length) });
+      return res.end(file.bytes);
+    }
+    if (path.startsWith('/respond/')) return json(200, { ok: true });
+    if (!path.startsWith('/api/')) return json(404, { ok: false, error: 'unknown_path' });
+    if (req.headers.authorization !== `Bearer ${options.botToken}`) return json(200, { ok: false, error: 'invalid_auth' });
+    const method = path.slice('/api/'.length);
+    switch (method) {
+      case 'auth.test':
+        return json(200, { ok: true, user_id: 'UBOT', bot_id: 'BBOT', team_id: options.teamId ?? 'T1', user: 'hub' });
+      case 'users.info': {
+        const id = String(body.user);
+        const user = users.get(id) ?? {};
+        return json(200, { ok: true, user: { id, locale: user.locale ?? 'ko-KR', is_admin: user.is_admin ?? false, is_owner: false } });
+      }
+      case 'chat.postMessage':
+      case 'chat.postEphemeral':
+        return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
+      default:
+        return json(200, { ok: true });
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    calls,
+    api: (method) => calls.filter((call) => call.path === `/api/${method}`),
+    responses: (responseUrl) => calls.filter((call) => url + call.path === responseUrl),
+    responseUrl: () => `${url}/respond/${++counter}`,
+    setUser: (id, user) => void users.set(id, user),
+    addFile(name, bytes, contentType = 'image/png') {
+      files.set(name, { bytes, type: contentType });
+      return `${url}/files/${name}`;
+    },
+    async waitFor(predicate, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = predicate();
+        if (value) return value;
+        if (Date.now() > deadline) throw new Error('fake Slack: waited too long');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Slack's v0 request signature: `v0=` HMAC-SHA256 of `v0:<timestamp>:<raw body>` under the signing secret. */
+export function slackSignature(secret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+}
