@@ -1,0 +1,73 @@
+import type { DeliveryAnalysis } from '../operations/delivery/analysis.js';
+import type { Progress, TrackingResult } from '../operations/delivery/tracking-result.js';
+import type { Change } from './changes.js';
+import type { ChannelMessage } from './notifier.js';
+
+/** The webhook body (CONTRACT §5). */
+export interface WebhookPayload {
+  event: 'delivery.updated' | 'delivery.delivered';
+  watch_id: number;
+  carrier_id: string;
+  track_id: string;
+  state: TrackingResult['state'];
+  progresses: Progress[];
+  ai_analysis: string | null;
+}
+
+/** How many new events a channel message lists (the newest ones). */
+const MAX_LISTED = 5;
+
+/** `2026-11-20T09:00:00+09:00` → `11/20 09:00` (the times are already Seoul's). */
+function shortTime(time: string): string {
+  return time ? `${time.slice(5, 7)}/${time.slice(8, 10)} ${time.slice(11, 16)}` : '시간 미상';
+}
+
+function eventLine(progress: Progress): string {
+  const place = [progress.location.name, progress.description].filter(Boolean).join(' · ');
+  return `• ${shortTime(progress.time)} ${progress.status.text}${place ? ` — ${place}` : ''}`;
+}
+
+export interface NoticeInput {
+  watchId: number;
+  carrierId: string;
+  trackId: string;
+  result: TrackingResult;
+  analysis: DeliveryAnalysis;
+  change: Change;
+  aiAnalysis: string | null;
+}
+
+/** The short Korean channel message for a change. */
+export function channelMessage(input: NoticeInput): ChannelMessage {
+  const { result, change, analysis } = input;
+  const parcel = `${result.carrier.name_ko} ${input.trackId}`;
+  const lines: string[] = [];
+  if (change.kind === 'delivered') {
+    const last = result.progresses.at(-1);
+    lines.push(`✅ ${parcel} 배송이 완료되었습니다.`);
+    if (last) lines.push(eventLine(last));
+    lines.push('이 운송장의 변경 알림을 마칩니다.');
+  } else if (change.kind === 'stalled') {
+    const hours = Math.round(analysis.workingHoursSinceLastEvent ?? 0);
+    lines.push(`⏳ ${parcel} · ${result.state.text}: 근무 시간 기준 ${hours}시간 동안 새 배송 단계가 없습니다.`);
+  } else {
+    lines.push(`📦 ${parcel} · ${result.state.text}`);
+    const listed = change.newEvents.slice(-MAX_LISTED);
+    if (change.newEvents.length > listed.length) lines.push(`(새 단계 ${change.newEvents.length}건 중 최근 ${listed.length}건)`);
+    lines.push(...listed.map(eventLine));
+  }
+  if (input.aiAnalysis) lines.push(`🤖 AI 분석: ${input.aiAnalysis}`);
+  return { text: lines.join('\n') };
+}
+
+export function webhookPayload(input: NoticeInput): WebhookPayload {
+  return {
+    event: input.change.kind === 'delivered' ? 'delivery.delivered' : 'delivery.updated',
+    watch_id: input.watchId,
+    carrier_id: input.carrierId,
+    track_id: input.trackId,
+    state: input.result.state,
+    progresses: input.result.progresses,
+    ai_analysis: input.aiAnalysis,
+  };
+}

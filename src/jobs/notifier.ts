@@ -1,0 +1,30 @@
+/**
+ * What the watch poller needs from the chat platforms. The bots door implements it
+ * (`bots/notifier.ts`); the composition passes it in, so `src/` never imports `bots/`.
+ */
+
+export type ChannelPlatform = 'slack' | 'discord';
+
+export interface ChannelTarget {
+  platform: ChannelPlatform;
+  channelId: string;
+  /** Slack team id or Discord guild id, when known. */
+  workspaceId?: string;
+}
+
+/** A channel message: plain Korean text (no platform markup), first line a title. */
+export interface ChannelMessage {
+  text: string;
+}
+
+/**
+ * Posted; or the channel is gone / the bot lost access (`gone`: the watch is disabled);
+ * or a passing failure (`gone: false`: retried with backoff).
+ */
+export type PostOutcome = { ok: true } | { ok: false; gone: boolean; reason: string };
+
+export interface ChannelNotifier {
+  /** Platforms this notifier can post to (configured bot tokens). */
+  platforms: readonly ChannelPlatform[];
+  post(target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome>;
+}

@@ -1,0 +1,34 @@
+import cron from 'node-cron';
+import type { Logger } from '../logger.js';
+import type { WatchPoller } from './watch-poller.js';
+
+export interface WatchCron {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the poller on `WATCH_CRON` (Asia/Seoul). node-cron's `noOverlap` skips a tick while
+ * the previous cycle still runs; `stop` waits for a running cycle to finish (SIGTERM drains
+ * it before the database closes).
+ */
+export function startWatchCron(poller: WatchPoller, expression: string, logger: Logger): WatchCron {
+  if (!cron.validate(expression)) throw new Error(`WATCH_CRON: not a valid cron expression: ${expression}`);
+  let running: Promise<unknown> | undefined;
+  const task = cron.schedule(
+    expression,
+    () => {
+      running = poller.runCycle().catch((error: unknown) => logger.error({ err: error }, 'watch poll cycle failed'));
+      return running;
+    },
+    { name: 'delivery-watch', timezone: 'Asia/Seoul', noOverlap: true },
+  );
+  task.on('execution:overlap', () => logger.warn('watch poll cycle still running: this tick is skipped'));
+  logger.info({ schedule: expression, timezone: 'Asia/Seoul' }, 'parcel watch poller scheduled');
+  return {
+    async stop() {
+      await task.stop();
+      await task.destroy();
+      await running;
+    },
+  };
+}

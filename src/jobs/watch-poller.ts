@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { analyzeDelivery, type DeliveryAnalysis } from '../operations/delivery/analysis.js';
+import type { DeliveryAi } from '../operations/delivery/delivery-ai.js';
+import type { HolidayCalendar } from '../operations/delivery/holidays.js';
+import type { StatusId } from '../operations/delivery/statuses.js';
+import type { TrackedParcel, TrackingService } from '../operations/delivery/tracking-service.js';
+import type { WebhookSender } from '../operations/delivery-watch/webhook-sender.js';
+import type { WatchPatch, WatchRow, WatchStore } from '../operations/delivery-watch/watch-store.js';
+import { nextPollDelayMs, RETRY_WINDOW_MS, retryDelayMs } from './backoff.js';
+import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js';
+import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
+import type { ChannelNotifier, PostOutcome } from './notifier.js';
+
+export interface PollerOptions {
+  /** Interval after a change, before backoff (default 10 min). */
+  baseIntervalMs?: number;
+  /** Watches claimed at a time (default 50). */
+  batchSize?: number;
+  /** Watches worked on at once (default 8); the tracker's rate limit paces the upstream calls. */
+  concurrency?: number;
+  /** How long a claim holds its rows (default 5 min). */
+  leaseMs?: number;
+  /** No new batch is claimed after this long (default 8 min, under the default 10-minute cron). */
+  maxCycleMs?: number;
+  /** Only these accounts' watches (tests and benches that share a database). */
+  accountIds?: number[];
+}
+
+export interface PollerDeps {
+  store: WatchStore;
+  tracking: TrackingService;
+  ai: DeliveryAi;
+  calendar: HolidayCalendar;
+  webhooks: WebhookSender;
+  /** Slack/Discord posting, passed in by the composition (absent: channel notices are retried, then fail). */
+  channels?: ChannelNotifier;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+export interface CycleReport {
+  claimed: number;
+  notified: number;
+  unchanged: number;
+  ended: number;
+  retrying: number;
+  errors: number;
+  /** Distinct parcels asked of the upstream. */
+  parcels: number;
+  durationMs: number;
+}
+
+type Outcome = 'notified' | 'unchanged' | 'ended' | 'retrying' | 'error';
+
+/**
+ * The watch poller: one cycle claims due watches batch by batch (SKIP LOCKED, so several
+ * instances share the work and never hold the same row), asks the tracker afresh for each
+ * parcel once per cycle (through the shared rate limit, refreshing the cache), compares with
+ * what the watch last saw, and tells the channel or webhook about a change. What was seen is
+ * written back only after the notice went out, so a failed notice is retried with backoff
+ * (24 h at most) and a notice is never sent twice for one change by two instances.
+ */
+export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {}) {
+  const clock = deps.clock ?? (() => new Date());
+  const baseMs = options.baseIntervalMs ?? 10 * 60_000;
+  const batchSize = options.batchSize ?? 50;
+  const concurrency = options.concurrency ?? 8;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const maxCycleMs = options.maxCycleMs ?? 8 * 60_000;
+
+  function quietPatch(row: WatchRow, now: Date, stateId: StatusId | null, customs: boolean): WatchPatch {
+    const quietPolls = row.quietPolls + 1;
+    return { quietPolls, lastPolledAt: now, nextPollAt: new Date(now.getTime() + nextPollDelayMs({ now, stateId, quietPolls, customs, baseMs })) };
+  }
+
+  async function notify(row: WatchRow, notice: NoticeInput, logger: Logger): Promise<PostOutcome> {
+    if (row.targetKind === 'webhook') {
+      if (!row.webhookSecret) return { ok: false, gone: true, reason: 'no_secret' };
+      return deps.webhooks.send(row.target, row.webhookSecret, JSON.stringify(webhookPayload(notice)));
+    }
+    const platform = row.targetKind as 'slack' | 'discord';
+    if (!deps.channels?.platforms.includes(platform)) return { ok: false, gone: false, reason: `${platform}_not_configured` };
+    const outcome = await deps.channels.post({ platform, channelId: row.target, workspaceId: row.workspaceId ?? undefined }, channelMessage(notice));
+    if (!outcome.ok) logger.warn({ watchId: row.id, platform, reason: outcome.reason, gone: outcome.gone }, 'channel notice failed');
+    return outcome;
+  }
+
+  async function aiFor(change: Change, parcel: TrackedParcel, analysis: DeliveryAnalysis, logger: Logger): Promise<string | null> {
+    if (change.kind === 'delivered' || !isLate(analysis)) return null;
+    const ai = await deps.ai.forLookup(parcel, analysis, 'door', 'polite', logger);
+    return ai.ai_analysis;
+  }
+
+  async function processWatch(row: WatchRow, claimId: string, lookup: (row: WatchRow) => Promise<TrackedParcel>, logger: Logger): Promise<Outcome> {
+    const now = clock();
+    const finish = (patch: WatchPatch) => deps.store.finish(row.id, claimId, patch);
+    if (row.expiresAt <= now) {
+      await finish({ status: 'expired', endReason: 'expired', endedAt: now });
+      return 'ended';
+    }
+    let parcel: TrackedParcel;
+    try {
+      parcel = await lookup(row);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'TRACKER_BUSY') {
+        // Not the parcel's fault: try again on the next cycle, backoff untouched.
+        await finish({ nextPollAt: new Date(now.getTime() + 60_000) });
+        return 'retrying';
+      }
+      logger.warn({ watchId: row.id, errorCode: error instanceof AppError ? error.code : 'INTERNAL' }, 'watch lookup failed');
+      await finish(quietPatch(row, now, row.lastStateId as StatusId | null, false));
+      return 'error';
+    }
+    const analysis = analyzeDelivery(parcel, now, deps.calendar);
+    const seen = { lastStateId: row.lastStateId, lastEventKey: row.lastEventKey, seenEvents: row.seenEvents, stallNotified: row.stallNotified };
+    const change = detectChange(seen, parcel, analysis);
+    const customs = mentionsCustoms(parcel);
+    if (change.kind === 'none') {
+      await finish(quietPatch(row, now, parcel.state.id, customs));
+      return 'unchanged';
+    }
+    const notice: NoticeInput = { watchId: row.id, carrierId: row.carrierId, trackId: row.trackId, result: parcel, analysis, change, aiAnalysis: await aiFor(change, parcel, analysis, logger) };
+    const outcome = await notify(row, notice, logger);
+    if (outcome.ok) {
+      const delivered = change.kind === 'delivered';
+      await finish({
+        ...change.next,
+        quietPolls: 0,
+        failedAttempts: 0,
+        failingSince: null,
+        lastPolledAt: now,
+        lastNotifiedAt: now,
+        nextPollAt: new Date(now.getTime() + nextPollDelayMs({ now, stateId: parcel.state.id, quietPolls: 0, customs, baseMs })),
+        ...(delivered ? { status: 'delivered', endReason: 'delivered', endedAt: now } : {}),
+      });
+      return delivered ? 'ended' : 'notified';
+    }
+    const failingSince = row.failingSince ?? now;
+    if (outcome.gone || now.getTime() - failingSince.getTime() >= RETRY_WINDOW_MS) {
+      const endReason = outcome.gone ? outcome.reason : 'retries_exhausted';
+      await finish({ status: 'failed', endReason, endedAt: now, lastPolledAt: now });
+      logger.info({ watchId: row.id, endReason }, 'watch disabled');
+      return 'ended';
+    }
+    const failedAttempts = row.failedAttempts + 1;
+    await finish({ failedAttempts, failingSince, lastPolledAt: now, nextPollAt: new Date(now.getTime() + retryDelayMs(failedAttempts)) });
+    return 'retrying';
+  }
+
+  return {
+    /** One poll cycle over every due watch (or until `maxCycleMs`); `accountIds` narrows it (tests). */
+    async runCycle(only: { accountIds?: number[] } = {}): Promise<CycleReport> {
+      const accountIds = only.accountIds ?? options.accountIds;
+      const started = performance.now();
+      const claimId = randomUUID();
+      const logger = deps.logger.child({ job: 'watch-poll', claimId });
+      const report: CycleReport = { claimed: 0, notified: 0, unchanged: 0, ended: 0, retrying: 0, errors: 0, parcels: 0, durationMs: 0 };
+      // One fresh upstream lookup per parcel per cycle, however many watches share it.
+      const lookups = new Map<string, Promise<TrackedParcel>>();
+      const lookup = (row: WatchRow) => {
+        const key = `${row.carrierId}\u0000${row.trackId}`;
+        let running = lookups.get(key);
+        if (!running) {
+          running = deps.tracking.track(row.carrierId, row.trackId, { fresh: true, logger });
+          lookups.set(key, running);
+          // A refused slot is not an answer: the next watch of this parcel may ask again.
+          running.catch((error: unknown) => {
+            if (error instanceof AppError && error.code === 'TRACKER_BUSY') lookups.delete(key);
+          });
+        }
+        return running;
+      };
+      while (performance.now() - started < maxCycleMs) {
+        const rows = await deps.store.claim({ now: clock(), leaseMs, limit: batchSize, claimId, accountIds });
+        if (rows.length === 0) break;
+        report.claimed += rows.length;
+        let next = 0;
+        const worker = async () => {
+          while (next < rows.length) {
+            const row = rows[next++]!;
+            const outcome = await processWatch(row, claimId, lookup, logger).catch((error: unknown) => {
+              logger.error({ err: error, watchId: row.id }, 'watch poll failed');
+              return 'error' as const;
+            });
+            report[outcome === 'error' ? 'errors' : outcome]++;
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+      }
+      report.parcels = lookups.size;
+      report.durationMs = Math.round(performance.now() - started);
+      if (report.claimed > 0) logger.info(report, 'watch poll cycle');
+      return report;
+    },
+  };
+}
+
+export type WatchPoller = ReturnType<typeof createWatchPoller>;

@@ -1,0 +1,129 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createChannelNotifier } from '../bots/notifier.js';
+import { loadConfig } from '../src/config.js';
+import { MAX_POLL_INTERVAL_MS, nextPollDelayMs, retryDelayMs } from '../src/jobs/backoff.js';
+import { detectChange, eventKey } from '../src/jobs/changes.js';
+import { channelMessage, webhookPayload } from '../src/jobs/notice.js';
+import { analyzeDelivery } from '../src/operations/delivery/analysis.js';
+import { findCarrier } from '../src/operations/delivery/carriers.js';
+import { createHolidayCalendar } from '../src/operations/delivery/holidays.js';
+import { stateOf, type Progress, type TrackingResult } from '../src/operations/delivery/tracking-result.js';
+import { createWebhookSender, signatureHeader } from '../src/operations/delivery-watch/webhook-sender.js';
+import { checkWebhookUrl } from '../src/operations/delivery-watch/webhook-url.js';
+import { startFakeChannels } from './fakes/chat-channels.js';
+import { verifySignature } from './fakes/webhook-receiver.js';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const noon = new Date('2026-11-23T12:00:00+09:00');
+const base = { stateId: 'in_transit' as const, customs: false, baseMs: 10 * MIN };
+
+describe('poll backoff', () => {
+  it('doubles for quiet parcels up to 6 hours', () => {
+    expect([0, 1, 2, 3, 5, 10].map((quietPolls) => nextPollDelayMs({ ...base, now: noon, quietPolls }) / MIN)).toEqual([10, 20, 40, 80, 320, 360]);
+    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 50 })).toBe(MAX_POLL_INTERVAL_MS);
+  });
+  it('stays close for a parcel out for delivery, waits for customs, and polls less at night in Seoul', () => {
+    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 4, stateId: 'out_for_delivery' })).toBe(20 * MIN);
+    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 0, customs: true })).toBe(3 * HOUR);
+    expect(nextPollDelayMs({ ...base, now: new Date('2026-11-23T23:30:00+09:00'), quietPolls: 0 })).toBe(2 * HOUR);
+    expect(nextPollDelayMs({ ...base, now: new Date('2026-11-23T06:59:00+09:00'), quietPolls: 0 })).toBe(2 * HOUR);
+    expect(nextPollDelayMs({ ...base, now: new Date('2026-11-23T07:00:00+09:00'), quietPolls: 0 })).toBe(10 * MIN);
+  });
+  it('retries failed notices after 1, 2, 4 … minutes, at most 2 hours apart', () => {
+    expect([1, 2, 3, 4, 7, 8, 20].map((n) => retryDelayMs(n) / MIN)).toEqual([1, 2, 4, 8, 64, 120, 120]);
+  });
+});
+
+const carrier = findCarrier('kr.cjlogistics')!;
+const step = (time: string, id: Progress['status']['id'], text: string, place: string): Progress => ({ time, status: { id, text }, location: { name: place }, description: `${text} 처리` });
+const pickup = step('2026-11-23T09:00:00+09:00', 'at_pickup', '집화처리', '성수');
+const trunk = step('2026-11-23T11:00:00+09:00', 'in_transit', '간선상차', '곤지암Hub');
+const result = (progresses: Progress[], state = progresses.at(-1)!.status.id): TrackingResult => ({ carrier, state: stateOf(state), progresses });
+const calendar = createHolidayCalendar();
+
+describe('change detection and notices', () => {
+  const seen = { lastStateId: 'at_pickup', lastEventKey: eventKey(pickup), seenEvents: 1, stallNotified: false };
+  it('finds nothing new in the same events, and the new events after the last seen one', () => {
+    const same = result([pickup]);
+    expect(detectChange(seen, same, analyzeDelivery(same, noon, calendar)).kind).toBe('none');
+    const moved = result([pickup, trunk]);
+    const change = detectChange(seen, moved, analyzeDelivery(moved, noon, calendar));
+    expect(change).toMatchObject({ kind: 'updated', newEvents: [trunk], next: { lastStateId: 'in_transit', lastEventKey: eventKey(trunk), seenEvents: 2 } });
+    const message = channelMessage({ watchId: 7, carrierId: carrier.id, trackId: '123', result: moved, analysis: analyzeDelivery(moved, noon, calendar), change, aiAnalysis: null });
+    expect(message.text).toBe('📦 CJ대한통운 123 · 상품이동중\n• 11/23 11:00 간선상차 — 곤지암Hub · 간선상차 처리');
+  });
+  it('tells a delivered parcel with the final event and a stalled one once', () => {
+    const done = result([pickup, trunk, step('2026-11-24T14:00:00+09:00', 'delivered', '배달완료', '역삼')]);
+    const change = detectChange(seen, done, analyzeDelivery(done, noon, calendar));
+    expect(change.kind).toBe('delivered');
+    const input = { watchId: 7, carrierId: carrier.id, trackId: '123', result: done, analysis: analyzeDelivery(done, noon, calendar), change, aiAnalysis: null };
+    expect(webhookPayload(input)).toMatchObject({ event: 'delivery.delivered', watch_id: 7, state: { id: 'delivered', text: '배송완료' }, ai_analysis: null });
+    expect(channelMessage(input).text.split('\n')).toEqual(['✅ CJ대한통운 123 배송이 완료되었습니다.', '• 11/24 14:00 배달완료 — 역삼 · 배달완료 처리', '이 운송장의 변경 알림을 마칩니다.']);
+
+    const later = new Date('2026-11-27T12:00:00+09:00');
+    const quiet = result([pickup, trunk]);
+    const seenTrunk = { lastStateId: 'in_transit', lastEventKey: eventKey(trunk), seenEvents: 2, stallNotified: false };
+    const stalled = detectChange(seenTrunk, quiet, analyzeDelivery(quiet, later, calendar));
+    expect(stalled).toMatchObject({ kind: 'stalled', next: { stallNotified: true } });
+    expect(detectChange(stalled.next, quiet, analyzeDelivery(quiet, later, calendar)).kind).toBe('none');
+  });
+});
+
+describe('webhook URLs and signatures', () => {
+  const resolveTo = (...addresses: string[]) => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const secure = { allowInsecure: false };
+  it('accepts https to public hosts only', async () => {
+    await expect(checkWebhookUrl('https://hooks.example.com/x', secure, resolveTo('93.184.216.34'))).resolves.toBeInstanceOf(URL);
+    for (const [url, addresses] of [
+      ['http://hooks.example.com/x', ['93.184.216.34']],
+      ['https://user:pw@hooks.example.com/x', ['93.184.216.34']],
+      ['https://internal.example.com/x', ['93.184.216.34', '10.1.2.3']],
+      ['https://[::1]/x', []],
+      ['https://127.0.0.1/x', []],
+      ['https://169.254.169.254/latest', []],
+      ['https://localhost/x', ['127.0.0.1']],
+      ['https://nowhere.example/x', []],
+      ['not a url', []],
+    ] as const) {
+      await expect(checkWebhookUrl(url, secure, resolveTo(...addresses)), url).rejects.toMatchObject({ status: 400, extra: { field: 'webhook_url' } });
+    }
+    await expect(checkWebhookUrl('http://127.0.0.1:9/x', { allowInsecure: true })).resolves.toBeInstanceOf(URL);
+  });
+  it('checks the address again at send time (DNS rebinding)', async () => {
+    const sender = createWebhookSender({ ...secure, resolve: resolveTo('10.0.0.5') });
+    await expect(sender.send('https://rebind.example.com/x', 's', '{}')).resolves.toEqual({ ok: false, gone: false, reason: 'EPRIVATE' });
+    await expect(sender.send('http://rebind.example.com/x', 's', '{}')).resolves.toMatchObject({ ok: false, reason: 'refused_target' });
+  });
+  it('signs t.body with HMAC-SHA256 as a receiver verifies it', () => {
+    const header = signatureHeader('whsec_abc', '{"a":1}', 1_790_000_000);
+    expect(header).toBe(`t=1790000000,v1=${createHmac('sha256', 'whsec_abc').update('1790000000.{"a":1}').digest('hex')}`);
+    expect(verifySignature('whsec_abc', header, '{"a":1}', 1_790_000_010)).toBe(true);
+    expect(verifySignature('whsec_abc', header, '{"a":2}', 1_790_000_010)).toBe(false);
+    expect(verifySignature('whsec_abc', header, '{"a":1}', 1_790_001_000)).toBe(false);
+  });
+});
+
+describe('bots/notifier.ts', () => {
+  it('posts through the Slack and Discord clients and reports a gone channel or a revoked token', async () => {
+    const fake = await startFakeChannels({ slackToken: 'xoxb-good', discordToken: 'good' });
+    try {
+      const env = { SLACK_API_URL: fake.slackApiUrl, DISCORD_API_URL: fake.discordApiUrl, LOG_LEVEL: 'silent' };
+      const notifier = createChannelNotifier(loadConfig({ ...env, SLACK_BOT_TOKEN: 'xoxb-good', DISCORD_BOT_TOKEN: 'good' }));
+      expect(notifier.platforms).toEqual(['slack', 'discord']);
+      await expect(notifier.post({ platform: 'slack', channelId: 'C1' }, { text: '안녕' })).resolves.toEqual({ ok: true });
+      await expect(notifier.post({ platform: 'discord', channelId: '42' }, { text: 'x'.repeat(2500) })).resolves.toEqual({ ok: true });
+      expect(fake.to('slack', 'C1')[0]).toMatchObject({ text: '안녕', authorization: 'Bearer xoxb-good' });
+      expect(fake.to('discord', '42')[0]!.text).toHaveLength(2000);
+      fake.remove('slack', 'C1');
+      await expect(notifier.post({ platform: 'slack', channelId: 'C1' }, { text: '.' })).resolves.toEqual({ ok: false, gone: true, reason: 'channel_not_found' });
+      const revoked = createChannelNotifier(loadConfig({ ...env, SLACK_BOT_TOKEN: 'xoxb-old', DISCORD_BOT_TOKEN: 'old' }));
+      await expect(revoked.post({ platform: 'slack', channelId: 'C2' }, { text: '.' })).resolves.toMatchObject({ ok: false, gone: true, reason: 'invalid_auth' });
+      await expect(revoked.post({ platform: 'discord', channelId: '42' }, { text: '.' })).resolves.toMatchObject({ ok: false, gone: true });
+      expect(createChannelNotifier(loadConfig(env)).platforms).toEqual([]);
+    } finally {
+      await fake.close();
+    }
+  });
+});
