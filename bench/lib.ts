@@ -39,6 +39,8 @@ export interface LoadOptions {
   expectStatus?: number;
   /** Replace `[<id>]` in the body with a unique id per request (e.g. distinct URLs to shorten). */
   uniqueIds?: boolean;
+  /** Requests take turns with these `X-API-Key`s (many accounts instead of one). */
+  apiKeys?: string[];
 }
 
 /**
@@ -52,6 +54,7 @@ export async function measureHttp(label: string, url: string, options: LoadOptio
     headers: options.headers,
     body: options.body,
     uniqueIds: options.uniqueIds,
+    apiKeys: options.apiKeys,
     connections: options.connections ?? 32,
     duration: options.durationSeconds ?? 5,
   };
@@ -158,7 +161,8 @@ export async function postJson(base: string, path: string, body: unknown, header
   return res.json();
 }
 
-async function signUp(base: string): Promise<string> {
+/** A fresh account's API key on the running service. */
+export async function signUp(base: string): Promise<string> {
   const credentials = { email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'bench password' };
   await postJson(base, '/api/v1/auth/register', credentials);
   const { token } = await postJson(base, '/api/v1/auth/login', credentials);

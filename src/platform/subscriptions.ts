@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
@@ -48,6 +48,24 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
       : { remaining: row.remaining, renewsAt: row.renewsAt };
   }
 
+  // The statement of every operation call, built once. A lapsed month renews on the way.
+  const lapsed = sql`${subscriptions.renewsAt} <= ${sql.placeholder('now')}::timestamptz`;
+  const takeOneCall = db
+    .update(subscriptions)
+    .set({
+      remaining: sql`CASE WHEN ${lapsed} THEN ${subscriptions.monthlyQuota} - 1 ELSE ${subscriptions.remaining} - 1 END`,
+      renewsAt: sql`CASE WHEN ${lapsed} THEN ${sql.placeholder('next')}::timestamptz ELSE ${subscriptions.renewsAt} END`,
+    })
+    .where(
+      and(
+        eq(subscriptions.accountId, sql.placeholder('accountId')),
+        eq(subscriptions.api, sql.placeholder('api')),
+        or(gt(subscriptions.remaining, 0), and(lapsed, gt(subscriptions.monthlyQuota, 0))),
+      ),
+    )
+    .returning()
+    .prepare('take_one_call');
+
   return {
     /** Idempotent: an existing subscription is returned as it is. */
     async subscribe(accountId: number, api: ApiId): Promise<{ api: ApiId; remaining: number; renews_at: string }> {
@@ -84,21 +102,7 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
      */
     async reserve(accountId: number, api: ApiId): Promise<QuotaLease> {
       const now = clock();
-      const lapsed = lte(subscriptions.renewsAt, now);
-      const [row] = await db
-        .update(subscriptions)
-        .set({
-          remaining: sql`CASE WHEN ${lapsed} THEN ${subscriptions.monthlyQuota} - 1 ELSE ${subscriptions.remaining} - 1 END`,
-          renewsAt: sql`CASE WHEN ${lapsed} THEN ${nextRenewal(now).toISOString()}::timestamptz ELSE ${subscriptions.renewsAt} END`,
-        })
-        .where(
-          and(
-            eq(subscriptions.accountId, accountId),
-            eq(subscriptions.api, api),
-            or(gt(subscriptions.remaining, 0), and(lapsed, gt(subscriptions.monthlyQuota, 0))),
-          ),
-        )
-        .returning();
+      const [row] = await takeOneCall.execute({ accountId, api, now: now.toISOString(), next: nextRenewal(now).toISOString() });
       if (row) return lease(accountId, api, row);
 
       const existing = await find(accountId, api);
