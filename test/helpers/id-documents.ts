@@ -4,19 +4,12 @@
  * Everything comes from a seeded generator, so one seed tunes the parser and another checks it.
  */
 
+import type { DocumentInfo } from '../../src/operations/ocr-idcard/parse.js';
+
 export type DocumentKind = 'resident' | 'license' | 'business';
 
-export interface ExpectedInfo {
-  type: string;
-  name: string;
-  id_number: string;
-  representative: string;
-  address: string;
-  issue_date: string;
-  biz_type: string;
-  biz_item: string;
-  license_number?: string;
-}
+/** The `info` the reader should return for a generated document. */
+export type ExpectedInfo = Omit<DocumentInfo, 'type'> & { type: string };
 
 export interface DocumentSpec {
   kind: DocumentKind;
