@@ -2,35 +2,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { TONE_GUIDES } from '../src/operations/tone/tone-guides.js';
 import { TONES } from '../src/operations/tone/tone.schema.js';
-import { lastUserText, startFakeOpenAI, systemText, type FakeOpenAI } from './fakes/openai-server.js';
-import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { lastUserText, systemText } from './fakes/openai-server.js';
+import { startTestApp } from './helpers/app.js';
+import { useLlmTestApp } from './helpers/llm-app.js';
 
-let llm: FakeOpenAI;
-let app: TestApp;
-let user: TestUser;
-
-beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  app = await startTestApp({ OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '500' }, { llm: { retryBaseDelayMs: 1 } });
-  user = await app.signUp();
-});
-afterAll(async () => {
-  await app.close();
-  await llm.close();
-});
-beforeEach(() => llm.reset());
+const suite = useLlmTestApp();
 
 const PATH = '/api/v1/tone/transform';
 
-async function remaining(apiKey = user.apiKey): Promise<number> {
-  return (await app.remaining(apiKey, 'tone-transformation'))!;
+async function remaining(apiKey = suite.user.apiKey): Promise<number> {
+  return (await suite.app.remaining(apiKey, 'tone-transformation'))!;
 }
 
 describe('POST /api/v1/tone/transform', () => {
   it('restyles the text in the formal tone by default, with the guide and examples sent to the model', async () => {
     const before = await remaining();
-    llm.chat({ content: '내일 회의는 몇 시입니까?' });
-    const res = await app.post(PATH, { text: '내일 회의 몇 시야?' }, user.apiKey);
+    suite.llm.chat({ content: '내일 회의는 몇 시입니까?' });
+    const res = await suite.app.post(PATH, { text: '내일 회의 몇 시야?' }, suite.user.apiKey);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -39,7 +27,7 @@ describe('POST /api/v1/tone/transform', () => {
       api: 'tone-transformation',
       remaining: before - 1,
     });
-    const sent = llm.requestsTo('chat')[0]!.body;
+    const sent = suite.llm.requestsTo('chat')[0]!.body;
     expect(systemText(sent)).toContain('하십시오체');
     expect(systemText(sent)).toContain('URL');
     expect(lastUserText(sent)).toBe('내일 회의 몇 시야?');
@@ -51,13 +39,13 @@ describe('POST /api/v1/tone/transform', () => {
   });
 
   it('sends each of the ten tones its own style guide', async () => {
-    llm.onChat(() => ({ content: '변환했어요' }));
+    suite.llm.onChat(() => ({ content: '변환했어요' }));
     for (const tone of TONES) {
-      const res = await app.post(PATH, { text: '오늘 회의는 취소되었습니다.', target_tone: tone }, user.apiKey);
+      const res = await suite.app.post(PATH, { text: '오늘 회의는 취소되었습니다.', target_tone: tone }, suite.user.apiKey);
       expect(res.status, tone).toBe(200);
       expect(res.body.target_tone).toBe(tone);
     }
-    const prompts = llm.requestsTo('chat').map((r) => systemText(r.body));
+    const prompts = suite.llm.requestsTo('chat').map((r) => systemText(r.body));
     expect(prompts).toHaveLength(10);
     TONES.forEach((tone, i) => {
       expect(prompts[i]).toContain(`${TONE_GUIDES[tone].name} (${tone})`);
@@ -68,32 +56,32 @@ describe('POST /api/v1/tone/transform', () => {
   });
 
   it('keeps the line breaks of the answer', async () => {
-    llm.chat({ content: '\n첫 줄입니다.\n\n- 둘째 줄입니다: https://example.com/a?b=1\n' });
-    const res = await app.post(PATH, { text: '첫 줄.\n\n- 둘째 줄: https://example.com/a?b=1', target_tone: 'formal' }, user.apiKey);
+    suite.llm.chat({ content: '\n첫 줄입니다.\n\n- 둘째 줄입니다: https://example.com/a?b=1\n' });
+    const res = await suite.app.post(PATH, { text: '첫 줄.\n\n- 둘째 줄: https://example.com/a?b=1', target_tone: 'formal' }, suite.user.apiKey);
     expect(res.body.transformed_text).toBe('첫 줄입니다.\n\n- 둘째 줄입니다: https://example.com/a?b=1');
   });
 
   it('asks again when the model explains instead of converting, and answers the second try', async () => {
-    llm.chat({ content: '변환된 문장:\n안녕하세요.' }, { content: '안녕하세요.' });
-    const res = await app.post(PATH, { text: '안녕', target_tone: 'casual' }, user.apiKey);
+    suite.llm.chat({ content: '변환된 문장:\n안녕하세요.' }, { content: '안녕하세요.' });
+    const res = await suite.app.post(PATH, { text: '안녕', target_tone: 'casual' }, suite.user.apiKey);
     expect(res.status).toBe(200);
     expect(res.body.transformed_text).toBe('안녕하세요.');
-    expect(llm.requestsTo('chat')).toHaveLength(2);
+    expect(suite.llm.requestsTo('chat')).toHaveLength(2);
   });
 
   it('fails with 502 after two bad answers (quoted, empty) and refunds the call', async () => {
     const before = await remaining();
-    llm.chat({ content: '"안녕하세요."' }, { content: '   ' });
-    const res = await app.post(PATH, { text: '안녕', target_tone: 'casual' }, user.apiKey);
+    suite.llm.chat({ content: '"안녕하세요."' }, { content: '   ' });
+    const res = await suite.app.post(PATH, { text: '안녕', target_tone: 'casual' }, suite.user.apiKey);
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ success: false, code: 502, error_code: 'UPSTREAM_ERROR' });
-    expect(llm.requestsTo('chat')).toHaveLength(2);
+    expect(suite.llm.requestsTo('chat')).toHaveLength(2);
     expect(await remaining()).toBe(before);
   });
 
   it('refuses an answer that lost a URL of the text', async () => {
-    llm.chat({ content: '링크를 확인하십시오.' }, { content: '링크 https://ex.com/x 를 확인하십시오.' });
-    const res = await app.post(PATH, { text: '링크 https://ex.com/x 확인해', target_tone: 'formal' }, user.apiKey);
+    suite.llm.chat({ content: '링크를 확인하십시오.' }, { content: '링크 https://ex.com/x 를 확인하십시오.' });
+    const res = await suite.app.post(PATH, { text: '링크 https://ex.com/x 확인해', target_tone: 'formal' }, suite.user.apiKey);
     expect(res.body.transformed_text).toBe('링크 https://ex.com/x 를 확인하십시오.');
   });
 
@@ -106,35 +94,35 @@ describe('POST /api/v1/tone/transform', () => {
     [{ text: '안녕', target_tone: 'pirate' }, 'target_tone'],
   ])('answers 400 naming the field for %j, without charging or calling the model', async (body, field) => {
     const before = await remaining();
-    const res = await app.post(PATH, body, user.apiKey);
+    const res = await suite.app.post(PATH, body, suite.user.apiKey);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 400, error_code: 'INVALID_REQUEST', field });
     expect(res.body.error).toContain(field);
-    expect(llm.requests).toHaveLength(0);
+    expect(suite.llm.requests).toHaveLength(0);
     expect(await remaining()).toBe(before);
   });
 
   it('accepts exactly 3,000 characters (emoji counted as one)', async () => {
-    llm.chat({ content: '좋습니다.' });
-    const res = await app.post(PATH, { text: '😀'.repeat(10) + '가'.repeat(2990) }, user.apiKey);
+    suite.llm.chat({ content: '좋습니다.' });
+    const res = await suite.app.post(PATH, { text: '😀'.repeat(10) + '가'.repeat(2990) }, suite.user.apiKey);
     expect(res.status).toBe(200);
   });
 
   it('maps a slow model to 504 and an unreachable one to 502, refunding both', async () => {
     const before = await remaining();
-    llm.chat({ content: '늦음', delayMs: 2_000 });
-    const slow = await app.post(PATH, { text: '안녕' }, user.apiKey);
+    suite.llm.chat({ content: '늦음', delayMs: 2_000 });
+    const slow = await suite.app.post(PATH, { text: '안녕' }, suite.user.apiKey);
     expect([slow.status, slow.body.error_code]).toEqual([504, 'UPSTREAM_TIMEOUT']);
-    llm.chat({ status: 500 }, { status: 500 }, { status: 500 });
-    const broken = await app.post(PATH, { text: '안녕' }, user.apiKey);
+    suite.llm.chat({ status: 500 }, { status: 500 }, { status: 500 });
+    const broken = await suite.app.post(PATH, { text: '안녕' }, suite.user.apiKey);
     expect([broken.status, broken.body.error_code]).toEqual([502, 'UPSTREAM_ERROR']);
     expect(await remaining()).toBe(before);
   });
 
   it('needs an API key', async () => {
-    const res = await app.post(PATH, { text: '안녕' });
+    const res = await suite.app.post(PATH, { text: '안녕' });
     expect(res.status).toBe(401);
-    expect(llm.requests).toHaveLength(0);
+    expect(suite.llm.requests).toHaveLength(0);
   });
 });
 
@@ -161,12 +149,12 @@ describe('logs of LLM calls', () => {
   it('hold the kind of call and its timing at debug level, never the text or the answer', async () => {
     const lines: string[] = [];
     const logged = await startTestApp(
-      { OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '500' },
+      { OPENAI_BASE_URL: suite.llm.url, LLM_TIMEOUT_MS: '500' },
       { logger: createLogger('debug', { write: (line: string) => void lines.push(line) }), llm: { retryBaseDelayMs: 1 } },
     );
     try {
       const someone = await logged.signUp();
-      llm.chat({ content: '비밀 답변 문장입니다.' }, { content: '"따옴표 답변"' }, { status: 500 }, { status: 500 }, { status: 500 });
+      suite.llm.chat({ content: '비밀 답변 문장입니다.' }, { content: '"따옴표 답변"' }, { status: 500 }, { status: 500 }, { status: 500 });
       expect((await logged.post(PATH, { text: '아주 비밀스러운 원문' }, someone.apiKey)).status).toBe(200);
       expect((await logged.post(PATH, { text: '두 번째 비밀 원문' }, someone.apiKey)).status).toBe(502);
       const all = lines.join('\n');

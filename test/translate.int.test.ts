@@ -1,33 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { lastUserText, startFakeOpenAI, systemText, type FakeOpenAI } from './fakes/openai-server.js';
-import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { lastUserText, systemText } from './fakes/openai-server.js';
+import { useLlmTestApp } from './helpers/llm-app.js';
 
-let llm: FakeOpenAI;
-let app: TestApp;
-let user: TestUser;
-
-beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  app = await startTestApp({ OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '500' }, { llm: { retryBaseDelayMs: 1 } });
-  user = await app.signUp();
-});
-afterAll(async () => {
-  await app.close();
-  await llm.close();
-});
-beforeEach(() => llm.reset());
+const suite = useLlmTestApp();
 
 const PATH = '/api/v1/translate';
 
 async function remaining(): Promise<number> {
-  return (await app.remaining(user.apiKey, 'translation'))!;
+  return (await suite.app.remaining(suite.user.apiKey, 'translation'))!;
 }
 
 describe('POST /api/v1/translate', () => {
   it('detects the source language and answers the translation', async () => {
     const before = await remaining();
-    llm.chat({ content: 'The meeting starts at 3 pm tomorrow.' });
-    const res = await app.post(PATH, { text: '내일 회의는 오후 3시에 시작합니다.', target_lang: 'en' }, user.apiKey);
+    suite.llm.chat({ content: 'The meeting starts at 3 pm tomorrow.' });
+    const res = await suite.app.post(PATH, { text: '내일 회의는 오후 3시에 시작합니다.', target_lang: 'en' }, suite.user.apiKey);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -37,7 +24,7 @@ describe('POST /api/v1/translate', () => {
       api: 'translation',
       remaining: before - 1,
     });
-    const sent = llm.requestsTo('chat')[0]!.body;
+    const sent = suite.llm.requestsTo('chat')[0]!.body;
     expect(systemText(sent)).toContain('from Korean to English');
     expect(lastUserText(sent)).toBe('내일 회의는 오후 3시에 시작합니다.');
     expect(await remaining()).toBe(before - 1);
@@ -48,40 +35,40 @@ describe('POST /api/v1/translate', () => {
     ['明天的会议三点开始。', 'zh'],
     ['See you tomorrow!', 'en'],
   ])('reports the detected source of %s as %s', async (text, expected) => {
-    llm.chat({ content: '내일 봐요!' });
-    const res = await app.post(PATH, { text, source_lang: 'auto', target_lang: 'ko' }, user.apiKey);
+    suite.llm.chat({ content: '내일 봐요!' });
+    const res = await suite.app.post(PATH, { text, source_lang: 'auto', target_lang: 'ko' }, suite.user.apiKey);
     expect(res.body.source_lang).toBe(expected);
-    expect(systemText(llm.requestsTo('chat')[0]!.body)).toContain('해요체');
+    expect(systemText(suite.llm.requestsTo('chat')[0]!.body)).toContain('해요체');
   });
 
   it('uses the source language the caller gives, case-insensitively', async () => {
-    llm.chat({ content: '你好' });
-    const res = await app.post(PATH, { text: 'Hola', source_lang: 'EN', target_lang: 'ZH' }, user.apiKey);
+    suite.llm.chat({ content: '你好' });
+    const res = await suite.app.post(PATH, { text: 'Hola', source_lang: 'EN', target_lang: 'ZH' }, suite.user.apiKey);
     expect(res.body).toMatchObject({ translated: '你好', source_lang: 'en', target_lang: 'zh' });
-    expect(systemText(llm.requestsTo('chat')[0]!.body)).toContain('from English to Simplified Chinese');
+    expect(systemText(suite.llm.requestsTo('chat')[0]!.body)).toContain('from English to Simplified Chinese');
   });
 
   it('returns text already in the target language unchanged, without an LLM call and without a charge', async () => {
     const before = await remaining();
     const text = '이미 한국어예요.\n그대로 돌려줘요.';
-    const detected = await app.post(PATH, { text, target_lang: 'ko' }, user.apiKey);
+    const detected = await suite.app.post(PATH, { text, target_lang: 'ko' }, suite.user.apiKey);
     expect(detected.body).toEqual({ success: true, translated: text, source_lang: 'ko', target_lang: 'ko', api: 'translation', remaining: before });
-    const explicit = await app.post(PATH, { text: 'Same', source_lang: 'en', target_lang: 'en' }, user.apiKey);
+    const explicit = await suite.app.post(PATH, { text: 'Same', source_lang: 'en', target_lang: 'en' }, suite.user.apiKey);
     expect(explicit.body).toMatchObject({ translated: 'Same', source_lang: 'en', target_lang: 'en', remaining: before });
     expect(explicit.headers.get('ratelimit')).toContain(`r=${before};`);
-    expect(llm.requests).toHaveLength(0);
+    expect(suite.llm.requests).toHaveLength(0);
     expect(await remaining()).toBe(before);
   });
 
   it('translates a long text piece by piece on sentence boundaries and keeps its line breaks', async () => {
-    llm.onChat((req) => ({ content: `[EN] ${lastUserText(req.body)}` }));
+    suite.llm.onChat((req) => ({ content: `[EN] ${lastUserText(req.body)}` }));
     const paragraph = '첫 번째 문장입니다. 두 번째 문장은 조금 더 길게 써 봅니다! 세 번째 문장은 질문인가요?';
     const text = Array.from({ length: 30 }, (_, i) => `${i + 1}. ${paragraph}`).join('\n\n') + '\n- https://example.com/a?b=1';
     expect(text.length).toBeLessThanOrEqual(3000);
     expect(text.length).toBeGreaterThan(1500);
-    const res = await app.post(PATH, { text, target_lang: 'en' }, user.apiKey);
+    const res = await suite.app.post(PATH, { text, target_lang: 'en' }, suite.user.apiKey);
     expect(res.status).toBe(200);
-    const calls = llm.requestsTo('chat');
+    const calls = suite.llm.requestsTo('chat');
     expect(calls.length).toBeGreaterThan(1);
     const sentPieces = calls.map((call) => lastUserText(call.body));
     for (const piece of sentPieces) {
@@ -104,35 +91,35 @@ describe('POST /api/v1/translate', () => {
     [{ text: '안녕', source_lang: 'xx', target_lang: 'en' }, 'source_lang'],
   ])('answers 400 naming the field for %j, free and without an LLM call', async (body, field) => {
     const before = await remaining();
-    const res = await app.post(PATH, body, user.apiKey);
+    const res = await suite.app.post(PATH, body, suite.user.apiKey);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 400, error_code: 'INVALID_REQUEST', field });
-    expect(llm.requests).toHaveLength(0);
+    expect(suite.llm.requests).toHaveLength(0);
     expect(await remaining()).toBe(before);
   });
 
   it('answers 500 when the translation engine fails (after retries) or is unreachable, and refunds', async () => {
     const before = await remaining();
-    llm.chat({ status: 503 }, { status: 503 }, { status: 503 });
-    const broken = await app.post(PATH, { text: '안녕하세요', target_lang: 'en' }, user.apiKey);
+    suite.llm.chat({ status: 503 }, { status: 503 }, { status: 503 });
+    const broken = await suite.app.post(PATH, { text: '안녕하세요', target_lang: 'en' }, suite.user.apiKey);
     expect(broken.status).toBe(500);
     expect(broken.body).toMatchObject({ success: false, code: 500, error_code: 'TRANSLATION_ENGINE_ERROR' });
     expect(broken.body.error).toContain('번역 엔진');
-    expect(llm.requestsTo('chat')).toHaveLength(3);
-    llm.chat({ hangUp: true });
-    expect((await app.post(PATH, { text: '안녕하세요', target_lang: 'en' }, user.apiKey)).status).toBe(500);
+    expect(suite.llm.requestsTo('chat')).toHaveLength(3);
+    suite.llm.chat({ hangUp: true });
+    expect((await suite.app.post(PATH, { text: '안녕하세요', target_lang: 'en' }, suite.user.apiKey)).status).toBe(500);
     expect(await remaining()).toBe(before);
   });
 
   it('answers 504 when the engine is too slow, and refunds', async () => {
     const before = await remaining();
-    llm.chat({ content: 'Hello', delayMs: 2_000 });
-    const res = await app.post(PATH, { text: '안녕하세요', target_lang: 'en' }, user.apiKey);
+    suite.llm.chat({ content: 'Hello', delayMs: 2_000 });
+    const res = await suite.app.post(PATH, { text: '안녕하세요', target_lang: 'en' }, suite.user.apiKey);
     expect([res.status, res.body.error_code]).toEqual([504, 'UPSTREAM_TIMEOUT']);
     expect(await remaining()).toBe(before);
   });
 
   it('needs an API key', async () => {
-    expect((await app.post(PATH, { text: '안녕', target_lang: 'en' })).status).toBe(401);
+    expect((await suite.app.post(PATH, { text: '안녕', target_lang: 'en' })).status).toBe(401);
   });
 });
