@@ -5,6 +5,8 @@
  * (made at test time, deterministic).
  */
 
+import { seededRandom } from '../helpers/seeded-random.js';
+
 export const EVAL_ENTRIES: string[] = [
   '하늘마켓 환불 정책: 상품을 받은 날부터 7일 이내에 환불을 신청할 수 있습니다. 단순 변심에 의한 반품은 왕복 배송비 6,000원을 고객이 부담합니다.',
   '환불 금액은 반품 상품이 물류센터에 도착해 검수가 끝난 뒤 3영업일 이내에 결제 수단으로 돌려드립니다. 신용카드 결제는 카드사 사정에 따라 취소 반영이 더 늦을 수 있습니다.',
@@ -120,17 +122,6 @@ export const UNANSWERABLE: string[] = [
   'Is there a referral bonus for hiring?',
 ];
 
-/** A small deterministic generator (mulberry32), so the distractors are the same every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KO_SUBJECTS = ['등산 동호회', '요리 교실', '도서관', '수영장', '캠핑장', '미술관', '헬스장', '어학원', '주민센터', '공원 관리소', '영화관', '시립 박물관', '자전거 대여소', '꽃집', '제과점', '동물병원', '세탁소', '카페', '사진관', '여행사'];
 const KO_TOPICS = ['회원 가입', '이용 요금', '운영 시간', '예약 방법', '주차 안내', '준비물', '강좌 일정', '단체 할인', '분실물 처리', '안전 수칙', '대관 신청', '휴관일', '시설 이용', '연회비', '수강 신청'];
@@ -158,7 +149,7 @@ const EN_PREDICATES = [
 
 /** `count` distractor entries on unrelated topics (about one in five in English). */
 export function generateDistractors(count: number, seed = 20_261_122): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)]!;
   const entries: string[] = [];
   for (let i = 0; i < count; i++) {

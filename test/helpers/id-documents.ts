@@ -5,6 +5,7 @@
  */
 
 import type { DocumentInfo } from '../../src/operations/ocr-idcard/parse.js';
+import { seededRandom } from './seeded-random.js';
 
 export type DocumentKind = 'resident' | 'license' | 'business';
 
@@ -19,17 +20,6 @@ export interface DocumentSpec {
   expected: ExpectedInfo;
 }
 
-/** mulberry32: small, fast, good enough for test data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
-import { makeDocument, seededRandom, type DocumentKind, type DocumentSpec } from './id-documents.js';
+import { makeDocument, type DocumentKind, type DocumentSpec } from './id-documents.js';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * Renders the synthetic documents of id-documents.ts to images at three levels:
