@@ -38,3 +38,21 @@ function cachedRedirect(runtime: Runtime): (req: IncomingMessage, res: ServerRes
     return true;
   };
 }
+
+/**
+ * A server that holds the port while the runtime is built (the embedded database can take a
+ * while on its first start): a taken port fails at once, and early requests get a 503 in the
+ * contract's error shape until `serve` hands the real listener in.
+ */
+export function createStartingServer(): { server: Server; serve(listener: RequestListener): void } {
+  let listener: RequestListener = (req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' });
+    res.end(
+      req.url === '/healthz'
+        ? JSON.stringify({ status: 'starting' })
+        : JSON.stringify({ success: false, code: 503, error: '서비스를 시작하는 중입니다. 잠시 뒤 다시 시도해 주세요.', error_code: 'UNAVAILABLE' }),
+    );
+  };
+  const server = createServer((req, res) => listener(req, res));
+  return { server, serve: (next) => (listener = next) };
+}

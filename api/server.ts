@@ -1,11 +1,14 @@
 import type { AddressInfo } from 'node:net';
+import { DataDirLockedError } from '../db/lock.js';
 import { botsFor } from '../bots/index.js';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { startWatchCron, type WatchCron } from '../src/jobs/watch-cron.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
 import { createRuntime } from '../src/runtime.js';
 import type { AppState } from './app.js';
-import { createHttpServer } from './http-server.js';
+import { createRequestListener, createStartingServer } from './http-server.js';
+import { listenOrExplain, StartupError } from './listen.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -13,11 +16,19 @@ const DRAIN_TIMEOUT_MS = 10_000;
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
-  const runtime = await createRuntime(config, { watches: { notifier: createChannelNotifier(config) } });
-  const state: AppState = { draining: false };
-  const server = createHttpServer(runtime, state).listen(config.PORT, config.HOST);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const logger = createLogger(config.LOG_LEVEL);
+  // The port first: a taken port is reported at once, not after the database start-up.
+  const { server, serve } = createStartingServer();
+  await listenOrExplain(server, config.PORT, config.HOST);
   const { port } = server.address() as AddressInfo;
+  logger.info({ port }, `starting: port ${port} open (it answers 503 until ready); ${databaseStep(config)}`);
+  const runtime = await createRuntime(config, {
+    logger,
+    watches: { notifier: createChannelNotifier(config) },
+    lock: { onWait: (message) => logger.warn(message) },
+  });
+  const state: AppState = { draining: false };
+  serve(createRequestListener(runtime, state));
   runtime.logger.info(
     { port, database: runtime.databaseKind, publicBaseUrl: config.PUBLIC_BASE_URL, shortUrlBase: config.SHORT_URL_BASE },
     'AI Utility Hub ready',
@@ -51,8 +62,18 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/** What the slow part of the start is doing, so a first `npm start` is not silent. */
+function databaseStep(config: ReturnType<typeof loadConfig>): string {
+  if (config.DATABASE_URL) return 'connecting to PostgreSQL (DATABASE_URL) and applying migrations';
+  return `opening the embedded database (PGlite) in ${config.DATA_DIR} and applying migrations; the very first start creates it, which takes 15-40 s`;
+}
+
+/** Errors whose message says everything the user needs: printed without a stack trace. */
+const EXPLAINED = [ConfigError, StartupError, DataDirLockedError];
+
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const explained = EXPLAINED.some((type) => error instanceof type);
+  const message = explained ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`AI Utility Hub failed to start: ${message}\n`);
   process.exit(1);
 });

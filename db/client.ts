@@ -7,7 +7,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { projectPath } from '../src/paths.js';
-import { lockDataDir } from './lock.js';
+import { lockDataDir, type DirLockOptions } from './lock.js';
 import { schema } from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,6 +23,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite directory, or `memory://` for a throw-away database (tests). */
   dataDir: string;
+  /** How the PGlite directory lock waits and reports (api/server.ts tells the user). */
+  lock?: DirLockOptions;
 }
 
 /** The committed drizzle-kit migrations (read from the project, not from dist/). */
@@ -30,12 +32,12 @@ export const migrationsFolder = projectPath('db', 'migrations');
 
 /** Opens the database and applies pending migrations before anything uses it. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir, options.lock);
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, lockOptions?: DirLockOptions): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
-  const lock = inMemory ? undefined : lockDataDir(resolve(dataDir));
+  const lock = inMemory ? undefined : await lockDataDir(resolve(dataDir), lockOptions);
   try {
     const client = inMemory ? new PGlite() : new PGlite(resolve(dataDir));
     await client.waitReady;
@@ -46,11 +48,11 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       kind: 'pglite',
       close: async () => {
         await client.close();
-        lock?.release();
+        await lock?.release();
       },
     };
   } catch (error) {
-    lock?.release();
+    await lock?.release();
     throw error;
   }
 }

@@ -1,70 +1,111 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
 
 /**
  * PGlite is a single-process database: a second process opening the same directory would
- * corrupt it. A lock file holding the owner's pid keeps the second one out with a clear error;
- * a lock left by a process that no longer runs is taken over.
+ * corrupt it. The directory is guarded by proper-lockfile: an atomic `mkdir` lock whose mtime
+ * the holder refreshes every few seconds. A lock nobody refreshes any more is stale and taken
+ * over, whoever's pid is written beside it — after a container restart that pid may well belong
+ * to a live, unrelated process, which is why a pid is never the test of liveness here.
  */
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
 }
 
 export interface DirLock {
-  release(): void;
+  release(): Promise<void>;
 }
 
-export function lockDataDir(dir: string): DirLock {
+export interface DirLockOptions {
+  /** A lock not refreshed for this long is stale (ms). The holder refreshes it every stale/5. */
+  staleMs?: number;
+  /** How long to wait for a held lock to be released or go stale before giving up (ms). */
+  waitMs?: number;
+  /** Told once when a held lock is found and we start waiting. */
+  onWait?: (message: string) => void;
+  /** The lock was lost (its directory removed, or not refreshed in time); default: stop the process. */
+  onCompromised?: (error: Error) => void;
+}
+
+/** The lock directory and, beside it, who holds it (for the message only). */
+export const LOCK_NAME = 'ai-utility-hub.lock';
+export const OWNER_NAME = 'ai-utility-hub.owner';
+const DEFAULT_STALE_MS = 10_000;
+
+export async function lockDataDir(dir: string, options: DirLockOptions = {}): Promise<DirLock> {
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, 'ai-utility-hub.lock');
-  const owner = `${process.pid}@${hostname()}`;
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const lockPath = join(dir, LOCK_NAME);
+  removeLegacyPidFile(lockPath);
+  const stale = options.staleMs ?? DEFAULT_STALE_MS;
+  const waitMs = options.waitMs ?? stale + 2_000;
+  const settings = {
+    realpath: false,
+    lockfilePath: lockPath,
+    stale,
+    update: Math.max(1_000, Math.floor(stale / 5)),
+    onCompromised: options.onCompromised ?? stopOnLostLock(dir),
+  };
+  const deadline = Date.now() + waitMs;
+  let told = false;
+  for (;;) {
     try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, owner);
-      closeSync(fd);
-      return { release: () => releaseIfOwned(path, owner) };
+      const release = await lockfile.lock(dir, settings);
+      writeOwner(dir);
+      return { release: () => release().catch(() => undefined) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = readHolder(path);
-      if (holder && isAlive(holder)) {
-        throw new DataDirLockedError(
-          `DATA_DIR ${dir} is already in use by process ${holder.pid} on ${holder.host}. ` +
-            'Stop that process, point DATA_DIR elsewhere, or set DATABASE_URL to share PostgreSQL.',
-        );
-      }
-      unlinkSync(path); // stale: its owner is gone
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      if (Date.now() >= deadline) throw new DataDirLockedError(heldMessage(dir));
+      if (!told) options.onWait?.(waitingMessage(dir, stale));
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(50, deadline - Date.now()))));
     }
   }
-  throw new DataDirLockedError(`Could not lock DATA_DIR ${dir}: another process is starting with it.`);
 }
 
-function readHolder(path: string): { pid: number; host: string } | undefined {
+function writeOwner(dir: string): void {
+  const owner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
+  writeFileSync(join(dir, OWNER_NAME), JSON.stringify(owner));
+}
+
+function readOwner(dir: string): string {
   try {
-    const [pid, host] = readFileSync(path, 'utf8').trim().split('@');
-    const parsed = Number(pid);
-    return Number.isInteger(parsed) && parsed > 0 ? { pid: parsed, host: host ?? '' } : undefined;
+    const owner = JSON.parse(readFileSync(join(dir, OWNER_NAME), 'utf8')) as { pid?: number; host?: string };
+    return `process ${owner.pid ?? '?'} on ${owner.host ?? '?'}`;
   } catch {
-    return undefined;
+    return 'another process';
   }
 }
 
-function isAlive(holder: { pid: number; host: string }): boolean {
-  if (holder.host !== hostname()) return true; // another machine on a shared disk: assume alive
-  if (holder.pid === process.pid) return true;
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function heldMessage(dir: string): string {
+  return (
+    `DATA_DIR ${dir} is already in use by ${readOwner(dir)}. ` +
+    'Stop that process, point DATA_DIR elsewhere, or set DATABASE_URL to share one PostgreSQL.\n' +
+    `데이터 디렉터리(${dir})를 다른 프로세스가 쓰고 있습니다. 그 프로세스를 멈추거나, ` +
+    'DATA_DIR를 다른 곳으로 지정하거나, 여러 프로세스가 함께 쓰려면 DATABASE_URL로 PostgreSQL을 지정하세요.'
+  );
 }
 
-function releaseIfOwned(path: string, owner: string): void {
+function waitingMessage(dir: string, staleMs: number): string {
+  return `DATA_DIR ${dir} is locked by ${readOwner(dir)}; waiting up to ${Math.round(staleMs / 1000)} s in case it has just stopped`;
+}
+
+function stopOnLostLock(dir: string): (error: Error) => void {
+  return (error) => {
+    process.stderr.write(
+      `AI Utility Hub stops: the lock on DATA_DIR ${dir} was lost (${error.message}); ` +
+        'another process may be using the directory.\n',
+    );
+    process.exit(1);
+  };
+}
+
+/** Earlier versions kept a pid file where the lock directory now lives; it proves nothing. */
+function removeLegacyPidFile(lockPath: string): void {
   try {
-    if (readFileSync(path, 'utf8') === owner) unlinkSync(path);
+    if (statSync(lockPath).isFile()) unlinkSync(lockPath);
   } catch {
-    // already gone
+    // absent
   }
 }

@@ -1,4 +1,5 @@
 import { openDatabase, type Database } from '../db/client.js';
+import type { DirLockOptions } from '../db/lock.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
@@ -31,6 +32,8 @@ import { createTracker, type TrackerOptions } from './providers/tracker.js';
 
 export interface RuntimeOptions {
   logger?: Logger;
+  /** How the embedded database's directory lock waits and reports (api/server.ts). */
+  lock?: DirLockOptions;
   /** Fixed clock for tests of monthly renewal. */
   clock?: () => Date;
   links?: LinkStoreOptions;
@@ -55,7 +58,9 @@ export interface RuntimeOptions {
  */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}) {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const opening = Date.now();
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, lock: options.lock });
+  logger.info({ database: database.kind, ms: Date.now() - opening }, 'database ready, migrations applied');
   const db: Database = database.db;
 
   const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock: options.clock });

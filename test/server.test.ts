@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,15 +17,38 @@ describe('the server process', () => {
     expect(server.output()).toContain('SHORT_URL_BASE');
   });
 
-  it('keeps a second process out of the same PGlite directory, drains on SIGTERM and frees the directory', async () => {
+  it('fails at once on a taken port with a hint to set PORT, in English and Korean, without a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const server = startServerProcess({ DATA_DIR: dataDir, PORT: String(port) });
+      expect(await server.exited).toBe(1);
+      expect(server.output()).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+      expect(server.output()).toContain(`PORT 환경 변수로 비어 있는 포트를 지정하세요. 예: \`PORT=${port + 1} npm start\``);
+      expect(server.output()).not.toMatch(/\n\s+at |EADDRINUSE/);
+      // Before the database is opened: the data directory is not even locked.
+      expect(server.output()).not.toContain('opening the embedded database');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('keeps a second process out of the same PGlite directory, drains on SIGTERM and frees the directory', { timeout: 120_000 }, async () => {
     const first = startServerProcess({ DATA_DIR: dataDir });
     const port = await first.ready;
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
 
+    // The second one says at once that it waits (the holder may have just died), then gives up
+    // with the message alone: no stack trace.
     const second = startServerProcess({ DATA_DIR: dataDir });
     expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/locked by process \d+ .*waiting up to 10 s/);
     expect(second.output()).toMatch(/DATA_DIR .* is already in use by process \d+/);
+    expect(second.output()).not.toMatch(/\n\s+at /);
 
     // A request still in flight (its body half sent) when SIGTERM arrives is answered.
     const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
