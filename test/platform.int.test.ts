@@ -49,6 +49,12 @@ describe('sign-up and log-in', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body.error).toBe(unknown.body.error);
+    // A short wrong password is a wrong password too: the sign-up length rule is not told.
+    const short = await app.post('/api/v1/auth/login', { email: user.email, password: 'abc' });
+    expect(short.status).toBe(401);
+    expect(short.body).toMatchObject({ error_code: 'INVALID_CREDENTIALS', error: wrong.body.error });
+    const empty = await app.post('/api/v1/auth/login', { email: user.email, password: '' });
+    expect(empty.body).toMatchObject({ code: 400, field: 'password' });
   });
 });
 
@@ -123,6 +129,9 @@ describe('catalogue, subscriptions and usage', () => {
     for (const api of res.body.apis) {
       expect(api).toMatchObject({ status: 'normal', path: expect.stringMatching(/^\/api\/v1\//), category: expect.any(String) });
       expect(api.requires_subscription).toBe(api.id === 'delivery-tracking' || api.id === 'harmful-url-detection');
+      expect(api).toMatchObject({ name_en: expect.any(String), description: expect.stringMatching(/[가-힣]/), description_en: expect.any(String) });
+      expect(typeof api.available).toBe('boolean');
+      expect(api.engine).toMatch(/^[a-z-]+(\+[a-z-]+)*$/);
     }
   });
 

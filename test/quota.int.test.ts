@@ -47,11 +47,16 @@ describe('monthly renewal', () => {
     expect((await call()).body.remaining).toBe(0);
     const limited = await call();
     expect(limited.status).toBe(429);
+    // The reset time as Koreans write it, in Korea's time; the policy window is January's 31 days.
+    expect(limited.body.error).toBe(
+      "이번 달 'url-shortener' API 호출 한도(2회)를 모두 썼습니다. 2026년 2월 1일(일) 00:00(한국 시간)에 다시 채워집니다.",
+    );
 
     now = new Date('2026-01-31T15:00:00Z'); // 00:00 on 1 February in Seoul
     const renewed = await call();
     expect(renewed.status).toBe(200);
     expect(renewed.body.remaining).toBe(1);
+    expect(renewed.headers.get('ratelimit-policy')).toBe(`"monthly";q=2;w=${28 * 86400}`); // February 2026
     const usage = await app.get('/api/v1/usage', { 'x-api-key': user.apiKey });
     expect(usage.body.usage.find((row: any) => row.api === 'url-shortener')).toEqual({
       api: 'url-shortener',

@@ -139,9 +139,25 @@ describe('without an LLM configured', () => {
       const usage = await bare.get('/api/v1/usage', { 'x-api-key': someone.apiKey });
       const row = usage.body.usage.find((r: { api: string }) => r.api === 'tone-transformation');
       expect(row.remaining).toBe(1000);
+      // The catalogue keeps SPEC's status and says what does not work here, and why.
+      const catalog = await bare.get('/api/v1/catalog');
+      const tone = catalog.body.apis.find((api: { id: string }) => api.id === 'tone-transformation');
+      expect(tone).toMatchObject({ status: 'normal', available: false, engine: 'llm' });
+      expect(tone.unavailable_reason).toContain('OPENAI_API_KEY');
+      const shortener = catalog.body.apis.find((api: { id: string }) => api.id === 'url-shortener');
+      expect(shortener).toMatchObject({ status: 'normal', available: true });
+      expect(shortener.unavailable_reason).toBeUndefined();
     } finally {
       await bare.close();
     }
+  });
+
+  it('is shown as available in the catalogue once an LLM is configured', async () => {
+    const catalog = await suite.app.get('/api/v1/catalog');
+    const byId = Object.fromEntries(catalog.body.apis.map((api: { id: string }) => [api.id, api]));
+    expect(byId['tone-transformation']).toMatchObject({ available: true, engine: 'llm' });
+    expect(byId['chatbot-rag']).toMatchObject({ available: true, engine: 'retrieval+llm' });
+    expect(byId['ocr-idcard']).toMatchObject({ available: true, engine: 'tesseract' });
   });
 });
 

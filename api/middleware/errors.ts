@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AppError } from '../../src/errors.js';
+import { withJosa } from '../../src/korean.js';
 
 /** CONTRACT §4: `{success:false, code, error, error_code}` plus the status's extra fields. */
 export function sendError(res: Response, error: AppError): void {
@@ -43,5 +44,5 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (!known || known.status >= 500) res.err = error;
   if (known) return sendError(res, known);
   if (res.headersSent) return;
-  sendError(res, new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의 시 요청 ID ${String(req.id)}를 알려 주세요.`));
+  sendError(res, new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의하실 때 요청 ID ${withJosa(String(req.id), '을/를')} 알려 주세요.`));
 };

@@ -11,9 +11,14 @@ export function setQuotaHeaders(res: Response, lease: Pick<QuotaLease, 'remainin
   res.setHeader('RateLimit', `"monthly";r=${lease.remaining};t=${resetSeconds}`);
 }
 
-/** Length of the calendar month that ends at `renewsAt`. */
-function periodSeconds(renewsAt: Date): number {
-  const start = new Date(renewsAt);
-  start.setUTCMonth(start.getUTCMonth() - 1);
-  return Math.round((renewsAt.getTime() - start.getTime()) / 1000);
+const SEOUL_OFFSET_MS = 9 * 3600_000;
+
+/**
+ * Length of the quota period that ends at `renewsAt`: the Seoul calendar month before it
+ * (counters renew at 00:00 KST on the 1st), so November is 30 days and February 28 or 29.
+ */
+export function periodSeconds(renewsAt: Date): number {
+  const seoul = new Date(renewsAt.getTime() + SEOUL_OFFSET_MS);
+  const start = Date.UTC(seoul.getUTCFullYear(), seoul.getUTCMonth() - 1, seoul.getUTCDate(), seoul.getUTCHours()) - SEOUL_OFFSET_MS;
+  return Math.round((renewsAt.getTime() - start) / 1000);
 }

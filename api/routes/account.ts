@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { API_IDS, CATALOG } from '../../src/platform/catalog.js';
+import { API_IDS, availabilityOf, CATALOG } from '../../src/platform/catalog.js';
 import type { Runtime } from '../../src/runtime.js';
 import { parseInput } from '../../src/validation.js';
 import { accountOf, authenticate } from '../middleware/auth.js';
@@ -41,17 +41,23 @@ export function accountRoutes(runtime: Runtime): Router {
     res.json({ success: true });
   });
 
+  // SPEC's `status` stays `normal`; `available` and `engine` say what works on this server.
+  const features = { llm: runtime.llm.configured, visionModel: Boolean(runtime.config.OPENAI_VISION_MODEL) };
   router.get('/catalog', (_req, res) => {
     res.json({
       success: true,
       apis: CATALOG.map((api) => ({
         id: api.id,
         name: api.name,
+        name_en: api.nameEn,
         path: api.path,
         category: api.category,
         category_en: api.categoryEn,
+        description: api.description,
+        description_en: api.descriptionEn,
         status: 'normal',
         requires_subscription: api.requiresSubscription,
+        ...availabilityOf(api.id, features),
       })),
     });
   });

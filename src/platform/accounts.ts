@@ -20,6 +20,14 @@ export const credentialsSchema = z.object({
   password: z.string().min(8, '비밀번호는 8자 이상이어야 합니다.').max(256, '비밀번호는 256자 이하여야 합니다.'),
 });
 
+/**
+ * Log-in checks only that a password was sent: a wrong password is a wrong password (401),
+ * whatever its length — the sign-up rule belongs to sign-up.
+ */
+export const loginSchema = credentialsSchema.extend({
+  password: z.string().min(1, '비밀번호를 입력하세요.').max(256, '비밀번호는 256자 이하여야 합니다.'),
+});
+
 export interface Account {
   id: number;
   email: string;
@@ -44,7 +52,7 @@ export function createAccounts(db: Database, subscriptions: Subscriptions) {
 
     /** Checks the password and issues a login token that expires in 24 hours. */
     async login(raw: unknown): Promise<{ token: string; expiresAt: Date }> {
-      const { email, password } = parseInput(credentialsSchema, raw);
+      const { email, password } = parseInput(loginSchema, raw);
       const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
       // Verify against a dummy hash when there is no account: the timing must not tell.
       const valid = await verifyPassword(password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);

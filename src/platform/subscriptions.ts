@@ -2,6 +2,7 @@ import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
+import { koreanDateTime } from '../korean.js';
 import { API_IDS, type ApiId } from './catalog.js';
 
 /** One reserved call: the counter after it, and how to give it back. */
@@ -107,12 +108,13 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
 
       const existing = await find(accountId, api);
       if (!existing) {
-        throw new AppError('SUBSCRIPTION_REQUIRED', `'${api}' API 구독이 필요합니다. POST /api/v1/subscriptions 로 구독하세요.`);
+        throw new AppError('SUBSCRIPTION_REQUIRED', `'${api}' API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`);
       }
       const retryAfterSeconds = Math.max(1, Math.ceil((existing.renewsAt.getTime() - now.getTime()) / 1000));
       throw new AppError(
         'QUOTA_EXCEEDED',
-        `이번 달 '${api}' 호출 한도를 모두 사용했습니다. ${existing.renewsAt.toISOString()}에 초기화됩니다.`,
+        `이번 달 '${api}' API 호출 한도(${existing.monthlyQuota}회)를 모두 썼습니다. ` +
+          `${koreanDateTime(existing.renewsAt)}(한국 시간)에 다시 채워집니다.`,
         { remaining: 0 },
         retryAfterSeconds,
       );

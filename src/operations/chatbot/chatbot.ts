@@ -8,6 +8,7 @@ import { chunkText } from './chunk.js';
 import { EntryLimitError, type KnowledgeStore } from './knowledge-store.js';
 import { retrieve, type RetrievedChunk } from './retrieve.js';
 import { queryTerms } from './tokenize.js';
+import { withJosa } from '../../korean.js';
 
 export interface ChatbotDeps {
   db: Database;
@@ -107,9 +108,9 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
         }
         case 'delete': {
           if (!(await deps.store.remove(ctx.account.id, input.id))) {
-            throw new AppError('NOT_FOUND', `id ${input.id}인 지식 항목이 없습니다.`);
+            throw new AppError('NOT_FOUND', `id가 ${input.id}인 지식 항목이 없습니다.`);
           }
-          return { success: true, api: 'chatbot-rag', message: `지식 항목 ${input.id}이(가) 삭제되었습니다.`, id: input.id };
+          return { success: true, api: 'chatbot-rag', message: `지식 항목 ${withJosa(String(input.id), '이/가')} 삭제되었습니다.`, id: input.id };
         }
         case 'clear': {
           const deleted = await deps.store.clear(ctx.account.id);

@@ -34,7 +34,7 @@ export async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
     });
   const pixels = (meta.width ?? 0) * (meta.height ?? 0) * Math.max(1, meta.pages ?? 1);
   if (pixels > MAX_IMAGE_PIXELS) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `이미지 해상도가 너무 큽니다 (최대 ${MAX_IMAGE_PIXELS / 1_000_000}백만 화소).`);
+    throw new AppError('PAYLOAD_TOO_LARGE', `이미지 해상도가 너무 큽니다 (최대 ${(MAX_IMAGE_PIXELS / 10_000).toLocaleString('ko-KR')}만 화소). 크기를 줄여 다시 보내 주세요.`);
   }
   const gray = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none' })
     .rotate()
