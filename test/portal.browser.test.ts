@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.js';
+import { makeDocument } from './helpers/id-documents.js';
+import { renderImage } from './helpers/id-images.js';
 
 /**
  * The developer portal in a real browser: Debian's Chromium driven by playwright-core.
@@ -41,7 +43,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     await expect(page.getByRole('heading', { name: '가입 / 로그인' }).isVisible()).resolves.toBe(true);
 
     await page.getByLabel('이메일').fill(`portal-${Date.now()}@example.com`);
-    await page.getByLabel('비밀번호 (8자 이상)').fill('portal password');
+    await page.getByLabel('비밀번호').fill('portal password');
     await page.getByRole('button', { name: '가입하기' }).click();
     await page.getByText('가입했습니다. 로그인했어요.').waitFor();
 
@@ -73,6 +75,74 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     await expect(page.getByRole('button', { name: 'Create key' }).isVisible()).resolves.toBe(true);
     await page.close();
   });
+
+  it('shows a logged-out visitor what the service is, in either language, with terms and privacy', async () => {
+    const page = await browser.newPage();
+    await page.goto(app.url);
+    const items = page.locator('#api-list li');
+    await expect.poll(() => items.count()).toBe(8);
+    await expect(page.locator('#intro-translation').textContent()).resolves.toContain('한국어, 영어, 일본어, 중국어');
+    // No LLM on this test server: the AI-only APIs say so, naming what to set.
+    await expect(page.locator('#intro-translation').textContent()).resolves.toContain('OPENAI_API_KEY');
+    await expect(page.locator('#intro-delivery-tracking').textContent()).resolves.toContain('구독 후 사용');
+    await expect(page.locator('#quota-note').textContent()).resolves.toContain('한 달에 1,000회까지 무료');
+    await expect(page.locator('#example-request').textContent()).resolves.toContain(`${app.url}/api/v1/url/shorten`);
+    expect(JSON.parse((await page.locator('#example-response').textContent()) ?? '{}')).toMatchObject({ success: true, api: 'url-shortener' });
+
+    // Everything switches to English, the API names too.
+    await page.getByRole('button', { name: 'English' }).click();
+    await expect(page.locator('#intro-ocr-idcard strong').textContent()).resolves.toBe('ID card / business registration reader');
+    await expect(page.getByRole('heading', { name: 'The APIs' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('#quota-note').textContent()).resolves.toContain('1,000 times a month for free');
+    const visible = await page.locator('body').innerText();
+    expect(visible.replace(/한국어/g, '')).not.toMatch(/[가-힣]/);
+
+    // The privacy notice, in the language chosen, says what happens to resident numbers.
+    await page.getByRole('link', { name: 'Privacy notice' }).first().click();
+    await page.waitForURL(`${app.url}/privacy`);
+    await expect(page.getByRole('heading', { name: 'Privacy notice' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: '한국어' }).click();
+    const notice = await page.locator('main').innerText();
+    expect(notice).toContain('주민등록번호');
+    expect(notice).toContain('저장하지 않습니다');
+    expect((await page.goto(`${app.url}/terms`))?.status()).toBe(200);
+    await expect(page.getByRole('heading', { name: '이용약관' }).isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('try it: clears the old answer on a new request, and reads an ID image picked from disk', async () => {
+    const user = await app.signUp();
+    const page = await browser.newPage();
+    await page.goto(app.url);
+    await page.evaluate((token) => sessionStorage.setItem('token', token), user.token);
+    await page.goto(app.url);
+    await page.locator('#try-key').fill(user.apiKey);
+
+    await page.getByLabel('기능').selectOption('url-shortener');
+    await page.getByLabel('요청 본문 (JSON)').fill(JSON.stringify({ url: 'https://www.example.com/a' }));
+    await page.getByRole('button', { name: '보내기' }).click();
+    await page.getByText('HTTP 200').waitFor();
+
+    // A request that is refused before it leaves the page leaves no old answer behind.
+    await page.getByLabel('요청 본문 (JSON)').fill('{ not json');
+    await page.getByRole('button', { name: '보내기' }).click();
+    await expect.poll(() => page.locator('#result-body').textContent()).toBe('');
+    await expect(page.locator('#result-status').textContent()).resolves.toBe('');
+
+    const spec = makeDocument('resident', 1, 0);
+    const png = await renderImage(spec, 'clean', 1);
+    await page.getByLabel('기능').selectOption('ocr-idcard');
+    await page.getByLabel('신분증·사업자등록증 이미지 또는 PDF').setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: png });
+    await expect.poll(() => page.getByLabel('요청 본문 (JSON)').inputValue()).toContain('card.png');
+    await page.getByRole('button', { name: '보내기' }).click();
+    await page.getByText('HTTP 200').waitFor({ timeout: 60_000 });
+    const answer = JSON.parse((await page.locator('#result-body').textContent()) ?? '{}');
+    expect(answer).toMatchObject({ success: true, api: 'ocr-idcard', info: { name: spec.expected.name } });
+    expect(answer.info.id_number).toMatch(/^\d{6}-\d\*{6}$/);
+    // The image was read in the browser and sent; nothing of it was kept in the page's storage.
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))).not.toContain('base64');
+    await page.close();
+  }, 120_000);
 
   it('serves the OpenAPI document and the interactive docs', async () => {
     const page = await browser.newPage();

@@ -5,28 +5,48 @@
 
 const TEXT = {
   ko: {
-    skip: '본문으로 건너뛰기', docs: 'API 문서', lead: '가입하고 API 키를 받아 여덟 가지 AI 기능을 바로 써 보세요.',
-    authTitle: '가입 / 로그인', email: '이메일', password: '비밀번호 (8자 이상)', login: '로그인', register: '가입하기',
+    skip: '본문으로 건너뛰기', docs: 'API 문서', lead: '한국 팀을 위한 여덟 가지 AI API. 가입하고 API 키를 받으면 바로 호출할 수 있습니다.',
+    introTitle: '제공하는 API', exampleTitle: '호출 예시',
+    exampleLead: 'API 키를 X-API-Key 헤더에 넣어 JSON으로 요청합니다. 긴 URL을 줄여 보면:', exampleAnswer: '응답:',
+    docsLink: '모든 API의 요청·응답 형식 보기 (API 문서)', terms: '이용약관', privacy: '개인정보 처리방침',
+    agree: '가입하면 다음에 동의하는 것으로 봅니다:',
+    quota: (n) => `가입하면 API마다 한 달에 ${n.toLocaleString('ko-KR')}회까지 무료로 호출할 수 있고, 매달 1일 0시(한국 시간)에 다시 채워집니다. 유해 URL 탐지와 택배 조회는 가입 뒤 구독 버튼을 한 번 눌러 켭니다.`,
+    needsSubscription: '구독 후 사용', unavailable: '이 서버에서는 지금 쓸 수 없음',
+    authTitle: '가입 / 로그인', email: '이메일', password: '비밀번호 (가입할 때는 8자 이상)', login: '로그인', register: '가입하기',
     keysTitle: 'API 키', logout: '로그아웃', keyName: '키 이름', createKey: '새 키 만들기',
     keyOnce: '이 키는 지금 한 번만 보입니다. 안전한 곳에 복사해 두세요.', copy: '복사', copied: '복사했습니다.',
     name: '이름', prefix: '접두어', lastUsed: '마지막 사용', actions: '작업', revoke: '폐기', never: '없음',
     catalogTitle: 'API 카탈로그와 남은 호출 수', category: '분류', remaining: '남은 호출', renews: '초기화',
     subscribe: '구독', subscribed: '구독 중', notSubscribed: '구독 필요',
     tryTitle: '직접 호출해 보기', apiKey: 'API 키', operation: '기능', body: '요청 본문 (JSON)', send: '보내기',
+    file: '신분증·사업자등록증 이미지 또는 PDF',
+    fileNote: '파일은 브라우저에서 base64로 바꿔 요청에 넣습니다. 서버는 이미지를 저장하지 않습니다.',
+    filePlaceholder: (name) => `(선택한 파일 ${name}의 내용이 들어갑니다)`, needFile: '이미지나 PDF 파일을 고르세요.',
+    sending: '보내는 중…',
     openLink: '짧은 링크 열기', registered: '가입했습니다. 로그인했어요.', loggedIn: '로그인했습니다.',
     keyCreated: '새 API 키를 만들었습니다.', keyRevoked: 'API 키를 폐기했습니다.', subscribedTo: '구독했습니다: ',
     badJson: '요청 본문이 올바른 JSON이 아닙니다.', needKey: 'API 키를 입력하세요.', network: '서버에 연결하지 못했습니다.',
     other: 'English',
   },
   en: {
-    skip: 'Skip to content', docs: 'API docs', lead: 'Sign up, get an API key and try eight AI utilities right away.',
-    authTitle: 'Sign up / Log in', email: 'Email', password: 'Password (8+ characters)', login: 'Log in', register: 'Sign up',
+    skip: 'Skip to content', docs: 'API docs', lead: 'Eight AI APIs for Korean teams. Sign up, get an API key and call them right away.',
+    introTitle: 'The APIs', exampleTitle: 'An example call',
+    exampleLead: 'Send JSON with your API key in the X-API-Key header. Shortening a long URL:', exampleAnswer: 'The answer:',
+    docsLink: 'Request and answer formats of every API (API docs)', terms: 'Terms of service', privacy: 'Privacy notice',
+    agree: 'By signing up you agree to the',
+    quota: (n) => `Each account may call every API ${n.toLocaleString('en-US')} times a month for free; counters refill at 00:00 Korea time on the 1st. Harmful URL detection and parcel tracking are switched on with one click on Subscribe after sign-up.`,
+    needsSubscription: 'subscribe first', unavailable: 'not available on this server right now',
+    authTitle: 'Sign up / Log in', email: 'Email', password: 'Password (8+ characters to sign up)', login: 'Log in', register: 'Sign up',
     keysTitle: 'API keys', logout: 'Log out', keyName: 'Key name', createKey: 'Create key',
     keyOnce: 'This key is shown only now. Copy it somewhere safe.', copy: 'Copy', copied: 'Copied.',
     name: 'Name', prefix: 'Prefix', lastUsed: 'Last used', actions: 'Actions', revoke: 'Revoke', never: 'never',
     catalogTitle: 'API catalogue and remaining calls', category: 'Category', remaining: 'Remaining', renews: 'Renews',
     subscribe: 'Subscribe', subscribed: 'Subscribed', notSubscribed: 'Subscription needed',
     tryTitle: 'Try it', apiKey: 'API key', operation: 'Operation', body: 'Request body (JSON)', send: 'Send',
+    file: 'Image or PDF of an ID card or business registration',
+    fileNote: 'The file is turned into base64 in your browser and sent in the request. The server never stores images.',
+    filePlaceholder: (name) => `(the content of ${name} goes here)`, needFile: 'Choose an image or PDF file.',
+    sending: 'Sending…',
     openLink: 'Open the short link', registered: 'Signed up and logged in.', loggedIn: 'Logged in.',
     keyCreated: 'New API key created.', keyRevoked: 'API key revoked.', subscribedTo: 'Subscribed: ',
     badJson: 'The request body is not valid JSON.', needKey: 'Enter an API key.', network: 'Could not reach the server.',
@@ -34,7 +54,15 @@ const TEXT = {
   },
 };
 
-const state = { lang: localStorage.getItem('lang') === 'en' ? 'en' : 'ko', token: sessionStorage.getItem('token'), catalog: [], examples: {} };
+const state = {
+  lang: localStorage.getItem('lang') === 'en' ? 'en' : 'ko',
+  token: sessionStorage.getItem('token'),
+  catalog: [],
+  monthlyQuota: undefined,
+  examples: {},
+  // The chosen ID image as base64: kept in memory for the next request only, never stored.
+  file: undefined,
+};
 const $ = (id) => document.getElementById(id);
 const t = (key) => TEXT[state.lang][key] ?? key;
 
@@ -46,7 +74,7 @@ async function call(method, path, body, headers = {}) {
   try {
     const res = await fetch(path, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: { 'accept-language': state.lang, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
@@ -60,12 +88,48 @@ async function call(method, path, body, headers = {}) {
 
 const withToken = () => ({ authorization: `Bearer ${state.token}` });
 
+const apiName = (api) => (state.lang === 'en' ? api.name_en : api.name);
+
 function applyLanguage() {
   document.documentElement.lang = state.lang;
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
   $('lang').textContent = t('other');
-  $('lang').setAttribute('aria-label', t('other'));
+  $('lang').lang = state.lang === 'ko' ? 'en' : 'ko';
+  renderIntro();
+  renderTryOptions();
   if (!$('account').hidden) void refreshAccount();
+}
+
+/** What a logged-out visitor sees: each API with what it does, the free quota, an example call. */
+function renderIntro() {
+  if (state.monthlyQuota !== undefined) $('quota-note').textContent = t('quota')(state.monthlyQuota);
+  const list = $('api-list');
+  list.replaceChildren();
+  for (const api of state.catalog) {
+    const item = document.createElement('li');
+    item.id = `intro-${api.id}`;
+    const title = document.createElement('strong');
+    title.textContent = apiName(api);
+    const path = document.createElement('code');
+    path.textContent = `POST ${api.path}`;
+    const about = document.createElement('p');
+    about.textContent = state.lang === 'en' ? api.description_en : api.description;
+    item.append(title, ' ', path, about);
+    const notes = [];
+    if (api.requires_subscription) notes.push(t('needsSubscription'));
+    if (api.available === false) notes.push(`${t('unavailable')}: ${state.lang === 'en' ? api.unavailable_reason_en : api.unavailable_reason}`);
+    if (notes.length > 0) {
+      const note = document.createElement('p');
+      note.className = api.available === false ? 'badge off' : 'badge';
+      note.textContent = notes.join(' · ');
+      item.append(note);
+    }
+    list.append(item);
+  }
+  const example = state.examples['url-shortener'] ?? {};
+  $('example-request').textContent =
+    `curl -s -X POST ${location.origin}/api/v1/url/shorten \\\n  -H 'X-API-Key: aik_…' -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(example.request ?? {})}'`;
+  $('example-response').textContent = JSON.stringify(example.response ?? {}, null, 2);
 }
 
 async function authenticate(register) {
@@ -84,6 +148,7 @@ async function authenticate(register) {
 
 async function showAccount() {
   $('auth').hidden = true;
+  $('intro').hidden = true;
   $('account').hidden = false;
   await refreshAccount();
 }
@@ -123,7 +188,7 @@ async function refreshAccount() {
     const use = (usage.json.usage ?? []).find((row) => row.api === api.id) ?? {};
     const row = catalogRows.insertRow();
     row.id = `api-${api.id}`;
-    cell(row, api.name, 'API');
+    cell(row, apiName(api), 'API');
     cell(row, state.lang === 'en' ? api.category_en : api.category, t('category'));
     cell(row, use.subscribed ? String(use.remaining) : t('notSubscribed'), t('remaining'));
     cell(row, use.renews_at ? new Date(use.renews_at).toLocaleDateString(state.lang) : '—', t('renews'));
@@ -134,10 +199,10 @@ async function refreshAccount() {
       const button = document.createElement('button');
       button.type = 'button';
       button.textContent = t('subscribe');
-      button.setAttribute('aria-label', `${t('subscribe')}: ${api.name}`);
+      button.setAttribute('aria-label', `${t('subscribe')}: ${apiName(api)}`);
       button.onclick = async () => {
         const res = await call('POST', '/api/v1/subscriptions', { api: api.id }, withToken());
-        say(res.status === 201 ? t('subscribedTo') + api.name : res.json.error);
+        say(res.status === 201 ? t('subscribedTo') + apiName(api) : res.json.error);
         await refreshAccount();
       };
       action.append(button);
@@ -150,6 +215,7 @@ function logout() {
   sessionStorage.removeItem('token');
   $('account').hidden = true;
   $('auth').hidden = false;
+  $('intro').hidden = false;
 }
 
 async function createKey(event) {
@@ -166,29 +232,69 @@ async function createKey(event) {
 async function loadCatalog() {
   const [catalog, openapi] = await Promise.all([call('GET', '/api/v1/catalog'), call('GET', '/openapi.json')]);
   state.catalog = catalog.json.apis ?? [];
+  state.monthlyQuota = catalog.json.monthly_quota;
   for (const api of state.catalog) {
-    const example = openapi.json.paths?.[api.path]?.post?.requestBody?.content?.['application/json']?.example;
-    state.examples[api.id] = example ?? {};
+    const operation = openapi.json.paths?.[api.path]?.post;
+    const content = operation?.requestBody?.content?.['application/json'];
+    const answer = operation?.responses?.['200']?.content?.['application/json'];
+    state.examples[api.id] = { request: content?.example ?? {}, response: answer?.example ?? {} };
+  }
+}
+
+function renderTryOptions() {
+  const select = $('try-api');
+  const chosen = select.value || 'url-shortener';
+  select.replaceChildren();
+  for (const api of state.catalog) {
     const option = document.createElement('option');
     option.value = api.id;
-    option.textContent = `${api.name} — POST ${api.path}`;
-    $('try-api').append(option);
+    option.textContent = `${apiName(api)} — POST ${api.path}`;
+    select.append(option);
   }
-  $('try-api').value = 'url-shortener';
-  fillExample();
+  select.value = chosen;
 }
 
 function fillExample() {
-  $('try-body').value = JSON.stringify(state.examples[$('try-api').value] ?? {}, null, 2);
+  const id = $('try-api').value;
+  const isOcr = id === 'ocr-idcard';
+  $('try-file-field').hidden = !isOcr;
+  const request = { ...(state.examples[id]?.request ?? {}) };
+  if (isOcr) request.base64_image = state.file ? t('filePlaceholder')(state.file.name) : '';
+  $('try-body').value = JSON.stringify(request, null, 2);
+}
+
+/** Reads the chosen file in the browser; the base64 is put into the request only when it is sent. */
+function pickFile() {
+  const file = $('try-file').files?.[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.onload = () => {
+    state.file = { name: file.name, base64: String(reader.result) };
+    fillExample();
+  };
+  reader.readAsDataURL(file);
+}
+
+function clearResult(message) {
+  $('result-status').textContent = message;
+  $('result-body').textContent = '';
+  $('result-link').hidden = true;
 }
 
 async function send(event) {
   event.preventDefault();
   const api = state.catalog.find((entry) => entry.id === $('try-api').value);
   const key = $('try-key').value.trim();
+  clearResult('');
   if (!key) return say(t('needKey'));
-  try { JSON.parse($('try-body').value); } catch { return say(t('badJson')); }
-  const res = await call('POST', api.path, $('try-body').value, { 'x-api-key': key });
+  let body;
+  try { body = JSON.parse($('try-body').value); } catch { return say(t('badJson')); }
+  if (api.id === 'ocr-idcard') {
+    if (!state.file) return say(t('needFile'));
+    body.base64_image = state.file.base64;
+  }
+  clearResult(t('sending'));
+  const res = await call('POST', api.path, body, { 'x-api-key': key });
   $('result-status').textContent = `HTTP ${res.status}`;
   $('result-body').textContent = JSON.stringify(res.json, null, 2);
   const shortUrl = res.json && res.json.short_url;
@@ -206,7 +312,8 @@ document.addEventListener('DOMContentLoaded', async () => {
     await navigator.clipboard?.writeText($('new-key-value').textContent).catch(() => {});
     say(t('copied'));
   });
-  $('try-api').addEventListener('change', fillExample);
+  $('try-api').addEventListener('change', () => { clearResult(''); fillExample(); });
+  $('try-file').addEventListener('change', pickFile);
   $('try-form').addEventListener('submit', send);
   $('lang').addEventListener('click', () => {
     state.lang = state.lang === 'ko' ? 'en' : 'ko';
@@ -215,5 +322,6 @@ document.addEventListener('DOMContentLoaded', async () => {
   });
   await loadCatalog();
   applyLanguage();
+  fillExample();
   if (state.token) await showAccount();
 });

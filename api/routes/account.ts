@@ -46,6 +46,8 @@ export function accountRoutes(runtime: Runtime): Router {
   router.get('/catalog', (_req, res) => {
     res.json({
       success: true,
+      /** Calls per API per month that a new subscription gets (DEFAULT_QUOTA). */
+      monthly_quota: runtime.config.DEFAULT_QUOTA,
       apis: CATALOG.map((api) => ({
         id: api.id,
         name: api.name,

@@ -17,7 +17,7 @@ const DOCS_PAGE = `<!doctype html>
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#docs', deepLinking: true,
   persistAuthorization: true, tryItOutEnabled: true });`;
 
-/** `/openapi.json`, interactive docs at `/docs` (Swagger UI served from the package, no CDN) and the portal at `/`. */
+/** `/openapi.json`, interactive docs at `/docs` (Swagger UI served from the package, no CDN), the portal at `/`, `/terms`, `/privacy`. */
 export function docsRoutes(runtime: Runtime): Router {
   const router = Router();
   const document = JSON.stringify(buildOpenApiDocument(runtime));
@@ -32,6 +32,7 @@ export function docsRoutes(runtime: Runtime): Router {
     res.type('js').send(DOCS_INIT);
   });
   router.use('/docs/assets', express.static(swaggerUiDir, { maxAge: '1d', index: false }));
-  router.use('/', express.static(projectPath('api', 'public'), { index: 'index.html', maxAge: '10m' }));
+  // `/terms` and `/privacy` are terms.html and privacy.html.
+  router.use('/', express.static(projectPath('api', 'public'), { index: 'index.html', extensions: ['html'], maxAge: '10m' }));
   return router;
 }
