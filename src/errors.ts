@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { englishIssueMessage } from './validation-messages.js';
 
 /**
  * The one error type of the service. Each stable `error_code` has one HTTP status, so the
@@ -35,9 +36,47 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The languages the service answers in: Korean by default, English for English-locale users. */
+export type Locale = 'ko' | 'en';
+
+/** What each code says in English when the site that raised it gave no English message. */
+const ENGLISH_DEFAULTS: Record<ErrorCode, string> = {
+  INVALID_REQUEST: 'The request is not valid.',
+  INVALID_JSON: 'The request body is not valid JSON.',
+  CONTENT_REFUSED: 'The request was refused because of its content.',
+  UNAUTHORIZED: 'Authentication is required, or the key or token is invalid.',
+  INVALID_CREDENTIALS: 'The email or password is wrong.',
+  FORBIDDEN: 'You are not allowed to do this.',
+  SUBSCRIPTION_REQUIRED: 'Subscribe to this API first.',
+  NOT_FOUND: 'Not found.',
+  CONFLICT: 'This conflicts with something that already exists.',
+  EMAIL_TAKEN: 'This email is already registered.',
+  PAYLOAD_TOO_LARGE: 'The request is too large.',
+  HARMFUL_URL: 'The URL was judged harmful.',
+  UNPROCESSABLE: 'The request could not be processed.',
+  QUOTA_EXCEEDED: "This month's calls of this API are used up.",
+  RATE_LIMITED: 'Too many requests. Please try again shortly.',
+  TRACKER_BUSY: 'The parcel tracker is busy. Please try again shortly.',
+  INTERNAL: 'Something went wrong on our side.',
+  TRANSLATION_ENGINE_ERROR: 'Could not reach the translation engine.',
+  UPSTREAM_ERROR: 'An outside service failed. Please try again shortly.',
+  NOT_IMPLEMENTED: 'This is not available yet.',
+  NOT_CONFIGURED: 'This feature is not configured on the server.',
+  UNAVAILABLE: 'The service is busy. Please try again shortly.',
+  UPSTREAM_TIMEOUT: 'An outside service did not answer in time. Please try again shortly.',
+};
+
 export class AppError extends Error {
   override name = 'AppError';
   readonly status: number;
+
+  /** The message in English, when the raising site gave one (else a generic line per code). */
+  messageEn?: string;
+  /**
+   * For a refusal of one input field: what is wrong, without the field's name, for doors whose
+   * users never typed that field (the bots say which option to fix instead).
+   */
+  detail?: { ko: string; en?: string };
 
   constructor(
     readonly code: ErrorCode,
@@ -51,17 +90,41 @@ export class AppError extends Error {
     this.status = ERROR_STATUS[code];
   }
 
+  /** Gives the English message; returns the error, for `throw new AppError(…).en('…')`. */
+  en(message: string): this {
+    this.messageEn = message;
+    return this;
+  }
+
+  /** The message in the user's language. */
+  localized(locale: Locale): string {
+    return locale === 'en' ? (this.messageEn ?? ENGLISH_DEFAULTS[this.code]) : this.message;
+  }
+
   /** True when the failure lies with an upstream (LLM, tracker, OCR engine): the call is refunded. */
   get isUpstreamFailure(): boolean {
     return this.status >= 500;
   }
 }
 
-/** Turns a zod failure into a 400 that names the first offending field, in Korean. */
+/**
+ * A 400 about one field: `'field' 필드: detail` for the HTTP door, with `extra.field` and the
+ * bare detail kept for the bots.
+ */
+export function fieldError(field: string, detail: { ko: string; en?: string }, code: ErrorCode = 'INVALID_REQUEST'): AppError {
+  const error = new AppError(code, `'${field}' 필드: ${detail.ko}`, { field });
+  if (detail.en) error.en(`'${field}': ${detail.en}`);
+  error.detail = detail;
+  return error;
+}
+
+/** Turns a zod failure into a 400 that names the first offending field, in Korean (and English). */
 export function invalidInput(error: z.ZodError): AppError {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
-  const detail = issue?.message ?? '요청이 올바르지 않습니다.';
-  const message = field ? `'${field}' 필드: ${detail}` : detail;
-  return new AppError('INVALID_REQUEST', message, field ? { field } : {});
+  const detail = { ko: issue?.message ?? '요청이 올바르지 않습니다.', en: issue ? englishIssueMessage(issue) : 'The request is not valid.' };
+  if (field) return fieldError(field, detail);
+  const whole = new AppError('INVALID_REQUEST', detail.ko).en(detail.en);
+  whole.detail = detail;
+  return whole;
 }

@@ -51,3 +51,8 @@ export function koreanDateTime(instant: Date): string {
     `(${WEEKDAYS[seoul.getUTCDay()]}) ${hh}:${mm}`
   );
 }
+
+/** The same instant for English readers, still in Korea's time: `2026-12-01 00:00 KST`. */
+export function koreaTimeEnglish(instant: Date): string {
+  return `${new Date(instant.getTime() + SEOUL_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ')} KST`;
+}

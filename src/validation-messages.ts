@@ -145,3 +145,41 @@ export function koreanIssueMessage(issue: Issue): string {
       return '값이 올바르지 않습니다.';
   }
 }
+
+/**
+ * The same issue in English, for English-locale bot users: built from the issue's kind and
+ * limits. A schema's own Korean message has no English twin unless the issue carries one in
+ * `params.en` (`ctx.addIssue({ …, params: { en } })`).
+ */
+export function englishIssueMessage(issue: z.core.$ZodIssue): string {
+  const own = (issue as { params?: { en?: unknown } }).params?.en;
+  if (typeof own === 'string') return own;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `Must be ${ENGLISH_TYPES[issue.expected] ?? issue.expected}.`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? `Must be ${quote(issue.values[0])}.` : `Must be one of ${issue.values.map(quote).join(', ')}.`;
+    case 'too_small': {
+      const unit = ENGLISH_UNITS[issue.origin];
+      if (issue.origin === 'string' && Number(issue.minimum) <= 1) return 'Must not be empty.';
+      return unit ? `Must have at least ${issue.minimum} ${unit}.` : `Must be ${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}.`;
+    }
+    case 'too_big': {
+      const unit = ENGLISH_UNITS[issue.origin];
+      return unit ? `Must have at most ${issue.maximum} ${unit}.` : `Must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}.`;
+    }
+    case 'invalid_format':
+      return issue.format === 'email' ? 'Must be an email address.' : issue.format === 'url' ? 'Must be a URL.' : 'Has the wrong format.';
+    case 'not_multiple_of':
+      return `Must be a multiple of ${issue.divisor}.`;
+    case 'unrecognized_keys':
+      return `Unknown field: ${issue.keys.join(', ')}.`;
+    default:
+      return 'Is not valid.';
+  }
+}
+
+const ENGLISH_TYPES: Record<string, string> = {
+  string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'a JSON object', array: 'a list',
+};
+const ENGLISH_UNITS: Record<string, string> = { string: 'characters', array: 'items', set: 'items', file: 'bytes' };

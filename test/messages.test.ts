@@ -87,3 +87,31 @@ describe('dates and quota windows', () => {
     expect(days('2026-10-31T14:59:00Z')).toBe(31); // still October in Seoul
   });
 });
+
+describe('English for English-locale users', () => {
+  const body = z.object({ text: z.string().min(1).max(5), style: z.enum(['formal', 'casual']) });
+  function errorOf(input: unknown): AppError {
+    try {
+      parseInput(body, input);
+    } catch (error) {
+      return error as AppError;
+    }
+    throw new Error('expected a validation failure');
+  }
+
+  it('gives a validation failure in both languages, and the detail without the field for the bots', () => {
+    const tooLong = errorOf({ text: 'abcdefg', style: 'formal' });
+    expect(tooLong.localized('ko')).toBe("'text' 필드: 5자 이하여야 합니다. 지금은 7자입니다.");
+    expect(tooLong.localized('en')).toBe("'text': Must have at most 5 characters.");
+    expect(tooLong.detail).toEqual({ ko: '5자 이하여야 합니다. 지금은 7자입니다.', en: 'Must have at most 5 characters.' });
+    expect(tooLong.extra).toEqual({ field: 'text' });
+    expect(errorOf({ text: 'a', style: 'rude' }).detail?.en).toBe("Must be one of 'formal', 'casual'.");
+  });
+
+  it('falls back to a plain English line per code when the raising site gave none', () => {
+    const error = new AppError('NOT_FOUND', '없습니다.');
+    expect(error.localized('en')).toBe('Not found.');
+    expect(error.en('No such entry.').localized('en')).toBe('No such entry.');
+    expect(error.localized('ko')).toBe('없습니다.');
+  });
+});

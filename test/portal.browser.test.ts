@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     const user = await app.signUp();
     const page = await browser.newPage();
     await page.goto(app.url);
-    await page.evaluate((token) => sessionStorage.setItem('token', token), user.token);
+    await page.evaluate((token) => (globalThis as any).sessionStorage.setItem('token', token), user.token);
     await page.goto(app.url);
     await page.locator('#try-key').fill(user.apiKey);
 
@@ -140,7 +140,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     expect(answer).toMatchObject({ success: true, api: 'ocr-idcard', info: { name: spec.expected.name } });
     expect(answer.info.id_number).toMatch(/^\d{6}-\d\*{6}$/);
     // The image was read in the browser and sent; nothing of it was kept in the page's storage.
-    expect(await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))).not.toContain('base64');
+    expect(await page.evaluate(() => JSON.stringify({ ...(globalThis as any).localStorage, ...(globalThis as any).sessionStorage }))).not.toContain('base64');
     await page.close();
   }, 120_000);
 

@@ -2,7 +2,7 @@ import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
-import { koreanDateTime } from '../korean.js';
+import { koreaTimeEnglish, koreanDateTime } from '../korean.js';
 import { API_IDS, type ApiId } from './catalog.js';
 
 /** One reserved call: the counter after it, and how to give it back. */
@@ -108,7 +108,9 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
 
       const existing = await find(accountId, api);
       if (!existing) {
-        throw new AppError('SUBSCRIPTION_REQUIRED', `'${api}' API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`);
+        throw new AppError('SUBSCRIPTION_REQUIRED', `'${api}' API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`).en(
+          `Subscribe to the '${api}' API first: POST /api/v1/subscriptions {"api":"${api}"}`,
+        );
       }
       const retryAfterSeconds = Math.max(1, Math.ceil((existing.renewsAt.getTime() - now.getTime()) / 1000));
       throw new AppError(
@@ -117,7 +119,7 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
           `${koreanDateTime(existing.renewsAt)}(한국 시간)에 다시 채워집니다.`,
         { remaining: 0 },
         retryAfterSeconds,
-      );
+      ).en(`This month's ${existing.monthlyQuota} calls of the '${api}' API are used up; they refill on ${koreaTimeEnglish(existing.renewsAt)}.`);
     },
   };
 

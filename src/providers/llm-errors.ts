@@ -16,22 +16,31 @@ export const NOT_CONFIGURED_MESSAGE =
   'AI 기능이 설정되지 않았습니다. 서버 환경 변수 OPENAI_API_KEY 또는 OPENAI_BASE_URL(OpenAI 호환 서버 주소)을 설정하세요.';
 
 export function notConfigured(): AppError {
-  return new AppError('NOT_CONFIGURED', NOT_CONFIGURED_MESSAGE);
+  return new AppError('NOT_CONFIGURED', NOT_CONFIGURED_MESSAGE).en(
+    'AI features are not configured on this server: set OPENAI_API_KEY or OPENAI_BASE_URL (an OpenAI-compatible server).',
+  );
 }
 
 export function refused(reason?: string): AppError {
   const detail = reason ? ` (${reason})` : '';
-  return new AppError('CONTENT_REFUSED', `AI가 이 요청을 처리할 수 없다고 응답했습니다${detail}. 요청 내용을 바꿔 다시 시도하세요.`);
+  return new AppError('CONTENT_REFUSED', `AI가 이 요청을 처리할 수 없다고 응답했습니다${detail}. 요청 내용을 바꿔 다시 시도하세요.`).en(
+    `The AI declined this request${detail}. Change the request and try again.`,
+  );
 }
 
 export function upstreamFailure(mapping: FailureMapping | undefined, detail: string): AppError {
   const code = mapping?.code ?? 'UPSTREAM_ERROR';
   const message = mapping?.message ?? 'AI 서버와 통신하지 못했습니다. 잠시 후 다시 시도하세요.';
-  return new AppError(code, `${message} (${detail})`);
+  const english = mapping?.message ? undefined : `Could not reach the AI server. Please try again shortly. (${detail})`;
+  const error = new AppError(code, `${message} (${detail})`);
+  return english ? error.en(english) : error;
 }
 
 export function timedOut(timeoutMs: number): AppError {
-  return new AppError('UPSTREAM_TIMEOUT', `AI 서버가 ${Math.round(timeoutMs / 100) / 10}초 안에 응답하지 않았습니다. 잠시 후 다시 시도하세요.`);
+  const seconds = Math.round(timeoutMs / 100) / 10;
+  return new AppError('UPSTREAM_TIMEOUT', `AI 서버가 ${seconds}초 안에 응답하지 않았습니다. 잠시 후 다시 시도하세요.`).en(
+    `The AI server did not answer within ${seconds} s. Please try again shortly.`,
+  );
 }
 
 /** Statuses worth another attempt: the upstream is busy or broken right now. */

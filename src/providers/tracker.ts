@@ -93,8 +93,12 @@ export function createTracker(options: TrackerOptions): Tracker {
     }
     // GraphQL errors may come with HTTP 200 or with an error status: read them first.
     const code = answer?.errors?.[0]?.extensions?.code;
-    if (code === 'BAD_REQUEST') throw new AppError('INVALID_REQUEST', '택배사가 이 운송장 번호를 받아들이지 않았습니다. 번호를 확인하세요.', { field: 'track_id' });
-    if (code === 'NOT_FOUND') throw new AppError('NOT_FOUND', '택배사에서 이 운송장 번호의 배송 정보를 찾지 못했습니다.');
+    if (code === 'BAD_REQUEST') {
+      throw new AppError('INVALID_REQUEST', '택배사가 이 운송장 번호를 받아들이지 않았습니다. 번호를 확인하세요.', { field: 'track_id' }).en(
+        'The carrier did not accept this tracking number. Check the number.',
+      );
+    }
+    if (code === 'NOT_FOUND') throw notFound();
     if (answer?.errors?.length || !response.ok || !answer) {
       throw upstream(`택배 조회 서버 오류${code ? ` (${code})` : response.ok ? '' : ` (HTTP ${response.status})`}`);
     }
@@ -110,7 +114,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       try {
         for (let count = 0; count < MAX_PAGES; count++) {
           const track = (await page(carrierId, trackingNumber, before)).data?.track;
-          if (!track) throw new AppError('NOT_FOUND', '택배사에서 이 운송장 번호의 배송 정보를 찾지 못했습니다.');
+          if (!track) throw notFound();
           if (count === 0) lastEvent = track.lastEvent ?? null;
           const connection = track.events;
           pages.unshift((connection?.edges ?? []).flatMap((edge) => (edge?.node ? [edge.node] : [])));
@@ -133,5 +137,9 @@ export function createTracker(options: TrackerOptions): Tracker {
 }
 
 function upstream(detail: string): AppError {
-  return new AppError('UPSTREAM_ERROR', `${detail} 잠시 후 다시 시도하세요.`);
+  return new AppError('UPSTREAM_ERROR', `${detail} 잠시 후 다시 시도하세요.`).en('The parcel tracker failed. Please try again shortly.');
+}
+
+function notFound(): AppError {
+  return new AppError('NOT_FOUND', '택배사에서 이 운송장 번호의 배송 정보를 찾지 못했습니다.').en('The carrier has no record of this tracking number.');
 }

@@ -61,7 +61,12 @@ export function createOcrIdcardOperation(deps: OcrIdcardDeps): Operation<typeof 
       const sizes = { bytes: bytes.length, format: image.format, width: image.width, height: image.height, skew: image.skewDegrees };
       if (!parsed) {
         ctx.logger.info({ ...sizes, ...timings, textChars: rawText.length, engine }, 'ocr-idcard: not a document');
-        throw new AppError('UNPROCESSABLE', rawText.replace(/[^0-9A-Za-z가-힣]/g, '').length < 4 ? NOTHING_READ : NOT_A_DOCUMENT);
+        const nothing = rawText.replace(/[^0-9A-Za-z가-힣]/g, '').length < 4;
+        throw new AppError('UNPROCESSABLE', nothing ? NOTHING_READ : NOT_A_DOCUMENT).en(
+          nothing
+            ? 'No text could be read from the image. Take the photo again with the whole document sharp.'
+            : 'This was not recognised as a resident card, driver licence or business registration. Take the photo again with the whole document sharp.',
+        );
       }
       ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: parsed.warnings.length, engine }, 'ocr-idcard read');
       const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { AppError } from '../../errors.js';
+import { AppError, fieldError } from '../../errors.js';
 
 /** Decompression-bomb guard: more pixels than this are refused before decoding. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
@@ -23,18 +23,18 @@ export interface PreparedImage {
  */
 export async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
   if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `이미지가 너무 큽니다 (최대 ${MAX_IMAGE_BYTES / 1024 / 1024}MB).`);
+    throw new AppError('PAYLOAD_TOO_LARGE', `이미지가 너무 큽니다 (최대 ${MAX_IMAGE_BYTES / 1024 / 1024}MB).`).en(`The image is too large (at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB).`);
   }
   const meta = await sharp(bytes, { limitInputPixels: false })
     .metadata()
     .catch(() => {
-      throw new AppError('INVALID_REQUEST', "'base64_image' 필드: 이미지로 읽을 수 없는 데이터입니다 (PNG, JPEG, WebP 등).", {
-        field: 'base64_image',
-      });
+      throw fieldError('base64_image', { ko: '이미지로 읽을 수 없는 데이터입니다 (PNG, JPEG, WebP 등).', en: 'Not an image (PNG, JPEG, WebP…).' });
     });
   const pixels = (meta.width ?? 0) * (meta.height ?? 0) * Math.max(1, meta.pages ?? 1);
   if (pixels > MAX_IMAGE_PIXELS) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `이미지 해상도가 너무 큽니다 (최대 ${(MAX_IMAGE_PIXELS / 10_000).toLocaleString('ko-KR')}만 화소). 크기를 줄여 다시 보내 주세요.`);
+    throw new AppError('PAYLOAD_TOO_LARGE', `이미지 해상도가 너무 큽니다 (최대 ${(MAX_IMAGE_PIXELS / 10_000).toLocaleString('ko-KR')}만 화소). 크기를 줄여 다시 보내 주세요.`).en(
+      `The image has too many pixels (at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels). Send a smaller one.`,
+    );
   }
   const gray = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none' })
     .rotate()
@@ -45,11 +45,12 @@ export async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
     .toBuffer({ resolveWithObject: true })
     .catch(() => {
       // sharp's libheif reads AVIF but not HEVC-coded HEIC (iPhone photos).
-      const reason =
+      throw fieldError(
+        'base64_image',
         meta.format === 'heif'
-          ? 'HEIC 이미지는 지원하지 않습니다. JPEG나 PNG로 변환해 보내 주세요.'
-          : '이미지를 해독하지 못했습니다. 손상된 파일인지 확인하세요.';
-      throw new AppError('INVALID_REQUEST', `'base64_image' 필드: ${reason}`, { field: 'base64_image' });
+          ? { ko: 'HEIC 이미지는 지원하지 않습니다. JPEG나 PNG로 변환해 보내 주세요.', en: 'HEIC images are not supported: convert to JPEG or PNG.' }
+          : { ko: '이미지를 해독하지 못했습니다. 손상된 파일인지 확인하세요.', en: 'Could not decode the image: is the file damaged?' },
+      );
     });
   const { width, height } = gray.info;
   const flat = await flattenLight(gray.data, width, height);

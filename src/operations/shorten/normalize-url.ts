@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.js';
+import { fieldError, type AppError } from '../../errors.js';
 import { MAX_URL_LENGTH } from './shorten.schema.js';
 
 /**
@@ -11,14 +11,14 @@ import { MAX_URL_LENGTH } from './shorten.schema.js';
  */
 export function normalizeTargetUrl(raw: string, shortUrlBase: string): string {
   if (!/^https?:\/\//i.test(raw) || !URL.canParse(raw)) {
-    throw invalidUrl('http:// 또는 https://로 시작하는 올바른 URL이 아닙니다.');
+    throw invalidUrl('http:// 또는 https://로 시작하는 올바른 URL이 아닙니다.', 'Not a valid URL starting with http:// or https://.');
   }
   const url = new URL(raw);
-  if (!url.hostname) throw invalidUrl('호스트가 없는 URL입니다.');
-  if (url.username || url.password) throw invalidUrl('계정 정보(사용자명/비밀번호)가 포함된 URL은 단축할 수 없습니다.');
-  if (pointsInto(url, new URL(shortUrlBase))) throw invalidUrl('이 서비스의 단축 URL은 다시 단축할 수 없습니다.');
+  if (!url.hostname) throw invalidUrl('호스트가 없는 URL입니다.', 'The URL has no host.');
+  if (url.username || url.password) throw invalidUrl('계정 정보(사용자명/비밀번호)가 포함된 URL은 단축할 수 없습니다.', 'URLs with a user name or password cannot be shortened.');
+  if (pointsInto(url, new URL(shortUrlBase))) throw invalidUrl('이 서비스의 단축 URL은 다시 단축할 수 없습니다.', 'A short link of this service cannot be shortened again.');
   const normalized = url.href;
-  if (normalized.length > MAX_URL_LENGTH) throw invalidUrl(`정규화한 URL이 ${MAX_URL_LENGTH}자를 넘습니다.`);
+  if (normalized.length > MAX_URL_LENGTH) throw invalidUrl(`정규화한 URL이 ${MAX_URL_LENGTH}자를 넘습니다.`, `The URL is longer than ${MAX_URL_LENGTH} characters.`);
   return normalized;
 }
 
@@ -27,6 +27,6 @@ function pointsInto(url: URL, base: URL): boolean {
   return url.host === base.host && (basePath === '' || url.pathname === basePath || url.pathname.startsWith(`${basePath}/`));
 }
 
-function invalidUrl(reason: string): AppError {
-  return new AppError('INVALID_REQUEST', `'url' 필드: ${reason}`, { field: 'url' });
+function invalidUrl(reason: string, english: string): AppError {
+  return fieldError('url', { ko: reason, en: english });
 }

@@ -69,7 +69,7 @@ async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string
       throw new AppError(
         'SUBSCRIPTION_REQUIRED',
         "check_harmful을 사용하려면 유해 URL 탐지 API('harmful-url-detection') 구독이 필요합니다.",
-      );
+      ).en("check_harmful needs a subscription to the harmful URL detection API ('harmful-url-detection').");
     }
     throw error;
   });
@@ -81,7 +81,7 @@ async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string
         category: verdict.category,
         reason: verdict.reason,
         remaining: lease.remaining,
-      });
+      }).en('The URL was judged harmful, so no short link was made.');
     }
     // SPEC §8 names a clean verdict `safe` in the shortener's embedded check.
     const category = verdict.category === 'clean' ? 'safe' : verdict.category;

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { domainToUnicode } from 'node:url';
 import { parse as parseDomain } from 'tldts';
-import { AppError } from '../../errors.js';
+import { fieldError, type AppError } from '../../errors.js';
 
 /** A URL in Safe Browsing's canonical form, with the parts the rules look at. */
 export interface CanonicalUrl {
@@ -121,5 +121,5 @@ function escapeSafeBrowsing(text: string): string {
 }
 
 function invalidUrl(reason: string): AppError {
-  return new AppError('INVALID_REQUEST', `'url' 필드: ${reason}`, { field: 'url' });
+  return fieldError('url', { ko: reason, en: 'Not a valid absolute http(s) URL.' });
 }
