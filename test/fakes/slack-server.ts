@@ -30,6 +30,7 @@ export interface FakeSlack {
   responses(responseUrl: string): SlackCall[];
   responseUrl(): string;
   setUser(id: string, user: FakeSlackUser): void;
+  /** Serves a file at `/files/<name>` (bot token only) and describes it to `files.info` as id `name`. */
   addFile(name: string, bytes: Buffer, contentType?: string): string;
   /** Waits until `predicate` holds for the recorded calls (polling), or fails after `timeoutMs`. */
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
@@ -41,6 +42,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
   const users = new Map<string, FakeSlackUser>();
   const files = new Map<string, { bytes: Buffer; type: string }>();
   let counter = 0;
+  let url = '';
 
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -74,6 +76,14 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
         const user = users.get(id) ?? {};
         return json(200, { ok: true, user: { id, locale: user.locale ?? 'ko-KR', is_admin: user.is_admin ?? false, is_owner: false } });
       }
+      case 'files.info': {
+        // What Slack Connect files need: the event carries only the id (`file_access: check_file_info`).
+        const id = String(body.file);
+        const file = files.get(id);
+        if (!file) return json(200, { ok: false, error: 'file_not_found' });
+        const link = `${url}/files/${id}`;
+        return json(200, { ok: true, file: { id, name: id, mimetype: file.type, size: file.bytes.length, url_private: link, url_private_download: link, file_access: 'visible' } });
+      }
       case 'chat.postMessage':
       case 'chat.postEphemeral':
         return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
@@ -83,7 +93,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
   });
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     url,
