@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { doorLogLines } from '../bots/door-summary.js';
+import { loadConfig } from '../src/config.js';
+
+const KEY = 'a'.repeat(64);
+const lines = (env: Record<string, string>) => doorLogLines(loadConfig({ PUBLIC_BASE_URL: 'https://hub.example.com', ...env })).map((line) => line.message);
+
+describe('the start-up lines about the chat doors', () => {
+  it('says which doors are on and how', () => {
+    expect(lines({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', DISCORD_APPLICATION_ID: '1', DISCORD_PUBLIC_KEY: KEY, DISCORD_BOT_TOKEN: 't' })).toEqual([
+      'Slack bot on: http POST https://hub.example.com/slack/events',
+      'Discord bot on: http POST https://hub.example.com/discord/interactions',
+    ]);
+    expect(lines({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', DISCORD_GATEWAY: '1', DISCORD_BOT_TOKEN: 't' })[0]).toBe('Slack bot on: socket-mode');
+    expect(lines({ DISCORD_GATEWAY: '1', DISCORD_BOT_TOKEN: 't' })[1]).toBe(
+      'Discord bot on: gateway (not yet: DISCORD_APPLICATION_ID and DISCORD_PUBLIC_KEY for HTTP interactions)',
+    );
+  });
+
+  it('names what is missing for a door that is off or half set up', () => {
+    expect(lines({})).toEqual([
+      'Slack bot off: set SLACK_BOT_TOKEN (xoxb-…); SLACK_SIGNING_SECRET for HTTP events, or SLACK_APP_TOKEN (xapp-…) for Socket Mode',
+      'Discord bot off: set DISCORD_APPLICATION_ID and DISCORD_PUBLIC_KEY for HTTP interactions, or DISCORD_GATEWAY=1 with DISCORD_BOT_TOKEN for the gateway',
+    ]);
+    expect(lines({ SLACK_SIGNING_SECRET: 's', DISCORD_APPLICATION_ID: '1', DISCORD_PUBLIC_KEY: KEY })).toEqual([
+      'Slack bot off: set SLACK_BOT_TOKEN (xoxb-…)',
+      'Discord bot on: http POST https://hub.example.com/discord/interactions (not yet: DISCORD_BOT_TOKEN to post parcel-watch notices to channels and to register commands)',
+    ]);
+  });
+});
