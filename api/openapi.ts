@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
 import { watchCreateSchema } from '../src/operations/delivery-watch/watch.schema.js';
-import { credentialsSchema } from '../src/platform/accounts.js';
+import { credentialsSchema, loginSchema } from '../src/platform/accounts.js';
 import { createKeySchema } from '../src/platform/api-keys.js';
 import { CATALOG, type ApiId } from '../src/platform/catalog.js';
 import type { Operation } from '../src/platform/execute.js';
 import type { Runtime } from '../src/runtime.js';
 import { OPERATION_EXAMPLES } from './openapi-examples.js';
+import { completeDocument } from './openapi-responses.js';
 import { subscribeSchema } from './routes/account.js';
 
 /**
@@ -24,14 +25,16 @@ export function buildOpenApiDocument(runtime: Runtime): object {
       }, []),
     },
     '/api/v1/auth/login': {
-      post: endpoint('로그인 (토큰 24시간 유효)', 'account', credentialsSchema, { email: 'dev@example.com', password: 'correct horse battery' }, {
+      post: endpoint('로그인 (토큰 24시간 유효)', 'account', loginSchema, { email: 'dev@example.com', password: 'correct horse battery' }, {
         200: ok('토큰', { success: true, token: 'q0G…', expires_at: '2026-11-23T06:00:00.000Z' }),
+        400: error('INVALID_REQUEST', "'password' 필드: 비밀번호를 입력하세요."),
         401: error('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.'),
       }, []),
     },
     '/api/v1/keys': {
       post: endpoint('API 키 만들기 (전체 키는 이 응답에서만 보입니다)', 'account', createKeySchema, { name: 'laptop' }, {
         201: ok('새 키', { success: true, api_key: 'aik_…', key: { id: 1, name: 'laptop', prefix: 'aik_3lWq8c', created_at: '2026-11-22T06:00:00.000Z' } }),
+        400: error('INVALID_REQUEST', "'name' 필드: 100자 이하여야 합니다."),
         401: error('UNAUTHORIZED', '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.'),
       }, [{ bearer: [] }]),
       get: { tags: ['account'], summary: 'API 키 목록', security: [{ bearer: [] }], responses: { 200: ok('키 목록', { success: true, keys: [] }), 401: error('UNAUTHORIZED', '로그인이 필요합니다.') } },
@@ -69,7 +72,16 @@ export function buildOpenApiDocument(runtime: Runtime): object {
     };
   }
 
-  return {
+  const requestSchemas: Record<string, z.ZodType> = {
+    'post /api/v1/auth/register': credentialsSchema,
+    'post /api/v1/auth/login': loginSchema,
+    'post /api/v1/keys': createKeySchema,
+    'post /api/v1/subscriptions': subscribeSchema,
+    'post /api/v1/delivery/watch': watchCreateSchema,
+    ...Object.fromEntries(CATALOG.map((api) => [`post ${api.path}`, operations[api.id].schema])),
+  };
+  const shortPath = new URL(runtime.config.SHORT_URL_BASE).pathname.replace(/\/+$/, '');
+  return completeDocument({
     openapi: '3.1.0',
     info: {
       title: 'AI Utility Hub API',
@@ -100,7 +112,7 @@ export function buildOpenApiDocument(runtime: Runtime): object {
         },
       },
     },
-  };
+  }, requestSchemas, shortPath);
 }
 
 /** CONTRACT §5 watches: webhook deliveries of parcel changes. */

@@ -9,7 +9,7 @@ export const ACTIONS = ['chat', 'index', 'list', 'delete', 'clear'] as const;
 /** Integers may arrive as digit strings (Slack's text commands, form tools): "12" is 12. */
 const integer = (message: string, min: number, max: number) =>
   z
-    .union([z.number({ error: message }).int(message), z.string().trim().regex(/^\d+$/, message).transform(Number)], { error: message })
+    .union([z.number({ error: message }).int(message), z.string().trim().max(12, message).regex(/^\d+$/, message).transform(Number)], { error: message })
     .pipe(z.number().min(min, message).max(max, message));
 
 const text = (max: number, empty: string, tooLong: string) =>
@@ -17,7 +17,8 @@ const text = (max: number, empty: string, tooLong: string) =>
     .string()
     .trim()
     .min(1, empty)
-    .refine((value) => [...value].length <= max, tooLong);
+    .refine((value) => [...value].length <= max, tooLong)
+    .meta({ maxLength: max });
 
 /** Which field each action needs (SPEC §1): missing, it is a 400 naming that field. */
 const REQUIRED: Partial<Record<(typeof ACTIONS)[number], 'message' | 'content' | 'id'>> = { chat: 'message', index: 'content', delete: 'id' };

@@ -9,7 +9,8 @@ export const generateSchema = z.object({
     .string()
     .trim()
     .min(1, '생성할 주제나 지시를 입력하세요.')
-    .refine((text) => [...text].length <= MAX_PROMPT_CHARS, `prompt는 ${MAX_PROMPT_CHARS.toLocaleString('en-US')}자 이하여야 합니다.`),
+    .refine((text) => [...text].length <= MAX_PROMPT_CHARS, `prompt는 ${MAX_PROMPT_CHARS.toLocaleString('en-US')}자 이하여야 합니다.`)
+    .meta({ maxLength: MAX_PROMPT_CHARS }),
   max_tokens: z
     .number()
     .int('정수여야 합니다.')

@@ -12,7 +12,8 @@ export const translateSchema = z.object({
   text: z
     .string()
     .refine((text) => text.trim().length > 0, '번역할 텍스트를 입력하세요.')
-    .refine((text) => [...text].length <= MAX_TRANSLATE_TEXT, `텍스트는 ${MAX_TRANSLATE_TEXT.toLocaleString('en-US')}자 이하여야 합니다.`),
+    .refine((text) => [...text].length <= MAX_TRANSLATE_TEXT, `텍스트는 ${MAX_TRANSLATE_TEXT.toLocaleString('en-US')}자 이하여야 합니다.`)
+    .meta({ maxLength: MAX_TRANSLATE_TEXT }),
   source_lang: code(['auto', ...LANGUAGES] as const).default('auto'),
   target_lang: code(LANGUAGES),
 });
