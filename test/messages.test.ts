@@ -115,3 +115,25 @@ describe('English for English-locale users', () => {
     expect(error.localized('ko')).toBe('없습니다.');
   });
 });
+
+describe('HTTP errors in English on request', () => {
+  it('answers Accept-Language: en callers in English, everyone else in Korean', async () => {
+    const { startTestApp } = await import('./helpers/app.js');
+    const app = await startTestApp();
+    try {
+      const user = await app.signUp();
+      const send = (language?: string) =>
+        fetch(`${app.url}/api/v1/url/shorten`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': user.apiKey, ...(language ? { 'accept-language': language } : {}) },
+          body: JSON.stringify({ url: 'ftp://example.com/file' }),
+        }).then(async (res) => ({ status: res.status, body: (await res.json()) as { error: string; field: string } }));
+      const english = await send('en-US,en;q=0.9,ko;q=0.8');
+      expect(english).toMatchObject({ status: 400, body: { field: 'url', error: "'url': Not a valid URL starting with http:// or https://." } });
+      expect((await send()).body.error).toBe("'url' 필드: http:// 또는 https://로 시작하는 올바른 URL이 아닙니다.");
+      expect((await send('ko-KR,ko;q=0.9,en;q=0.8')).body.error).toMatch(/^'url' 필드/);
+    } finally {
+      await app.close();
+    }
+  });
+});

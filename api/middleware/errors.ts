@@ -1,14 +1,21 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError } from '../../src/errors.js';
+import { AppError, type Locale } from '../../src/errors.js';
 import { withJosa } from '../../src/korean.js';
+
+/** A caller whose first choice is English (`Accept-Language: en…`) gets English messages; everyone else Korean. */
+function localeOf(res: Response): Locale {
+  const header = res.req?.headers['accept-language'];
+  return typeof header === 'string' && /^\s*en\b/i.test(header) ? 'en' : 'ko';
+}
 
 /** CONTRACT §4: `{success:false, code, error, error_code}` plus the status's extra fields. */
 export function sendError(res: Response, error: AppError): void {
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  res.vary('Accept-Language');
   res.status(error.status).json({
     success: false,
     code: error.status,
-    error: error.message,
+    error: error.localized(localeOf(res)),
     error_code: error.code,
     ...error.extra,
   });
