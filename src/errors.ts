@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ApiId } from './platform/catalog.js';
 
 /**
  * The one error type of the service. Each stable `error_code` has one HTTP status, so the
@@ -38,6 +39,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export class AppError extends Error {
   override name = 'AppError';
   readonly status: number;
+  /** A charge the failure still earned (the shortener's harmful-URL verdict): the executor keeps it. */
+  earnedCharge?: ApiId;
 
   constructor(
     readonly code: ErrorCode,
@@ -51,9 +54,10 @@ export class AppError extends Error {
     this.status = ERROR_STATUS[code];
   }
 
-  /** True when the failure lies with an upstream (LLM, tracker, OCR engine): the call is refunded. */
-  get isUpstreamFailure(): boolean {
-    return this.status >= 500;
+  /** Marks the call of `api` as answered despite this error, so the executor does not refund it. */
+  earns(api: ApiId): this {
+    this.earnedCharge = api;
+    return this;
   }
 }
 

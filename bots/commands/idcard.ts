@@ -1,14 +1,10 @@
 import { z } from 'zod';
+import type { DocumentInfo } from '../../src/operations/ocr-idcard/parse.js';
 import type { CommandContext, Reply } from './types.js';
 import { defineCommand } from './options.js';
 import { remainingLine } from './texts.js';
 
-interface IdcardBody {
-  info: Record<string, string | undefined> & { type: string };
-  warnings: Array<{ field: string; message: string }>;
-}
-
-const FIELD_NAMES: Array<[key: string, ko: string, en: string]> = [
+const FIELD_NAMES: Array<[key: keyof DocumentInfo, ko: string, en: string]> = [
   ['name', '이름(상호)', 'Name'],
   ['id_number', '등록번호', 'Number'],
   ['license_number', '면허번호', 'Licence no.'],
@@ -25,10 +21,11 @@ const FIELD_NAMES: Array<[key: string, ko: string, en: string]> = [
  * document is logged: the image is held in memory only for the call.
  */
 export async function readIdImage(ctx: CommandContext, image: Buffer): Promise<Reply> {
-  const body = await ctx.call<IdcardBody>('ocr-idcard', { base64_image: image.toString('base64'), mask: true });
-  const fields = FIELD_NAMES.filter(([key]) => (body.info[key] ?? '') !== '').map(([key, ko, en]) => ({
+  const body = await ctx.call('ocr-idcard', { base64_image: image.toString('base64'), mask: true });
+  const { info } = body;
+  const fields = FIELD_NAMES.filter(([key]) => (info[key] ?? '') !== '').map(([key, ko, en]) => ({
     name: ctx.t({ ko, en }),
-    value: body.info[key]!,
+    value: info[key]!,
     inline: key !== 'address',
   }));
   const warnings = body.warnings.map((warning) => `• ${warning.message}`).join('\n');
@@ -38,7 +35,6 @@ export async function readIdImage(ctx: CommandContext, image: Buffer): Promise<R
     fields,
     context: `${ctx.t({ ko: '🔒 민감정보는 가려서 나에게만 보입니다', en: '🔒 Masked, visible only to you' })} · ${remainingLine(ctx.locale, body.remaining)}`,
     tone: body.warnings.length > 0 ? 'warn' : 'ok',
-    public: false,
   };
 }
 

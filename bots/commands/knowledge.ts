@@ -2,13 +2,6 @@ import { z } from 'zod';
 import { clip, remainingLine } from './texts.js';
 import { defineCommand, integer, text } from './options.js';
 
-interface ChatbotBody {
-  answer?: string;
-  message?: string;
-  knowledge_list?: Array<{ id: number; content: string; created_at: string }>;
-  total?: number;
-}
-
 /** `/ask question`: the knowledge chatbot's `chat`. */
 export const askCommand = defineCommand({
   name: 'ask',
@@ -19,10 +12,10 @@ export const askCommand = defineCommand({
   api: 'chatbot-rag',
   slow: true,
   async handle(ctx, { question }) {
-    const body = await ctx.call<ChatbotBody>('chatbot-rag', { action: 'chat', message: question });
+    const body = await ctx.call('chatbot-rag', { action: 'chat', message: question });
     return {
       title: clip(question, 150),
-      text: body.answer ?? '',
+      text: 'answer' in body ? body.answer : '',
       context: remainingLine(ctx.locale, body.remaining),
       tone: 'ok',
     };
@@ -58,16 +51,16 @@ export const kbCommand = defineCommand({
   async handle(ctx, options) {
     const input =
       options.sub === 'add'
-        ? { action: 'index', content: options.content }
+        ? ({ action: 'index', content: options.content } as const)
         : options.sub === 'delete'
-          ? { action: 'delete', id: options.id }
+          ? ({ action: 'delete', id: options.id } as const)
           : { action: options.sub };
-    const body = await ctx.call<ChatbotBody>('chatbot-rag', input);
+    const body = await ctx.call('chatbot-rag', input);
     const context = remainingLine(ctx.locale, body.remaining);
-    if (options.sub !== 'list') return { title: ctx.t({ ko: '지식 베이스', en: 'Knowledge base' }), text: body.message ?? '', context, tone: 'ok' };
-    const entries = body.knowledge_list ?? [];
+    if (!('knowledge_list' in body)) return { title: ctx.t({ ko: '지식 베이스', en: 'Knowledge base' }), text: 'message' in body ? body.message : '', context, tone: 'ok' };
+    const entries = body.knowledge_list;
     return {
-      title: ctx.t({ ko: `지식 항목 ${body.total ?? entries.length}개`, en: `${body.total ?? entries.length} knowledge entries` }),
+      title: ctx.t({ ko: `지식 항목 ${body.total}개`, en: `${body.total} knowledge entries` }),
       text: entries.length === 0 ? ctx.t({ ko: '저장된 항목이 없습니다.', en: 'No entries yet.' }) : undefined,
       fields: entries.slice(0, 10).map((entry) => ({ name: `#${entry.id}`, value: clip(entry.content, 200) })),
       context,

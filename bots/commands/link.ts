@@ -13,13 +13,13 @@ export const linkCommand = defineCommand({
   sensitive: true,
   unlinked: true,
   async handle(ctx, { key }) {
-    const { invocation, runtime } = ctx;
+    const { invocation, linking } = ctx;
     const fail = (message: { ko: string; en: string }) => ({ title: ctx.t(TEXTS.errorTitle), text: ctx.t(message), tone: 'error' as const });
     if (!invocation.workspaceId) return fail(TEXTS.linkOnlyInWorkspace);
     if (!(await invocation.canManage())) return fail(TEXTS.linkForbidden);
-    const owner = await runtime.platform.apiKeys.authenticate(key);
+    const owner = await linking.keyOwner(key);
     if (!owner) return fail(TEXTS.linkBadKey);
-    await runtime.platform.workspaceLinks.link(
+    await linking.link(
       { platform: invocation.platform, workspaceId: invocation.workspaceId },
       { accountId: owner.id, keyId: owner.keyId },
       invocation.userId,

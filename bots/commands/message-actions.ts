@@ -2,7 +2,7 @@ import { AppError } from '../../src/errors.js';
 import { readIdImage } from './idcard.js';
 import { translationReply } from './text.js';
 import type { CommandContext, ImageSource, Reply, Text } from './types.js';
-import { categoryName, urlsIn, type Verdict } from './urls.js';
+import { categoryName, urlsIn } from './urls.js';
 import { remainingLine } from './texts.js';
 
 export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard';
@@ -33,7 +33,7 @@ export async function runMessageAction(ctx: CommandContext, id: MessageActionId,
   if (id === 'link_check') return checkLinks(ctx, message.text);
   if (id === 'translate_message') {
     if (message.text.trim() === '') return info(ctx, { ko: '번역할 글이 없는 메시지입니다.', en: 'The message has no text to translate.' });
-    const body = await ctx.call<{ translated: string; source_lang: string; target_lang: string }>('translation', {
+    const body = await ctx.call('translation', {
       text: message.text,
       target_lang: isMostlyKorean(message.text) ? 'en' : 'ko',
     });
@@ -51,7 +51,7 @@ async function checkLinks(ctx: CommandContext, text: string): Promise<Reply> {
   let remaining: number | undefined;
   for (const url of urls) {
     try {
-      const verdict = await ctx.call<Verdict>('harmful-url-detection', { url });
+      const verdict = await ctx.call('harmful-url-detection', { url });
       remaining = verdict.remaining;
       if (verdict.is_malicious) harmful += 1;
       fields.push({ name: `${verdict.is_malicious ? '⚠️' : '✅'} ${url}`, value: `${categoryName(ctx.t, verdict.category)} · ${verdict.reason || '-'}` });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../../src/operations/translate/translate.schema.js';
-import { TONES } from '../../src/operations/tone/tone.schema.js';
+import { LANGUAGES, type Language } from '../../src/operations/translate/translate.schema.js';
+import { TONES, type Tone } from '../../src/operations/tone/tone.schema.js';
+import type { Answer, Reply } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { remainingLine } from './texts.js';
 
@@ -24,7 +25,7 @@ export const toneCommand = defineCommand({
   api: 'tone-transformation',
   slow: true,
   async handle(ctx, options) {
-    const body = await ctx.call<{ transformed_text: string }>('tone-transformation', { text: options.text, target_tone: options.style.toLowerCase() });
+    const body = await ctx.call('tone-transformation', { text: options.text, target_tone: options.style.toLowerCase() as Tone });
     return {
       title: ctx.t({ ko: `말투 변환 · ${options.style}`, en: `Tone · ${options.style}` }),
       text: body.transformed_text,
@@ -44,7 +45,7 @@ export const generateCommand = defineCommand({
   api: 'text-generation',
   slow: true,
   async handle(ctx, { prompt }) {
-    const body = await ctx.call<{ content: string; tokens_used: number }>('text-generation', { prompt });
+    const body = await ctx.call('text-generation', { prompt });
     return {
       title: ctx.t({ ko: '텍스트 생성', en: 'Generated text' }),
       text: body.content,
@@ -69,26 +70,21 @@ export const translateCommand = defineCommand({
   slow: true,
   publicable: true,
   async handle(ctx, options) {
-    const body = await ctx.call<{ translated: string; source_lang: string; target_lang: string }>('translation', {
-      text: options.text,
-      target_lang: options.target,
-    });
-    return translationReply(ctx.t.bind(ctx), body, ctx.locale, options.public);
+    const body = await ctx.call('translation', { text: options.text, target_lang: options.target as Language });
+    return translationReply(ctx.t.bind(ctx), body, ctx.locale);
   },
 });
 
 export function translationReply(
   t: (text: { ko: string; en: string }) => string,
-  body: { translated: string; source_lang: string; target_lang: string; remaining: number },
+  body: Answer<'translation'>,
   locale: 'ko' | 'en',
-  isPublic = false,
-) {
+): Reply {
   const name = (code: string) => (LANGUAGE_NAMES[code] ? t(LANGUAGE_NAMES[code]) : code);
   return {
     title: t({ ko: '번역', en: 'Translation' }) + ` · ${name(body.source_lang)} → ${name(body.target_lang)}`,
     text: body.translated,
     context: remainingLine(locale, body.remaining),
-    tone: 'ok' as const,
-    public: isPublic,
+    tone: 'ok',
   };
 }

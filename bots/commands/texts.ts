@@ -20,8 +20,6 @@ export const TEXTS = {
     en: "Commands in this workspace now use the quota of {account}. The key itself is not stored, only a reference; revoking the key in the portal unlinks the workspace.",
   },
   rateLimited: { ko: '명령을 너무 자주 보냈어요. {seconds}초 뒤에 다시 시도해 주세요.', en: 'Too many commands. Please try again in {seconds} s.' },
-  coming: { ko: '이 기능은 곧 제공됩니다. 조금만 기다려 주세요!', en: 'This feature is coming soon.' },
-  comingTitle: { ko: '준비 중', en: 'Coming soon' },
   unexpected: {
     ko: '예상치 못한 오류가 발생했습니다. 문제가 계속되면 참조 ID `{ref}`와 함께 문의해 주세요.',
     en: 'Something went wrong. If it keeps happening, contact us with reference `{ref}`.',

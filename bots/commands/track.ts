@@ -2,17 +2,11 @@ import { z } from 'zod';
 import { CARRIERS, findCarrier } from '../../src/operations/delivery/carriers.js';
 import { AppError } from '../../src/errors.js';
 import type { ChannelTarget } from '../../src/jobs/notifier.js';
+import { watchCreateSchema } from '../../src/operations/delivery-watch/watch.schema.js';
+import { parseInput } from '../../src/validation.js';
 import type { CommandContext, Reply } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { clip, remainingLine } from './texts.js';
-
-interface TrackBody {
-  carrier: { id: string; name: string; name_ko: string; tel: string } | null;
-  state: { id: string; text: string } | null;
-  progresses: Array<{ time: string; status: { text: string }; location: { name: string }; description: string }>;
-  ai_analysis: string | null;
-  recommend_message: string | null;
-}
 
 /** A carrier by id (`kr.cjlogistics`), short id (`cjlogistics`) or a unique part of its name (`CJ대한통운`, `우체국`). */
 export function resolveCarrier(given: string): string {
@@ -41,7 +35,7 @@ export const trackCommand = defineCommand({
   slow: true,
   publicable: true,
   async handle(ctx, options): Promise<Reply> {
-    const body = await ctx.call<TrackBody>('delivery-tracking', { carrier_id: resolveCarrier(options.carrier), track_id: options.number, ai: true });
+    const body = await ctx.call('delivery-tracking', { carrier_id: resolveCarrier(options.carrier), track_id: options.number, ai: true });
     const latest = body.progresses.slice(-3).reverse();
     const fields = [
       { name: ctx.t({ ko: '택배사', en: 'Carrier' }), value: body.carrier ? ctx.t({ ko: body.carrier.name_ko, en: body.carrier.name }) : '-', inline: true },
@@ -58,7 +52,6 @@ export const trackCommand = defineCommand({
       fields,
       context: remainingLine(ctx.locale, body.remaining),
       tone: body.state?.id === 'delivered' ? 'ok' : 'info',
-      public: options.public,
     };
   },
 });
@@ -74,7 +67,8 @@ async function startWatch(ctx: CommandContext, carrierId: string, trackId: strin
   const channel = channelOf(ctx);
   if (!channel) return ctx.t({ ko: '🔔 변경 알림은 채널에서만 켤 수 있어요.', en: '🔔 Watching works in channels only.' });
   try {
-    await ctx.runtime.watches.create(ctx.account!, { carrier_id: carrierId, track_id: trackId }, { channel, charge: false, logger: ctx.logger });
+    const input = parseInput(watchCreateSchema, { carrier_id: carrierId, track_id: trackId });
+    await ctx.watches.create(ctx.account!, input, { channel, logger: ctx.logger });
     return ctx.t({
       ko: '🔔 배송 상태가 바뀌면 이 채널에 알려 드릴게요 (배송 완료 또는 30일까지). 끄려면 /untrack',
       en: '🔔 Changes will be posted to this channel (until delivered, at most 30 days). Stop with /untrack',
@@ -94,7 +88,7 @@ export const untrackCommand = defineCommand({
   usage: { ko: '/untrack <운송장 번호>', en: '/untrack <number>' },
   slow: false,
   async handle(ctx, options): Promise<Reply> {
-    const removed = await ctx.runtime.watches.remove(ctx.account!.id, { trackId: options.number, channel: channelOf(ctx) });
+    const removed = await ctx.watches.remove(ctx.account!.id, { trackId: options.number, channel: channelOf(ctx) });
     return removed.length > 0
       ? { title: ctx.t({ ko: '🔕 알림을 껐어요', en: '🔕 Stopped watching' }), text: options.number, tone: 'ok' }
       : {

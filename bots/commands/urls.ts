@@ -13,12 +13,6 @@ const CATEGORY_NAMES: Record<string, Text> = {
   malware: { ko: '악성코드 유포', en: 'malware' },
 };
 
-export interface Verdict {
-  is_malicious: boolean;
-  category: string;
-  reason: string;
-}
-
 export function categoryName(t: (text: Text) => string, category: string): string {
   return CATEGORY_NAMES[category] ? t(CATEGORY_NAMES[category]) : category;
 }
@@ -33,7 +27,7 @@ export const urlcheckCommand = defineCommand({
   api: 'harmful-url-detection',
   slow: true,
   async handle(ctx, { url }): Promise<Reply> {
-    const body = await ctx.call<Verdict>('harmful-url-detection', { url: unwrapSlackLink(url) });
+    const body = await ctx.call('harmful-url-detection', { url: unwrapSlackLink(url) });
     return {
       title: body.is_malicious ? ctx.t({ ko: '⚠️ 유해한 URL입니다', en: '⚠️ Harmful URL' }) : ctx.t({ ko: '✅ 안전한 URL입니다', en: '✅ Looks safe' }),
       fields: [
@@ -62,14 +56,13 @@ export const shortenCommand = defineCommand({
   publicable: true,
   async handle(ctx, options): Promise<Reply> {
     const url = unwrapSlackLink(options.url);
-    const body = await ctx.call<{ short_url: string }>('url-shortener', { url });
+    const body = await ctx.call('url-shortener', { url });
     return {
       title: ctx.t({ ko: '짧은 링크', en: 'Short link' }),
       text: body.short_url,
       fields: [{ name: ctx.t({ ko: '원래 URL', en: 'Original' }), value: url }],
       context: remainingLine(ctx.locale, body.remaining),
       tone: 'ok',
-      public: options.public,
     };
   },
 });

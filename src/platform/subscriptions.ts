@@ -2,17 +2,11 @@ import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
+import type { Clock } from '../clock.js';
 import { API_IDS, type ApiId } from './catalog.js';
+import type { QuotaLease } from './quota.js';
 
-/** One reserved call: the counter after it, and how to give it back. */
-export interface QuotaLease {
-  api: ApiId;
-  remaining: number;
-  monthlyQuota: number;
-  renewsAt: Date;
-  /** Returns the call to the counter (an upstream failed); harmless when called twice. */
-  refund(): Promise<void>;
-}
+export type { QuotaLease } from './quota.js';
 
 export interface UsageRow {
   api: ApiId;
@@ -30,8 +24,8 @@ export function nextRenewal(now: Date): Date {
 }
 
 /** Subscriptions and their monthly call counters. */
-export function createSubscriptions(db: Database, options: { defaultQuota: number; clock?: () => Date }) {
-  const clock = options.clock ?? (() => new Date());
+export function createSubscriptions(db: Database, options: { defaultQuota: number; clock: Clock }) {
+  const { clock } = options;
 
   async function find(accountId: number, api: ApiId) {
     const [row] = await db

@@ -1,11 +1,12 @@
 import type { Database } from '../../../db/client.js';
+import type { Clock } from '../../clock.js';
 import type { ChannelNotifier } from '../../jobs/notifier.js';
 import { createWatchPoller, type PollerOptions } from '../../jobs/watch-poller.js';
 import type { Logger } from '../../logger.js';
-import type { Subscriptions } from '../../platform/subscriptions.js';
 import type { Delivery } from '../delivery/delivery-module.js';
 import { createWebhookSender } from './webhook-sender.js';
 import type { AddressLookup } from './webhook-url.js';
+import { createWatchOperation } from './watch-operation.js';
 import { createWatchService } from './watch-service.js';
 import { createWatchStore } from './watch-store.js';
 
@@ -13,8 +14,6 @@ export interface WatchOptions {
   /** Slack/Discord posting (the bots' `createChannelNotifier`); without it channel watches cannot be told. */
   notifier?: ChannelNotifier;
   poller?: PollerOptions;
-  /** "Now" for watches (tests fix it). */
-  clock?: () => Date;
   /** DNS resolution for webhook hosts (tests). */
   resolve?: AddressLookup;
   webhookTimeoutMs?: number;
@@ -23,25 +22,24 @@ export interface WatchOptions {
 export interface WatchDeps {
   db: Database;
   delivery: Delivery;
-  subscriptions: Subscriptions;
   logger: Logger;
+  clock: Clock;
   allowInsecureWebhooks: boolean;
 }
 
-/** Watched parcels: the service (create/list/remove) for the doors, and the poller for the cron job. */
+/** Watched parcels: the service (create/list/remove) and the creation operation for the doors, the poller for the cron job. */
 export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
   const store = createWatchStore(deps.db);
   const service = createWatchService({
     store,
     tracking: deps.delivery.tracking,
-    subscriptions: deps.subscriptions,
     logger: deps.logger,
     allowInsecureWebhooks: deps.allowInsecureWebhooks,
     firstPollMs: options.poller?.baseIntervalMs ?? 10 * 60_000,
-    clock: options.clock,
+    clock: deps.clock,
     resolve: options.resolve,
   });
-  const webhooks = createWebhookSender({ allowInsecure: deps.allowInsecureWebhooks, clock: options.clock, resolve: options.resolve, timeoutMs: options.webhookTimeoutMs });
+  const webhooks = createWebhookSender({ allowInsecure: deps.allowInsecureWebhooks, clock: deps.clock, resolve: options.resolve, timeoutMs: options.webhookTimeoutMs });
   const poller = createWatchPoller(
     {
       store,
@@ -51,9 +49,9 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
       webhooks,
       channels: options.notifier,
       logger: deps.logger,
-      clock: options.clock,
+      clock: deps.clock,
     },
     options.poller,
   );
-  return { service, poller, store };
+  return { service, operation: createWatchOperation(service), poller, store };
 }

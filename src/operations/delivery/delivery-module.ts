@@ -1,4 +1,5 @@
 import type { Database } from '../../../db/client.js';
+import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { LlmProvider } from '../../providers/llm.js';
 import type { Tracker } from '../../providers/tracker.js';
@@ -10,32 +11,32 @@ import { createTrackingCache } from './tracking-cache.js';
 import { createTrackingService } from './tracking-service.js';
 
 export interface DeliveryOptions {
-  /** "Now" for cache expiry and the analysis (tests fix it; dates are read in Asia/Seoul). */
-  clock?: () => Date;
   rateLimit?: RateLimiterOptions;
   calendar?: HolidayCalendar;
   /** Longest wait for the LLM before the rule-based analysis is answered. */
   aiTimeoutMs?: number;
 }
 
-export interface DeliveryDeps {
+export interface DeliveryModuleDeps {
   db: Database;
   tracker: Tracker;
   llm: LlmProvider;
   logger: Logger;
+  /** "Now" for cache expiry and the analysis (dates are read in Asia/Seoul). */
+  clock: Clock;
 }
 
 /**
  * Builds parcel tracking: the tracking service (cache, rate limit, coalescing), shared by
  * the operation and the watch poller (`tracking.track(carrier, number, { fresh: true })`).
  */
-export function createDelivery(deps: DeliveryDeps, options: DeliveryOptions = {}) {
+export function createDelivery(deps: DeliveryModuleDeps, options: DeliveryOptions = {}) {
   const calendar = options.calendar ?? createHolidayCalendar();
   const tracking = createTrackingService({
     tracker: deps.tracker,
     cache: createTrackingCache(deps.db),
     limiter: createRateLimiter(deps.db, options.rateLimit),
-    clock: options.clock,
+    clock: deps.clock,
     logger: deps.logger,
   });
   const ai = createDeliveryAi({ llm: deps.llm, calendar, timeoutMs: options.aiTimeoutMs });
@@ -43,7 +44,7 @@ export function createDelivery(deps: DeliveryDeps, options: DeliveryOptions = {}
     tracking,
     ai,
     calendar,
-    operation: createDeliveryOperation({ tracking, ai, calendar, clock: options.clock }),
+    operation: createDeliveryOperation({ tracking, ai, calendar, clock: deps.clock }),
   };
 }
 
