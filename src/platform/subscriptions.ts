@@ -4,7 +4,7 @@ import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import { API_IDS, type ApiId } from './catalog.js';
-import type { QuotaLease } from './quota.js';
+import type { Quota, QuotaLease } from './quota.js';
 
 export type { QuotaLease } from './quota.js';
 
@@ -23,8 +23,15 @@ export function nextRenewal(now: Date): Date {
   return new Date(Date.UTC(seoul.getUTCFullYear(), seoul.getUTCMonth() + 1, 1) - SEOUL_OFFSET_MS);
 }
 
-/** Subscriptions and their monthly call counters. */
-export function createSubscriptions(db: Database, options: { defaultQuota: number; clock: Clock }) {
+/** Subscriptions and their monthly call counters: the executor's `Quota`, and the account pages' view. */
+export interface Subscriptions extends Quota {
+  /** Idempotent: an existing subscription is returned as it is. */
+  subscribe(accountId: number, api: ApiId): Promise<{ api: ApiId; remaining: number; renews_at: string }>;
+  subscribeAll(accountId: number, apis: ApiId[]): Promise<void>;
+  usage(accountId: number): Promise<UsageRow[]>;
+}
+
+export function createSubscriptions(db: Database, options: { defaultQuota: number; clock: Clock }): Subscriptions {
   const { clock } = options;
 
   async function find(accountId: number, api: ApiId) {
@@ -140,5 +147,3 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
     };
   }
 }
-
-export type Subscriptions = ReturnType<typeof createSubscriptions>;

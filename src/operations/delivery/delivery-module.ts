@@ -3,12 +3,12 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { LlmProvider } from '../../providers/llm.js';
 import type { Tracker } from '../../providers/tracker.js';
-import { createDeliveryAi } from './delivery-ai.js';
+import { createDeliveryAi, type DeliveryAi } from './delivery-ai.js';
 import { createDeliveryOperation } from './delivery.js';
 import { createHolidayCalendar, type HolidayCalendar } from './holidays.js';
 import { createRateLimiter, type RateLimiterOptions } from './rate-limiter.js';
 import { createTrackingCache } from './tracking-cache.js';
-import { createTrackingService } from './tracking-service.js';
+import { createTrackingService, type TrackingService } from './tracking-service.js';
 
 export interface DeliveryOptions {
   rateLimit?: RateLimiterOptions;
@@ -26,11 +26,19 @@ export interface DeliveryModuleDeps {
   clock: Clock;
 }
 
+/** Parcel tracking as the runtime composes it: shared with the watch poller. */
+export interface Delivery {
+  tracking: TrackingService;
+  ai: DeliveryAi;
+  calendar: HolidayCalendar;
+  operation: ReturnType<typeof createDeliveryOperation>;
+}
+
 /**
  * Builds parcel tracking: the tracking service (cache, rate limit, coalescing), shared by
  * the operation and the watch poller (`tracking.track(carrier, number, { fresh: true })`).
  */
-export function createDelivery(deps: DeliveryModuleDeps, options: DeliveryOptions = {}) {
+export function createDelivery(deps: DeliveryModuleDeps, options: DeliveryOptions = {}): Delivery {
   const calendar = options.calendar ?? createHolidayCalendar();
   const tracking = createTrackingService({
     tracker: deps.tracker,
@@ -47,5 +55,3 @@ export function createDelivery(deps: DeliveryModuleDeps, options: DeliveryOption
     operation: createDeliveryOperation({ tracking, ai, calendar, clock: deps.clock }),
   };
 }
-
-export type Delivery = ReturnType<typeof createDelivery>;
