@@ -1,7 +1,7 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
 import { webApi } from '@slack/bolt';
 import type { Config } from '../src/config.js';
-import type { ChannelMessage, ChannelNotifier, ChannelPlatform, ChannelTarget, PostOutcome } from '../src/jobs/notifier.js';
+import type { ChannelMessage, ChannelNotifier, ChannelPlatform, ChannelTarget, PostOutcome } from '../src/operations/delivery-watch/channels.js';
 import type { Logger } from '../src/logger.js';
 import { createDiscordRest } from './discord/client.js';
 import { createSlackClient } from './slack/client.js';
@@ -25,7 +25,7 @@ const DISCORD_GONE_CODES = new Set([10003, 50001, 50013]);
 const DISCORD_MAX_CONTENT = 2000;
 
 /**
- * The watch poller's way into the channels (src/jobs/notifier.ts): Slack through
+ * The watch poller's way into the channels (src/operations/delivery-watch/channels.ts): Slack through
  * `chat.postMessage` with the bot token, Discord through `POST /channels/{id}/messages`
  * with the bot token; base URLs from `SLACK_API_URL` / `DISCORD_API_URL`. A platform
  * without a bot token is left out of `platforms`.

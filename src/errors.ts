@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { ApiId } from './platform/catalog.js';
 
 /**
  * The one error type of the service. Each stable `error_code` has one HTTP status, so the
@@ -40,7 +39,7 @@ export class AppError extends Error {
   override name = 'AppError';
   readonly status: number;
   /** A charge the failure still earned (the shortener's harmful-URL verdict): the executor keeps it. */
-  earnedCharge?: ApiId;
+  earnedCharge?: string;
 
   constructor(
     readonly code: ErrorCode,
@@ -55,7 +54,7 @@ export class AppError extends Error {
   }
 
   /** Marks the call of `api` as answered despite this error, so the executor does not refund it. */
-  earns(api: ApiId): this {
+  earns(api: string): this {
     this.earnedCharge = api;
     return this;
   }

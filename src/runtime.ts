@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
-import { createWatches, type WatchOptions } from './operations/delivery-watch/watch-module.js';
+import { createWatches, type WatchOptions } from './jobs/watch-module.js';
 import type { createWatchOperation } from './operations/delivery-watch/watch-operation.js';
 import type { WatchService } from './operations/delivery-watch/watch-service.js';
 import type { WatchPoller } from './jobs/watch-poller.js';

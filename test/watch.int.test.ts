@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { loadConfig } from '../src/config.js';
-import { createWatches } from '../src/operations/delivery-watch/watch-module.js';
+import { createWatches } from '../src/jobs/watch-module.js';
 import { startFakeChannels, type FakeChannels } from './fakes/chat-channels.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import { ev, startFakeTracker, type FakeEvent, type FakeTracker } from './fakes/tracker-server.js';

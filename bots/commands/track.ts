@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CARRIERS, findCarrier } from '../../src/operations/delivery/carriers.js';
 import { AppError } from '../../src/errors.js';
-import type { ChannelTarget } from '../../src/jobs/notifier.js';
+import type { ChannelTarget } from '../../src/operations/delivery-watch/channels.js';
 import { watchCreateSchema } from '../../src/operations/delivery-watch/watch.schema.js';
 import { parseInput } from '../../src/validation.js';
 import type { CommandContext, Reply } from './types.js';

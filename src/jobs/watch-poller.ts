@@ -11,7 +11,7 @@ import type { WatchPatch, WatchRow, WatchStore } from '../operations/delivery-wa
 import { nextPollDelayMs, RETRY_WINDOW_MS, retryDelayMs } from './backoff.js';
 import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js';
 import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
-import type { ChannelNotifier, PostOutcome } from './notifier.js';
+import type { ChannelNotifier, PostOutcome } from '../operations/delivery-watch/channels.js';
 
 export interface PollerOptions {
   /** Interval after a change, before backoff (default 10 min). */

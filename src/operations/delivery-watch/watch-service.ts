@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { ChannelTarget } from '../../jobs/notifier.js';
+import type { ChannelTarget } from './channels.js';
 import type { Account } from '../../platform/accounts.js';
 import type { Clock } from '../../clock.js';
-import { eventKey } from '../../jobs/changes.js';
+import { eventKey } from './event-key.js';
 import type { TrackingService } from '../delivery/tracking-service.js';
 import { STATUS_LABELS, type StatusId } from '../delivery/statuses.js';
 import { checkWebhookUrl, type AddressLookup } from './webhook-url.js';

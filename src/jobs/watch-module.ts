@@ -1,14 +1,14 @@
-import type { Database } from '../../../db/client.js';
-import type { Clock } from '../../clock.js';
-import type { ChannelNotifier } from '../../jobs/notifier.js';
-import { createWatchPoller, type PollerOptions } from '../../jobs/watch-poller.js';
-import type { Logger } from '../../logger.js';
-import type { Delivery } from '../delivery/delivery-module.js';
-import { createWebhookSender } from './webhook-sender.js';
-import type { AddressLookup } from './webhook-url.js';
-import { createWatchOperation } from './watch-operation.js';
-import { createWatchService } from './watch-service.js';
-import { createWatchStore } from './watch-store.js';
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../clock.js';
+import type { ChannelNotifier } from '../operations/delivery-watch/channels.js';
+import { createWatchPoller, type PollerOptions } from './watch-poller.js';
+import type { Logger } from '../logger.js';
+import type { Delivery } from '../operations/delivery/delivery-module.js';
+import { createWebhookSender } from '../operations/delivery-watch/webhook-sender.js';
+import type { AddressLookup } from '../operations/delivery-watch/webhook-url.js';
+import { createWatchOperation } from '../operations/delivery-watch/watch-operation.js';
+import { createWatchService } from '../operations/delivery-watch/watch-service.js';
+import { createWatchStore } from '../operations/delivery-watch/watch-store.js';
 
 export interface WatchOptions {
   /** Slack/Discord posting (the bots' `createChannelNotifier`); without it channel watches cannot be told. */
@@ -27,7 +27,11 @@ export interface WatchDeps {
   allowInsecureWebhooks: boolean;
 }
 
-/** Watched parcels: the service (create/list/remove) and the creation operation for the doors, the poller for the cron job. */
+/**
+ * Composes watched parcels: the service (create/list/remove) and the creation operation for
+ * the doors, the poller for the cron job. It lives in jobs/ because it builds the poller:
+ * jobs/ depends on operations/delivery-watch/, never the other way.
+ */
 export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
   const store = createWatchStore(deps.db);
   const service = createWatchService({
