@@ -1,20 +1,13 @@
 import { z } from 'zod';
+import { CATEGORY_LABELS } from '../../src/operations/url-detect/category-labels.js';
 import type { Reply, Text } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { remainingLine } from './texts.js';
 
-const CATEGORY_NAMES: Record<string, Text> = {
-  clean: { ko: '안전', en: 'clean' },
-  safe: { ko: '안전', en: 'safe' },
-  spam: { ko: '스팸', en: 'spam' },
-  gambling: { ko: '도박', en: 'gambling' },
-  adult: { ko: '성인', en: 'adult' },
-  phishing: { ko: '피싱', en: 'phishing' },
-  malware: { ko: '악성코드 유포', en: 'malware' },
-};
 
 export function categoryName(t: (text: Text) => string, category: string): string {
-  return CATEGORY_NAMES[category] ? t(CATEGORY_NAMES[category]) : category;
+  const label = CATEGORY_LABELS[category as keyof typeof CATEGORY_LABELS];
+  return label ? t(label) : category;
 }
 
 /** `/urlcheck url`: harmful-URL detection. */

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../clock.js';
+import { nextSeoulMonth } from '../seoul-time.js';
 import { API_IDS, type ApiId } from './catalog.js';
 import type { Quota, QuotaLease } from './quota.js';
 
@@ -15,13 +16,8 @@ export interface UsageRow {
   renews_at: string | null;
 }
 
-const SEOUL_OFFSET_MS = 9 * 60 * 60 * 1000; // Korea has no daylight saving time
-
-/** The start of the next calendar month in Asia/Seoul: when counters renew. */
-export function nextRenewal(now: Date): Date {
-  const seoul = new Date(now.getTime() + SEOUL_OFFSET_MS);
-  return new Date(Date.UTC(seoul.getUTCFullYear(), seoul.getUTCMonth() + 1, 1) - SEOUL_OFFSET_MS);
-}
+/** Counters renew at the start of each calendar month in Asia/Seoul. */
+const nextRenewal = nextSeoulMonth;
 
 /** Subscriptions and their monthly call counters: the executor's `Quota`, and the account pages' view. */
 export interface Subscriptions extends Quota {
