@@ -1,7 +1,13 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
 import { webApi } from '@slack/bolt';
 import type { Config } from '../src/config.js';
-import type { ChannelMessage, ChannelNotifier, ChannelPlatform, ChannelTarget, PostOutcome } from '../src/operations/delivery-watch/channels.js';
+import type {
+  ChannelMessage,
+  ChannelNotifier,
+  ChannelPlatform,
+  ChannelTarget,
+  PostOutcome,
+} from '../src/operations/delivery-watch/channels.js';
 import type { Logger } from '../src/logger.js';
 import { createDiscordRest } from './discord/client.js';
 import { createSlackClient } from './slack/client.js';
@@ -41,7 +47,10 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
       await client.chat.postMessage({ channel: target.channelId, text: message.text, unfurl_links: false, unfurl_media: false });
       return { ok: true };
     } catch (error) {
-      const code = (error as { code?: string; data?: { error?: string } }).code === webApi.ErrorCode.PlatformError ? (error as { data?: { error?: string } }).data?.error : undefined;
+      const code =
+        (error as { code?: string; data?: { error?: string } }).code === webApi.ErrorCode.PlatformError
+          ? (error as { data?: { error?: string } }).data?.error
+          : undefined;
       if (code) return { ok: false, gone: SLACK_GONE.has(code), reason: code };
       return { ok: false, gone: false, reason: (error as { code?: string }).code ?? 'slack_request_failed' };
     }

@@ -144,10 +144,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const delivery = createDelivery({ db, tracker, llm, logger, clock }, options.delivery);
   /** Watched parcels: `watches` for the doors, `watchPoller` for the cron job (api/server.ts). */
-  const watches = createWatches(
-    { db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE },
-    options.watches,
-  );
+  const watches = createWatches({ db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE }, options.watches);
 
   /** The eight operations by catalogue id: every door serves them from here. */
   const operations = {

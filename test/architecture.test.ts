@@ -65,12 +65,18 @@ function unitOf(path: string): string {
   return parts[1] === 'operations' ? parts.slice(0, 3).join('/') : parts.slice(0, 2).join('/');
 }
 
-const files = LAYERS.flatMap((layer) => sourceFiles(join(root, layer))).map((file) => ({ file, path: relative(root, file), imports: importsOf(file) }));
+const files = LAYERS.flatMap((layer) => sourceFiles(join(root, layer))).map((file) => ({
+  file,
+  path: relative(root, file),
+  imports: importsOf(file),
+}));
 const inLayer = (layer: string) => files.filter((f) => f.path.startsWith(`${layer}/`));
 
 describe('layers', () => {
   it('src/ never imports the doors (api/, bots/)', () => {
-    const offenders = inLayer('src').flatMap((f) => f.imports.filter((spec) => /^(api|bots)\//.test(resolved(f.file, spec) ?? '')).map((spec) => `${f.path} → ${spec}`));
+    const offenders = inLayer('src').flatMap((f) =>
+      f.imports.filter((spec) => /^(api|bots)\//.test(resolved(f.file, spec) ?? '')).map((spec) => `${f.path} → ${spec}`),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -78,8 +84,12 @@ describe('layers', () => {
     const offenders = [
       ...inLayer('api')
         .filter((f) => f.path !== 'api/server.ts')
-        .flatMap((f) => f.imports.filter((spec) => (resolved(f.file, spec) ?? '').startsWith('bots/')).map((spec) => `${f.path} → ${spec}`)),
-      ...inLayer('bots').flatMap((f) => f.imports.filter((spec) => (resolved(f.file, spec) ?? '').startsWith('api/')).map((spec) => `${f.path} → ${spec}`)),
+        .flatMap((f) =>
+          f.imports.filter((spec) => (resolved(f.file, spec) ?? '').startsWith('bots/')).map((spec) => `${f.path} → ${spec}`),
+        ),
+      ...inLayer('bots').flatMap((f) =>
+        f.imports.filter((spec) => (resolved(f.file, spec) ?? '').startsWith('api/')).map((spec) => `${f.path} → ${spec}`),
+      ),
     ];
     expect(offenders).toEqual([]);
   });

@@ -39,20 +39,35 @@ const logger = createLogger('error', { write: (line: string) => void logged.push
 const caller = { account: { id: 1, email: 'a@example.com' }, logger, requestId: 'test' };
 const schema = z.object({ n: z.number() });
 
-function operation(run: Operation<typeof schema, { n: number }>['run'], isFree?: (output: { n: number }) => boolean): Operation<typeof schema, { n: number }> {
+function operation(
+  run: Operation<typeof schema, { n: number }>['run'],
+  isFree?: (output: { n: number }) => boolean,
+): Operation<typeof schema, { n: number }> {
   return { api: 'url-shortener', schema, run, ...(isFree ? { isFree } : {}) };
 }
 
 describe('executeOperation: one way to charge', () => {
   it('validates before charging: a 400 costs nothing', async () => {
     const { quota, left } = fakeQuota({ 'url-shortener': 3 });
-    await expect(executeOperation(quota, operation(async (_ctx, input) => input), caller, { n: 'x' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(
+      executeOperation(
+        quota,
+        operation(async (_ctx, input) => input),
+        caller,
+        { n: 'x' },
+      ),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     expect(left.get('url-shortener')).toBe(3);
   });
 
   it("charges the operation's call and answers the counter after it", async () => {
     const { quota, left } = fakeQuota({ 'url-shortener': 3 });
-    const result = await executeOperation(quota, operation(async (_ctx, input) => input), caller, { n: 1 });
+    const result = await executeOperation(
+      quota,
+      operation(async (_ctx, input) => input),
+      caller,
+      { n: 1 },
+    );
     expect(result).toMatchObject({ output: { n: 1 }, quota: { api: 'url-shortener', remaining: 2, monthlyQuota: 10 } });
     expect(left.get('url-shortener')).toBe(2);
   });
@@ -74,7 +89,10 @@ describe('executeOperation: one way to charge', () => {
       const charged = await ctx.charge('harmful-url-detection');
       throw new AppError('HARMFUL_URL', '유해한 URL', { remaining: charged.remaining }).earns('harmful-url-detection');
     });
-    await expect(executeOperation(quota, harmful, caller, { n: 1 })).rejects.toMatchObject({ code: 'HARMFUL_URL', extra: { remaining: 2 } });
+    await expect(executeOperation(quota, harmful, caller, { n: 1 })).rejects.toMatchObject({
+      code: 'HARMFUL_URL',
+      extra: { remaining: 2 },
+    });
     expect([left.get('url-shortener'), left.get('harmful-url-detection')]).toEqual([3, 2]);
   });
 
@@ -90,7 +108,15 @@ describe('executeOperation: one way to charge', () => {
 
   it('gives back the call of a free answer and reports the counter after the refund', async () => {
     const { quota, left } = fakeQuota({ 'url-shortener': 3 });
-    const result = await executeOperation(quota, operation(async (_ctx, input) => input, (output) => output.n === 0), caller, { n: 0 });
+    const result = await executeOperation(
+      quota,
+      operation(
+        async (_ctx, input) => input,
+        (output) => output.n === 0,
+      ),
+      caller,
+      { n: 0 },
+    );
     expect(result.quota.remaining).toBe(3);
     expect(left.get('url-shortener')).toBe(3);
   });
@@ -98,7 +124,9 @@ describe('executeOperation: one way to charge', () => {
   it('passes 403 and 429 through without running the operation', async () => {
     let ran = 0;
     const counting = operation(async (_ctx, input) => (ran++, input));
-    await expect(executeOperation(fakeQuota({}).quota, counting, caller, { n: 1 })).rejects.toMatchObject({ code: 'SUBSCRIPTION_REQUIRED' });
+    await expect(executeOperation(fakeQuota({}).quota, counting, caller, { n: 1 })).rejects.toMatchObject({
+      code: 'SUBSCRIPTION_REQUIRED',
+    });
     await expect(executeOperation(fakeQuota({ 'url-shortener': 0 }).quota, counting, caller, { n: 1 })).rejects.toMatchObject({
       code: 'QUOTA_EXCEEDED',
       retryAfterSeconds: 60,

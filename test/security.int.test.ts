@@ -31,7 +31,10 @@ beforeAll(async () => {
   app = await startTestApp({ DEFAULT_QUOTA: '5' });
   [user, revoked, unsubscribed, exhausted] = await Promise.all([app.signUp(), app.signUp(), app.signUp(), app.signUp()]);
   const keys = await app.get('/api/v1/keys', { authorization: `Bearer ${revoked.token}` });
-  const revoke = await fetch(`${app.url}/api/v1/keys/${keys.body.keys[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${revoked.token}` } });
+  const revoke = await fetch(`${app.url}/api/v1/keys/${keys.body.keys[0].id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${revoked.token}` },
+  });
   expect(revoke.status).toBe(200);
   await app.runtime.db.delete(subscriptions).where(eq(subscriptions.accountId, unsubscribed.accountId));
   for (const api of CATALOG) await app.post('/api/v1/subscriptions', { api: api.id }, exhausted.apiKey);
@@ -70,7 +73,11 @@ describe("another account's data", () => {
   it('is 404: short-link statistics, knowledge entries, watches', async () => {
     const shortened = await app.post('/api/v1/url/shorten', { url: 'https://example.com/mine' }, user.apiKey);
     expect(shortened.status).toBe(200);
-    const indexed = await app.post('/api/v1/chatbot/rag', { action: 'index', content: '사내 와이파이 비밀번호는 총무팀에 문의하세요.' }, user.apiKey);
+    const indexed = await app.post(
+      '/api/v1/chatbot/rag',
+      { action: 'index', content: '사내 와이파이 비밀번호는 총무팀에 문의하세요.' },
+      user.apiKey,
+    );
     expect(indexed.status).toBe(200);
 
     const stranger = await app.signUp();

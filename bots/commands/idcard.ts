@@ -41,7 +41,10 @@ export async function readIdImage(ctx: CommandContext, image: Buffer): Promise<R
 /** `/idcard image`: the ID / business registration reader (Discord attachment; on Slack, a DM or the message action). */
 export const idcardCommand = defineCommand({
   name: 'idcard',
-  description: { ko: '신분증·사업자등록증 이미지를 읽습니다 (민감정보는 가려서 나에게만 표시)', en: 'Read an ID or business registration image (masked, only you see it)' },
+  description: {
+    ko: '신분증·사업자등록증 이미지를 읽습니다 (민감정보는 가려서 나에게만 표시)',
+    en: 'Read an ID or business registration image (masked, only you see it)',
+  },
   options: [{ name: 'image', type: 'attachment', required: false, description: { ko: '문서 이미지', en: 'Document image' } }],
   schema: z.object({}),
   usage: { ko: '/idcard + 이미지 첨부', en: '/idcard with an image attached' },
@@ -54,7 +57,10 @@ export const idcardCommand = defineCommand({
         title: ctx.t({ ko: '이미지가 필요합니다', en: 'An image is needed' }),
         text: ctx.t(
           ctx.invocation.platform === 'slack'
-            ? { ko: '봇에게 DM으로 문서 사진을 보내거나, 사진이 있는 메시지에서 "신분증 읽기" 바로가기를 쓰세요.', en: 'Send the photo to the bot in a DM, or use the "신분증 읽기" shortcut on a message with the photo.' }
+            ? {
+                ko: '봇에게 DM으로 문서 사진을 보내거나, 사진이 있는 메시지에서 "신분증 읽기" 바로가기를 쓰세요.',
+                en: 'Send the photo to the bot in a DM, or use the "신분증 읽기" shortcut on a message with the photo.',
+              }
             : { ko: '`/idcard`의 image 옵션에 문서 사진을 첨부하세요.', en: 'Attach the photo to the `image` option of `/idcard`.' },
         ),
         tone: 'info',

@@ -39,9 +39,17 @@ export const kbCommand = defineCommand({
   description: { ko: '지식 베이스 항목을 추가·조회·삭제합니다', en: 'Add, list and delete knowledge entries' },
   options: [],
   subcommands: [
-    { name: 'add', description: { ko: '지식 항목 추가', en: 'Add an entry' }, options: [{ name: 'content', type: 'string', required: true, rest: true, description: { ko: '저장할 내용', en: 'Text to store' } }] },
+    {
+      name: 'add',
+      description: { ko: '지식 항목 추가', en: 'Add an entry' },
+      options: [{ name: 'content', type: 'string', required: true, rest: true, description: { ko: '저장할 내용', en: 'Text to store' } }],
+    },
     { name: 'list', description: { ko: '지식 항목 목록', en: 'List entries' }, options: [] },
-    { name: 'delete', description: { ko: '지식 항목 삭제', en: 'Delete an entry' }, options: [{ name: 'id', type: 'integer', required: true, description: { ko: '항목 ID', en: 'Entry id' } }] },
+    {
+      name: 'delete',
+      description: { ko: '지식 항목 삭제', en: 'Delete an entry' },
+      options: [{ name: 'id', type: 'integer', required: true, description: { ko: '항목 ID', en: 'Entry id' } }],
+    },
     { name: 'clear', description: { ko: '모든 지식 항목 삭제', en: 'Delete every entry' }, options: [] },
   ],
   schema: kbSchema,
@@ -57,7 +65,13 @@ export const kbCommand = defineCommand({
           : { action: options.sub };
     const body = await ctx.call('chatbot-rag', input);
     const context = remainingLine(ctx.locale, body.remaining);
-    if (!('knowledge_list' in body)) return { title: ctx.t({ ko: '지식 베이스', en: 'Knowledge base' }), text: 'message' in body ? body.message : '', context, tone: 'ok' };
+    if (!('knowledge_list' in body))
+      return {
+        title: ctx.t({ ko: '지식 베이스', en: 'Knowledge base' }),
+        text: 'message' in body ? body.message : '',
+        context,
+        tone: 'ok',
+      };
     const entries = body.knowledge_list;
     return {
       title: ctx.t({ ko: `지식 항목 ${body.total}개`, en: `${body.total} knowledge entries` }),

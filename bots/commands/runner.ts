@@ -40,22 +40,46 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
       async call<A extends ApiId>(api: A, input: unknown): Promise<Answer<A>> {
         if (!account) throw new AppError('UNAUTHORIZED', TEXTS.notLinked.ko);
         const operation = services.operations[api] as Operation;
-        const { output, quota } = await executeOperation(services.quota, operation, { account, logger, requestId: invocation.requestId }, input);
+        const { output, quota } = await executeOperation(
+          services.quota,
+          operation,
+          { account, logger, requestId: invocation.requestId },
+          input,
+        );
         return { ...output, remaining: quota.remaining } as Answer<A>;
       },
-      linking: { keyOwner: (key) => services.apiKeys.authenticate(key), link: (ref, key, by) => services.workspaceLinks.link(ref, key, by) },
+      linking: {
+        keyOwner: (key) => services.apiKeys.authenticate(key),
+        link: (ref, key, by) => services.workspaceLinks.link(ref, key, by),
+      },
       watches: services.watches,
     };
   }
 
-  async function guarded(invocation: Invocation, guard: Guard, requestedPublic: unknown, work: (ctx: CommandContext) => Promise<Reply>, image?: ImageSource): Promise<Reply> {
+  async function guarded(
+    invocation: Invocation,
+    guard: Guard,
+    requestedPublic: unknown,
+    work: (ctx: CommandContext) => Promise<Reply>,
+    image?: ImageSource,
+  ): Promise<Reply> {
     const t = (text: Text) => translateText(invocation.locale, text);
     // Sensitive commands log nothing but their name: no options, no fields.
-    const logger = services.logger.child({ door: invocation.platform, command: guard.label, requestId: invocation.requestId, workspace: invocation.workspaceId });
+    const logger = services.logger.child({
+      door: invocation.platform,
+      command: guard.label,
+      requestId: invocation.requestId,
+      workspace: invocation.workspaceId,
+    });
     const started = performance.now();
     try {
       const wait = limiter.take(`${invocation.platform}:${invocation.workspaceId ?? '-'}:${invocation.userId}`);
-      if (wait > 0) return { title: t({ ko: '잠시만요', en: 'Slow down' }), text: translateText(invocation.locale, TEXTS.rateLimited, { seconds: wait }), tone: 'warn' };
+      if (wait > 0)
+        return {
+          title: t({ ko: '잠시만요', en: 'Slow down' }),
+          text: translateText(invocation.locale, TEXTS.rateLimited, { seconds: wait }),
+          tone: 'warn',
+        };
       const account = invocation.workspaceId
         ? await services.workspaceLinks.accountFor({ platform: invocation.platform, workspaceId: invocation.workspaceId })
         : undefined;
@@ -74,11 +98,17 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
       const command = findCommand(name);
       if (!command) return { title: translateText(invocation.locale, TEXTS.unknownCommand), tone: 'error' };
       const guard = { label: command.name, unlinked: command.unlinked, sensitive: command.sensitive, publicable: command.publicable };
-      return guarded(invocation, guard, raw.public, async (ctx) => {
-        const parsed = command.schema.safeParse(raw);
-        if (!parsed.success) return { ...usageReply(ctx, command, parsed.error.issues[0]?.message), public: false };
-        return command.handle(ctx, parsed.data);
-      }, image);
+      return guarded(
+        invocation,
+        guard,
+        raw.public,
+        async (ctx) => {
+          const parsed = command.schema.safeParse(raw);
+          if (!parsed.success) return { ...usageReply(ctx, command, parsed.error.issues[0]?.message), public: false };
+          return command.handle(ctx, parsed.data);
+        },
+        image,
+      );
     },
 
     /** Runs a message action ("링크 검사", "번역", "신분증 읽기") on a message: the caller alone sees the answer. */
@@ -107,5 +137,9 @@ function renderError(error: unknown, invocation: Invocation, logger: Logger, t: 
     return { title: t(TEXTS.errorTitle), text: error.message, tone: error.status >= 500 ? 'error' : 'warn' };
   }
   logger.error({ err: error }, 'bot command failed');
-  return { title: t(TEXTS.errorTitle), text: translateText(invocation.locale, TEXTS.unexpected, { ref: invocation.requestId }), tone: 'error' };
+  return {
+    title: t(TEXTS.errorTitle),
+    text: translateText(invocation.locale, TEXTS.unexpected, { ref: invocation.requestId }),
+    tone: 'error',
+  };
 }

@@ -17,7 +17,13 @@ export const toneCommand = defineCommand({
   name: 'tone',
   description: { ko: '문장을 원하는 말투로 바꿉니다', en: 'Rewrite text in another speaking style' },
   options: [
-    { name: 'style', type: 'string', required: true, choices: TONES, description: { ko: '말투 (formal, casual, cute …)', en: 'Style (formal, casual, cute …)' } },
+    {
+      name: 'style',
+      type: 'string',
+      required: true,
+      choices: TONES,
+      description: { ko: '말투 (formal, casual, cute …)', en: 'Style (formal, casual, cute …)' },
+    },
     { name: 'text', type: 'string', required: true, rest: true, description: { ko: '바꿀 문장', en: 'Text to rewrite' } },
   ],
   schema: z.object({ style: text('style'), text: text('text') }),
@@ -39,7 +45,9 @@ export const toneCommand = defineCommand({
 export const generateCommand = defineCommand({
   name: 'generate',
   description: { ko: '주제나 지시로 글을 생성합니다', en: 'Generate text from a prompt' },
-  options: [{ name: 'prompt', type: 'string', required: true, rest: true, description: { ko: '주제 또는 지시', en: 'Topic or instruction' } }],
+  options: [
+    { name: 'prompt', type: 'string', required: true, rest: true, description: { ko: '주제 또는 지시', en: 'Topic or instruction' } },
+  ],
   schema: z.object({ prompt: text('prompt') }),
   usage: { ko: '/generate <주제 또는 지시>', en: '/generate <prompt>' },
   api: 'text-generation',
@@ -75,11 +83,7 @@ export const translateCommand = defineCommand({
   },
 });
 
-export function translationReply(
-  t: (text: { ko: string; en: string }) => string,
-  body: Answer<'translation'>,
-  locale: 'ko' | 'en',
-): Reply {
+export function translationReply(t: (text: { ko: string; en: string }) => string, body: Answer<'translation'>, locale: 'ko' | 'en'): Reply {
   const name = (code: string) => (LANGUAGE_NAMES[code] ? t(LANGUAGE_NAMES[code]) : code);
   return {
     title: t({ ko: '번역', en: 'Translation' }) + ` · ${name(body.source_lang)} → ${name(body.target_lang)}`,

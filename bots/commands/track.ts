@@ -24,7 +24,12 @@ export const trackCommand = defineCommand({
   name: 'track',
   description: { ko: '택배 배송을 조회하고 AI 분석을 보여 줍니다', en: 'Track a parcel with an AI analysis' },
   options: [
-    { name: 'carrier', type: 'string', required: true, description: { ko: '택배사 (예: kr.cjlogistics, CJ대한통운, 우체국)', en: 'Carrier (e.g. kr.cjlogistics)' } },
+    {
+      name: 'carrier',
+      type: 'string',
+      required: true,
+      description: { ko: '택배사 (예: kr.cjlogistics, CJ대한통운, 우체국)', en: 'Carrier (e.g. kr.cjlogistics)' },
+    },
     { name: 'number', type: 'string', required: true, description: { ko: '운송장 번호', en: 'Tracking number' } },
     { name: 'watch', type: 'boolean', required: false, description: { ko: '변경되면 이 채널에 알림', en: 'Post changes to this channel' } },
     { name: 'public', type: 'boolean', required: false, description: { ko: '채널에 공개', en: 'Post to the channel' } },
@@ -38,14 +43,20 @@ export const trackCommand = defineCommand({
     const body = await ctx.call('delivery-tracking', { carrier_id: resolveCarrier(options.carrier), track_id: options.number, ai: true });
     const latest = body.progresses.slice(-3).reverse();
     const fields = [
-      { name: ctx.t({ ko: '택배사', en: 'Carrier' }), value: body.carrier ? ctx.t({ ko: body.carrier.name_ko, en: body.carrier.name }) : '-', inline: true },
+      {
+        name: ctx.t({ ko: '택배사', en: 'Carrier' }),
+        value: body.carrier ? ctx.t({ ko: body.carrier.name_ko, en: body.carrier.name }) : '-',
+        inline: true,
+      },
       { name: ctx.t({ ko: '상태', en: 'Status' }), value: body.state?.text ?? '-', inline: true },
       ...latest.map((step) => ({
         name: `${step.time.slice(5, 16).replace('T', ' ')} ${step.status.text}`,
         value: clip([step.location.name, step.description].filter(Boolean).join(' · ') || '-', 200),
       })),
     ];
-    const watchNote = options.watch ? `\n\n${await startWatch(ctx, body.carrier?.id ?? resolveCarrier(options.carrier), options.number)}` : '';
+    const watchNote = options.watch
+      ? `\n\n${await startWatch(ctx, body.carrier?.id ?? resolveCarrier(options.carrier), options.number)}`
+      : '';
     return {
       title: ctx.t({ ko: `📦 ${options.number}`, en: `📦 ${options.number}` }),
       text: (body.ai_analysis ?? '') + watchNote || undefined,
@@ -93,7 +104,10 @@ export const untrackCommand = defineCommand({
       ? { title: ctx.t({ ko: '🔕 알림을 껐어요', en: '🔕 Stopped watching' }), text: options.number, tone: 'ok' }
       : {
           title: ctx.t({ ko: '알림 중인 택배가 아니에요', en: 'Not watching that parcel' }),
-          text: ctx.t({ ko: `이 채널에서 ${options.number} 운송장을 알림 중이지 않습니다.`, en: `${options.number} is not watched in this channel.` }),
+          text: ctx.t({
+            ko: `이 채널에서 ${options.number} 운송장을 알림 중이지 않습니다.`,
+            en: `${options.number} is not watched in this channel.`,
+          }),
           tone: 'warn',
         };
   },

@@ -4,7 +4,6 @@ import type { Reply, Text } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { remainingLine } from './texts.js';
 
-
 export function categoryName(t: (text: Text) => string, category: string): string {
   const label = CATEGORY_LABELS[category as keyof typeof CATEGORY_LABELS];
   return label ? t(label) : category;
@@ -14,7 +13,9 @@ export function categoryName(t: (text: Text) => string, category: string): strin
 export const urlcheckCommand = defineCommand({
   name: 'urlcheck',
   description: { ko: 'URL이 유해한지 검사합니다', en: 'Check whether a URL is harmful' },
-  options: [{ name: 'url', type: 'string', required: true, description: { ko: '검사할 URL (http/https)', en: 'URL to check (http/https)' } }],
+  options: [
+    { name: 'url', type: 'string', required: true, description: { ko: '검사할 URL (http/https)', en: 'URL to check (http/https)' } },
+  ],
   schema: z.object({ url: text('url') }),
   usage: { ko: '/urlcheck <URL>', en: '/urlcheck <URL>' },
   api: 'harmful-url-detection',
@@ -22,7 +23,9 @@ export const urlcheckCommand = defineCommand({
   async handle(ctx, { url }): Promise<Reply> {
     const body = await ctx.call('harmful-url-detection', { url: unwrapSlackLink(url) });
     return {
-      title: body.is_malicious ? ctx.t({ ko: '⚠️ 유해한 URL입니다', en: '⚠️ Harmful URL' }) : ctx.t({ ko: '✅ 안전한 URL입니다', en: '✅ Looks safe' }),
+      title: body.is_malicious
+        ? ctx.t({ ko: '⚠️ 유해한 URL입니다', en: '⚠️ Harmful URL' })
+        : ctx.t({ ko: '✅ 안전한 URL입니다', en: '✅ Looks safe' }),
       fields: [
         { name: 'URL', value: unwrapSlackLink(url), inline: false },
         { name: ctx.t({ ko: '분류', en: 'Category' }), value: categoryName(ctx.t, body.category), inline: true },

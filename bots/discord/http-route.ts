@@ -29,10 +29,16 @@ export function discordInteractionsRouter(publicKey: string, rootLogger: Logger,
     try {
       const answer = await handle(interaction);
       res.json(answer.body);
-      if (answer.followUp) void answer.followUp().catch((error: unknown) => logger.error({ err: error, requestId: interaction.id }, 'discord follow-up failed'));
+      if (answer.followUp)
+        void answer
+          .followUp()
+          .catch((error: unknown) => logger.error({ err: error, requestId: interaction.id }, 'discord follow-up failed'));
     } catch (error) {
       logger.error({ err: error, requestId: interaction.id }, 'discord interaction failed');
-      res.json({ type: CHANNEL_MESSAGE, data: { content: `예상치 못한 오류가 발생했습니다. 참조 ID: ${interaction.id}`, flags: EPHEMERAL } });
+      res.json({
+        type: CHANNEL_MESSAGE,
+        data: { content: `예상치 못한 오류가 발생했습니다. 참조 ID: ${interaction.id}`, flags: EPHEMERAL },
+      });
     }
   });
   return router;

@@ -61,7 +61,9 @@ export function createInteractionHandler(rootLogger: Logger, runner: CommandRunn
       const target = data.target_id ? data.resolved?.messages?.[data.target_id] : undefined;
       if (!action || !target) return notice('알 수 없는 명령입니다.');
       const attachment = target.attachments?.find((candidate) => candidate.content_type?.startsWith('image/'));
-      return deferred(interaction, true, () => runner.runAction(who, action.id, { text: target.content ?? '', image: attachment ? attachmentImage(attachment) : undefined }));
+      return deferred(interaction, true, () =>
+        runner.runAction(who, action.id, { text: target.content ?? '', image: attachment ? attachmentImage(attachment) : undefined }),
+      );
     }
 
     if (data.type !== undefined && data.type !== CHAT_INPUT) return notice('알 수 없는 명령입니다.');

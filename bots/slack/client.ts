@@ -16,6 +16,10 @@ export function slackClientOptions(config: Pick<Config, 'SLACK_API_URL'>): webAp
 }
 
 /** A Web API client with the bot token and the shared settings. */
-export function createSlackClient(config: Pick<Config, 'SLACK_API_URL'>, token: string, extra: webApi.WebClientOptions = {}): webApi.WebClient {
+export function createSlackClient(
+  config: Pick<Config, 'SLACK_API_URL'>,
+  token: string,
+  extra: webApi.WebClientOptions = {},
+): webApi.WebClient {
   return new webApi.WebClient(token, { ...slackClientOptions(config), ...extra });
 }

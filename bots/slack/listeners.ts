@@ -57,9 +57,16 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     app.command(`/${command.name}`, async ({ command: payload, ack, respond, client }) => {
       await ack(command.slow ? { response_type: 'ephemeral', text: TEXTS.processing.ko } : undefined);
       const raw = parseSlackText(command, payload.text ?? '');
-      const who = await users.invocation(client, { teamId: payload.team_id, channelId: payload.channel_id }, payload.user_id, payload.trigger_id || randomUUID());
+      const who = await users.invocation(
+        client,
+        { teamId: payload.team_id, channelId: payload.channel_id },
+        payload.user_id,
+        payload.trigger_id || randomUUID(),
+      );
       const reply = await runner.run(who, command.name, raw);
-      await respond(respondWith(reply, command.slow)).catch((error: unknown) => logger.warn({ err: error, command: command.name }, 'respond failed'));
+      await respond(respondWith(reply, command.slow)).catch((error: unknown) =>
+        logger.warn({ err: error, command: command.name }, 'respond failed'),
+      );
     });
   }
 
@@ -68,7 +75,12 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       await ack();
       if (shortcut.type !== 'message_action') return;
       const message = shortcut.message as { text?: string; files?: SlackFile[] };
-      const who = await users.invocation(client, { teamId: shortcut.team?.id, channelId: shortcut.channel?.id }, shortcut.user.id, shortcut.trigger_id);
+      const who = await users.invocation(
+        client,
+        { teamId: shortcut.team?.id, channelId: shortcut.channel?.id },
+        shortcut.user.id,
+        shortcut.trigger_id,
+      );
       const file = message.files?.find((candidate) => candidate.mimetype?.startsWith('image/'));
       const reply = await runner.runAction(who, action.id, { text: message.text ?? '', image: file ? image(file) : undefined });
       await respond(respondWith(reply)).catch((error: unknown) => logger.warn({ err: error, action: action.id }, 'respond failed'));
@@ -82,9 +94,16 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     const file = message.files?.find((candidate) => candidate.mimetype?.startsWith('image/'));
     if (!file) return;
     const teamId = message.team ?? (body as { team_id?: string }).team_id;
-    const who = await users.invocation(client, { teamId, channelId: message.channel }, message.user, (body as { event_id?: string }).event_id ?? randomUUID());
+    const who = await users.invocation(
+      client,
+      { teamId, channelId: message.channel },
+      message.user,
+      (body as { event_id?: string }).event_id ?? randomUUID(),
+    );
     const reply = await runner.run(who, 'idcard', {}, image(file));
-    await client.chat.postMessage({ channel: message.channel, ...toSlackMessage(reply) }).catch((error: unknown) => logger.warn({ err: error }, 'DM answer failed'));
+    await client.chat
+      .postMessage({ channel: message.channel, ...toSlackMessage(reply) })
+      .catch((error: unknown) => logger.warn({ err: error }, 'DM answer failed'));
   });
 
   app.error(async (error) => {

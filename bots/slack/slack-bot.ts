@@ -21,14 +21,23 @@ export function createSlackDoor(config: Config, rootLogger: Logger, runner: Comm
   }
   const botToken = config.SLACK_BOT_TOKEN;
   const boltLog = boltLogger(logger);
-  const common = { authorize: cachedAuthorize(createSlackClient(config, botToken, { logger: boltLog }), botToken), logger: boltLog, clientOptions: slackClientOptions(config) };
+  const common = {
+    authorize: cachedAuthorize(createSlackClient(config, botToken, { logger: boltLog }), botToken),
+    logger: boltLog,
+    clientOptions: slackClientOptions(config),
+  };
   let router: Router | undefined;
   let app: App;
   if (config.SLACK_APP_TOKEN) {
     app = new App({ ...common, appToken: config.SLACK_APP_TOKEN, socketMode: true });
   } else {
     router = Router();
-    const receiver = new ExpressReceiver({ signingSecret: config.SLACK_SIGNING_SECRET!, endpoints: '/slack/events', router, logger: boltLog });
+    const receiver = new ExpressReceiver({
+      signingSecret: config.SLACK_SIGNING_SECRET!,
+      endpoints: '/slack/events',
+      router,
+      logger: boltLog,
+    });
     app = new App({ ...common, receiver });
   }
   registerSlackListeners(app, { runner, users: createSlackUsers(logger), logger, botToken, apiUrl: config.SLACK_API_URL });

@@ -43,7 +43,12 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
     clock: deps.clock,
     resolve: options.resolve,
   });
-  const webhooks = createWebhookSender({ allowInsecure: deps.allowInsecureWebhooks, clock: deps.clock, resolve: options.resolve, timeoutMs: options.webhookTimeoutMs });
+  const webhooks = createWebhookSender({
+    allowInsecure: deps.allowInsecureWebhooks,
+    clock: deps.clock,
+    resolve: options.resolve,
+    timeoutMs: options.webhookTimeoutMs,
+  });
   const poller = createWatchPoller(
     {
       store,
