@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { DataDirLockedError } from '../db/lock.js';
-import { botsFor } from '../bots/index.js';
+import { createBotDoors, startBotDoors, stopBotDoors } from '../bots/index.js';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { startWatchCron, type WatchCron } from '../src/jobs/watch-cron.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
@@ -12,7 +12,11 @@ import { listenOrExplain, StartupError } from './listen.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
-/** `npm start`: configuration, database and migrations, then the HTTP listener; drains on SIGTERM. */
+/**
+ * `npm start`, and the one place the service is wired: configuration, runtime (database and
+ * migrations), the chat doors over the runtime, the HTTP app with their routers, the cron job;
+ * drains on SIGTERM. The only file of api/ that knows bots/.
+ */
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
@@ -28,14 +32,15 @@ async function main(): Promise<void> {
     lock: { onWait: (message) => logger.warn(message) },
   });
   const state: AppState = { draining: false };
-  serve(createRequestListener(runtime, state));
+  const doors = createBotDoors(runtime);
+  const botRouters = doors.flatMap((door) => (door.router ? [door.router] : []));
+  serve(createRequestListener(runtime, { state, botRouters }));
   runtime.logger.info(
     { port, database: runtime.databaseKind, publicBaseUrl: config.PUBLIC_BASE_URL, shortUrlBase: config.SHORT_URL_BASE },
     'AI Utility Hub ready',
   );
   // Socket Mode and the Discord gateway connect out; a failure leaves the HTTP doors serving.
-  const bots = botsFor(runtime);
-  await bots.start().catch((error: unknown) => runtime.logger.error({ err: error }, 'bot connections failed to start'));
+  await startBotDoors(doors, runtime.logger);
   // The parcel-watch poller; WATCH_CRON=off leaves it to other instances.
   const watchCron: WatchCron | undefined =
     config.WATCH_CRON === 'off' ? undefined : startWatchCron(runtime.watchPoller, config.WATCH_CRON, runtime.logger);
@@ -51,7 +56,7 @@ async function main(): Promise<void> {
     const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
     await closed;
     clearTimeout(timer);
-    await bots.stop();
+    await stopBotDoors(doors);
     await watchCron?.stop();
     await runtime.close();
     runtime.logger.info('stopped');

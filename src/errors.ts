@@ -69,6 +69,8 @@ const ENGLISH_DEFAULTS: Record<ErrorCode, string> = {
 export class AppError extends Error {
   override name = 'AppError';
   readonly status: number;
+  /** A charge the failure still earned (the shortener's harmful-URL verdict): the executor keeps it. */
+  earnedCharge?: string;
 
   /** The message in English, when the raising site gave one (else a generic line per code). */
   messageEn?: string;
@@ -101,9 +103,10 @@ export class AppError extends Error {
     return locale === 'en' ? (this.messageEn ?? ENGLISH_DEFAULTS[this.code]) : this.message;
   }
 
-  /** True when the failure lies with an upstream (LLM, tracker, OCR engine): the call is refunded. */
-  get isUpstreamFailure(): boolean {
-    return this.status >= 500;
+  /** Marks the call of `api` as answered despite this error, so the executor does not refund it. */
+  earns(api: string): this {
+    this.earnedCharge = api;
+    return this;
   }
 }
 

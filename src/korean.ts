@@ -37,22 +37,3 @@ function latinSound(word: string): string {
   if (acronym ? /[MN]$/.test(word) : /(?:m|n|ng|ck)$/i.test(word)) return '각';
   return '가';
 }
-
-const SEOUL_OFFSET_MS = 9 * 3600_000; // Korea keeps UTC+9 all year
-const WEEKDAYS = ['일', '월', '화', '수', '목', '금', '토'];
-
-/** An instant as Koreans write it, in Korea's time: `2026년 12월 1일(화) 00:00`. */
-export function koreanDateTime(instant: Date): string {
-  const seoul = new Date(instant.getTime() + SEOUL_OFFSET_MS);
-  const hh = String(seoul.getUTCHours()).padStart(2, '0');
-  const mm = String(seoul.getUTCMinutes()).padStart(2, '0');
-  return (
-    `${seoul.getUTCFullYear()}년 ${seoul.getUTCMonth() + 1}월 ${seoul.getUTCDate()}일` +
-    `(${WEEKDAYS[seoul.getUTCDay()]}) ${hh}:${mm}`
-  );
-}
-
-/** The same instant for English readers, still in Korea's time: `2026-12-01 00:00 KST`. */
-export function koreaTimeEnglish(instant: Date): string {
-  return `${new Date(instant.getTime() + SEOUL_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ')} KST`;
-}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { periodSeconds } from '../api/middleware/quota-headers.js';
-import { nextRenewal } from '../src/platform/subscriptions.js';
-import { koreanDateTime, withJosa } from '../src/korean.js';
+import { koreanDateTime, nextSeoulMonth } from '../src/seoul-time.js';
+import { withJosa } from '../src/korean.js';
 import { parseInput } from '../src/validation.js';
 import { AppError } from '../src/errors.js';
 
@@ -80,7 +80,7 @@ describe('dates and quota windows', () => {
   });
 
   it('gives the RateLimit-Policy window of the real Seoul month', () => {
-    const days = (now: string) => periodSeconds(nextRenewal(new Date(now))) / 86400;
+    const days = (now: string) => periodSeconds(nextSeoulMonth(new Date(now))) / 86400;
     expect(days('2026-11-22T03:00:00Z')).toBe(30); // November
     expect(days('2026-12-31T16:00:00Z')).toBe(31); // 1 January in Seoul already
     expect(days('2028-02-10T00:00:00Z')).toBe(29); // leap February

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AppError, type Locale } from '../../src/errors.js';
 import { withJosa } from '../../src/korean.js';
+import { setExhaustedQuotaHeaders } from './quota-headers.js';
 
 /** A caller whose first choice is English (`Accept-Language: en…`) gets English messages; everyone else Korean. */
 function localeOf(res: Response): Locale {
@@ -12,6 +13,7 @@ function localeOf(res: Response): Locale {
 export function sendError(res: Response, error: AppError): void {
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   res.vary('Accept-Language');
+  setExhaustedQuotaHeaders(res, error);
   res.status(error.status).json({
     success: false,
     code: error.status,
