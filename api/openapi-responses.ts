@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../src/errors.js';
 import { CATALOG, type ApiId } from '../src/platform/catalog.js';
-import { OUTPUT_SCHEMAS } from '../src/platform/output-schemas.js';
+import { OUTPUT_SCHEMAS } from '../src/operations/output-schemas.js';
 import { parseInput } from '../src/validation.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { STATUS_LABELS, type StatusId } from '../operations/delivery/statuses.js';
-import { TONES } from '../operations/tone/tone.schema.js';
-import { LANGUAGES } from '../operations/translate/translate.schema.js';
+import { STATUS_LABELS, type StatusId } from './delivery/statuses.js';
+import { TONES } from './tone/tone.schema.js';
+import { LANGUAGES } from './translate/translate.schema.js';
 
 /**
  * The success bodies of the eight operations as zod schemas: the OpenAPI document's response
