@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lastUserText, startFakeOpenAI, systemText, type FakeOpenAI } from './fakes/openai-server.js';
 import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
@@ -322,5 +324,80 @@ describe('images in a DM and retries', () => {
     expect(slack.api('chat.postMessage')).toHaveLength(before + 2);
     expect(slack.calls.filter((call) => call.path === '/files/missing-1.png')).toHaveLength(1);
     expect(slack.calls.filter((call) => call.path === '/files/missing-2.png')).toHaveLength(1);
+  });
+});
+
+/** Recorded Slack payloads, read in place (../shared/data/chat-payloads/slack, see its README). */
+const PAYLOADS = fileURLToPath(new URL('../../shared/data/chat-payloads/slack/', import.meta.url));
+const hasPayloads = existsSync(PAYLOADS);
+if (!hasPayloads) console.warn(`[slack door test] recorded payloads SKIPPED: ${PAYLOADS} is absent`);
+const recorded = (name: string) => JSON.parse(readFileSync(`${PAYLOADS}${name}`, 'utf8'));
+
+/** A recorded event delivered to this app: its team is the linked one, everything else as Slack sent it. */
+function recordedEvent(event: Record<string, unknown>, eventId: string, overrides: Record<string, unknown> = {}) {
+  return JSON.stringify({ token: 'legacy', team_id: TEAM, api_app_id: 'A1', type: 'event_callback', event_id: eventId, event_time: Math.floor(Date.now() / 1000), event: { ...event, team: TEAM, ...overrides } });
+}
+
+const postedTo = (channel: string, after: number) => slack.waitFor(() => slack.api('chat.postMessage').slice(after).find((call) => call.body.channel === channel), 60_000);
+const shownIn = (posted: { body: any }) => textOf(typeof posted.body.blocks === 'string' ? { blocks: JSON.parse(posted.body.blocks), text: posted.body.text } : posted.body);
+
+describe('Slack text decoded once at the door', () => {
+  it('/shorten stores the URL the user typed, not Slack\'s escaping of it', async () => {
+    const answer = await (await slashCommand('/shorten', 'https://www.example.com/p?a=1&amp;b=2')).response();
+    const code = /\/s\/([0-9A-Za-z]{5})/.exec(textOf(answer))?.[1];
+    expect(code).toBeDefined();
+    const followed = await fetch(`${app.url}/s/${code}`, { redirect: 'manual' });
+    expect(followed.headers.get('location')).toBe('https://www.example.com/p?a=1&b=2');
+  });
+
+  it.skipIf(!hasPayloads)('the translate shortcut sends the text as the reader saw it (recorded quote)', async () => {
+    llm.chat({ content: '> 인용문입니다' });
+    const message = recorded('zulip_message_with_quote_block.json').event;
+    await (await messageShortcut('translate_message', { text: message.text, blocks: message.blocks, user: message.user })).response();
+    expect(lastUserText(llm.requestsTo('chat').at(-1)!.body)).toContain('> This is a quote');
+    expect(JSON.stringify(llm.requestsTo('chat').at(-1)!.body)).not.toContain('&gt;');
+  });
+
+  it.skipIf(!hasPayloads)('the link check reads links a bot message carries only in attachments and blocks (recorded)', async () => {
+    await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, owner.apiKey);
+    const message = recorded('zulip_message_from_slack_integration_bot.json').event;
+    const { text, attachments, blocks, bot_id, username } = message;
+    const answer = await (await messageShortcut('link_check', { text, attachments, blocks, bot_id, username })).response();
+    expect(textOf(answer)).toContain('https://app.clickup.com/t/25567147/86cw30wf2');
+  });
+});
+
+describe.skipIf(!hasPayloads)('every direct message is answered (recorded DM payloads)', () => {
+  it('a plain text DM gets what the bot can do, in the user\'s language', async () => {
+    const event = recorded('vercel-chat_dm-slack-direct.json').directDM.event;
+    const before = slack.api('chat.postMessage').length;
+    expect((await postSigned(recordedEvent(event, 'Ev-DM-TEXT'), 'application/json')).status).toBe(200);
+    expect(shownIn(await postedTo(event.channel, before))).toContain('/translate');
+    await postSigned(recordedEvent(event, 'Ev-DM-TEXT-EN', { user: 'UEN' }), 'application/json');
+    expect(shownIn(await postedTo(event.channel, before + 1))).toContain('What I can do');
+  });
+
+  it('a Slack Connect file (check_file_info) is looked up with files.info and read', async () => {
+    assertKoreanFonts();
+    const spec = makeDocument('resident', 3, 0);
+    slack.addFile('F12345678', await renderImage(spec, 'clean', 3), 'image/png');
+    const event = recorded('zulip_message_with_inaccessible_file.json').event;
+    const before = slack.api('chat.postMessage').length;
+    await postSigned(recordedEvent(event, 'Ev-DM-CONNECT', { channel: 'D2', channel_type: 'im' }), 'application/json');
+    const posted = await postedTo('D2', before);
+    expect(slack.api('files.info').at(-1)?.body.file).toBe('F12345678');
+    const [birth, rest] = spec.expected.id_number.split('-') as [string, string];
+    expect(shownIn(posted)).toContain(`${birth}-${rest[0]}******`);
+  });
+
+  it('a PDF or another file shared in a DM is answered too', async () => {
+    const shared = recorded('zulip_message_with_image_files.json').event;
+    const pdf = { ...shared.files[0], id: 'FPDF1', mimetype: 'application/pdf', filetype: 'pdf', size: 20, url_private_download: slack.addFile('FPDF1', Buffer.from('%PDF-1.4 not really'), 'application/pdf') };
+    const before = slack.api('chat.postMessage').length;
+    await postSigned(recordedEvent({ ...shared, files: [pdf] }, 'Ev-DM-PDF', { channel: 'D3', channel_type: 'im' }), 'application/json');
+    expect(shownIn(await postedTo('D3', before)).length).toBeGreaterThan(10);
+    const sheet = { ...shared.files[0], id: 'FXLS1', mimetype: 'application/vnd.ms-excel', filetype: 'xls' };
+    await postSigned(recordedEvent({ ...shared, files: [sheet] }, 'Ev-DM-XLS', { channel: 'D4', channel_type: 'im' }), 'application/json');
+    expect(shownIn(await postedTo('D4', before))).toContain('application/vnd.ms-excel');
   });
 });

@@ -65,10 +65,24 @@ export const kbCommand = defineCommand({
           : { action: options.sub };
     const body = await ctx.call('chatbot-rag', input);
     const context = remainingLine(ctx.locale, body.remaining);
+    if ('id' in body && options.sub === 'add') {
+      // The new entry's id is what `/kb delete` takes later.
+      return {
+        title: ctx.t({ ko: '지식을 저장했습니다', en: 'Saved to the knowledge base' }),
+        text: ctx.t({ ko: `항목 ID: ${body.id} (지울 때: \`/kb delete ${body.id}\`)`, en: `Entry id: ${body.id} (to remove it: \`/kb delete ${body.id}\`)` }),
+        context,
+        tone: 'ok',
+      };
+    }
     if (!('knowledge_list' in body))
       return {
         title: ctx.t({ ko: '지식 베이스', en: 'Knowledge base' }),
-        text: 'message' in body ? body.message : '',
+        // The core's confirmation, or its English twin for an English-locale user.
+        text: 'deleted' in body
+          ? ctx.t({ ko: body.message, en: `Deleted all ${body.deleted} entries.` })
+          : 'id' in body
+            ? ctx.t({ ko: body.message, en: `Entry ${body.id} deleted.` })
+            : '',
         context,
         tone: 'ok',
       };

@@ -15,6 +15,7 @@ export const linkCommand = defineCommand({
   slow: false,
   sensitive: true,
   unlinked: true,
+  managersOnly: true,
   async handle(ctx, { key }) {
     const { invocation, linking } = ctx;
     const fail = (message: { ko: string; en: string }) => ({

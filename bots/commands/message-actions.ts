@@ -37,13 +37,15 @@ export const MESSAGE_ACTIONS: readonly MessageActionDef[] = [
 
 export interface TargetMessage {
   text: string;
+  /** Links the message carries besides its text (Slack attachments and blocks, Discord embeds). */
+  urls?: string[];
   image?: ImageSource;
 }
 
 const MAX_URLS = 10;
 
 export async function runMessageAction(ctx: CommandContext, id: MessageActionId, message: TargetMessage): Promise<Reply> {
-  if (id === 'link_check') return checkLinks(ctx, message.text);
+  if (id === 'link_check') return checkLinks(ctx, [...new Set([...urlsIn(message.text, MAX_URLS), ...(message.urls ?? [])])].slice(0, MAX_URLS));
   if (id === 'translate_message') {
     if (message.text.trim() === '') return info(ctx, { ko: '번역할 글이 없는 메시지입니다.', en: 'The message has no text to translate.' });
     const body = await ctx.call('translation', {
@@ -56,8 +58,7 @@ export async function runMessageAction(ctx: CommandContext, id: MessageActionId,
   return readIdImage(ctx, await message.image());
 }
 
-async function checkLinks(ctx: CommandContext, text: string): Promise<Reply> {
-  const urls = urlsIn(text, MAX_URLS);
+async function checkLinks(ctx: CommandContext, urls: string[]): Promise<Reply> {
   if (urls.length === 0) return info(ctx, { ko: '메시지에 검사할 URL이 없습니다.', en: 'The message has no URL to check.' });
   const fields: NonNullable<Reply['fields']> = [];
   let harmful = 0;
@@ -74,7 +75,8 @@ async function checkLinks(ctx: CommandContext, text: string): Promise<Reply> {
     } catch (error) {
       // One malformed URL should not hide the others' verdicts; quota and subscription errors stop all.
       if (!(error instanceof AppError) || error.status !== 400) throw error;
-      fields.push({ name: `❔ ${url}`, value: error.message });
+      const why = error.detail ? (ctx.locale === "en" ? (error.detail.en ?? error.localized("en")) : error.detail.ko) : error.localized(ctx.locale);
+      fields.push({ name: `❔ ${url}`, value: why });
     }
   }
   return {

@@ -1,4 +1,5 @@
 import { AppError } from '../../src/errors.js';
+import { englishIssueMessage } from '../../src/validation-messages.js';
 import type { Logger } from '../../src/logger.js';
 import type { Account } from '../../src/platform/accounts.js';
 import type { ApiId } from '../../src/platform/catalog.js';
@@ -18,6 +19,8 @@ export interface CommandRunnerOptions {
 interface Guard extends Visibility {
   label: string;
   unlinked?: boolean;
+  /** How to type the command: shown instead of the REST field a refused value came from. */
+  usage?: Text;
 }
 
 /**
@@ -88,7 +91,7 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
       logger.info({ ms: Math.round(performance.now() - started), tone: reply.tone }, 'bot command answered');
       return { ...reply, public: reply.public !== false && isPublicReply(guard, requestedPublic) };
     } catch (error) {
-      return renderError(error, invocation, logger, t);
+      return renderError(error, invocation, logger, t, guard.usage);
     }
   }
 
@@ -97,14 +100,16 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
     async run(invocation: Invocation, name: string, raw: RawOptions, image?: ImageSource): Promise<Reply> {
       const command = findCommand(name);
       if (!command) return { title: translateText(invocation.locale, TEXTS.unknownCommand), tone: 'error' };
-      const guard = { label: command.name, unlinked: command.unlinked, sensitive: command.sensitive, publicable: command.publicable };
+      const guard = { label: command.name, unlinked: command.unlinked, sensitive: command.sensitive, publicable: command.publicable, usage: command.usage };
       return guarded(
         invocation,
         guard,
         raw.public,
         async (ctx) => {
           const parsed = command.schema.safeParse(raw);
-          if (!parsed.success) return { ...usageReply(ctx, command, parsed.error.issues[0]?.message), public: false };
+          const issue = parsed.error?.issues[0];
+          const problem = issue && (ctx.locale === 'en' ? englishIssueMessage(issue) : issue.message);
+          if (!parsed.success) return { ...usageReply(ctx, command, problem), public: false };
           return command.handle(ctx, parsed.data);
         },
         image,
@@ -130,11 +135,21 @@ function usageReply(ctx: CommandContext, command: BotCommand, problem: string | 
   };
 }
 
-function renderError(error: unknown, invocation: Invocation, logger: Logger, t: (text: Text) => string): Reply {
+/**
+ * The core's refusal in the user's language. A refused field is one of the REST API's names
+ * (`target_lang`), never typed in a chat: the bots say what is wrong and show how to type
+ * the command instead.
+ */
+function renderError(error: unknown, invocation: Invocation, logger: Logger, t: (text: Text) => string, usage?: Text): Reply {
   if (error instanceof AppError) {
     logger.info({ status: error.status, code: error.code }, 'bot command refused');
     if (error.code === 'UNAUTHORIZED') return { title: t(TEXTS.notLinkedTitle), text: t(TEXTS.notLinked), tone: 'info' };
-    return { title: t(TEXTS.errorTitle), text: error.message, tone: error.status >= 500 ? 'error' : 'warn' };
+    const tone = error.status >= 500 ? 'error' : 'warn';
+    if (error.detail) {
+      const detail = invocation.locale === 'en' ? (error.detail.en ?? error.localized('en')) : error.detail.ko;
+      return { title: t(TEXTS.errorTitle), text: usage ? `${detail}\n${t(TEXTS.usageTitle)}: \`${t(usage)}\`` : detail, tone };
+    }
+    return { title: t(TEXTS.errorTitle), text: error.localized(invocation.locale), tone };
   }
   logger.error({ err: error }, 'bot command failed');
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, type Language } from '../../src/operations/translate/translate.schema.js';
+import { LANGUAGE_CHOICES, languageCode } from './languages.js';
 import { TONES, type Tone } from '../../src/operations/tone/tone.schema.js';
 import type { Answer, Reply } from './types.js';
 import { defineCommand, flag, text } from './options.js';
@@ -68,17 +69,18 @@ export const translateCommand = defineCommand({
   name: 'translate',
   description: { ko: '문장을 번역합니다 (ko, en, ja, zh)', en: 'Translate text (ko, en, ja, zh)' },
   options: [
-    { name: 'target', type: 'string', required: true, choices: LANGUAGES, description: { ko: '번역할 언어', en: 'Target language' } },
+    { name: 'target', type: 'string', required: true, choices: LANGUAGES, choiceNames: LANGUAGE_CHOICES, description: { ko: '번역할 언어', en: 'Target language' } },
     { name: 'text', type: 'string', required: true, rest: true, description: { ko: '번역할 문장', en: 'Text to translate' } },
     { name: 'public', type: 'boolean', required: false, description: { ko: '채널에 공개', en: 'Post to the channel' } },
   ],
   schema: z.object({ target: text('target'), text: text('text'), public: flag }),
-  usage: { ko: '/translate <ko|en|ja|zh> <문장> [공개]', en: '/translate <ko|en|ja|zh> <text> [public]' },
+  usage: { ko: '/translate <영어|일본어|중국어|한국어> <문장> [공개]', en: '/translate <English|Japanese|Chinese|Korean> <text> [public]' },
   api: 'translation',
   slow: true,
   publicable: true,
   async handle(ctx, options) {
-    const body = await ctx.call('translation', { text: options.text, target_lang: options.target as Language });
+    // Slack users type the language's name (영어, Japanese) as Discord's choices show it.
+    const body = await ctx.call('translation', { text: options.text, target_lang: languageCode(options.target) as Language });
     return translationReply(ctx.t.bind(ctx), body, ctx.locale);
   },
 });

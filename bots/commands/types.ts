@@ -26,6 +26,8 @@ export interface OptionDef {
   /** Slack: this option takes the rest of the text (it must be the last). */
   rest?: boolean;
   choices?: readonly string[];
+  /** Discord's names for the choices (`영어 (en)`), when they differ from the values. */
+  choiceNames?: ReadonlyArray<{ name: string; name_localizations: Record<string, string>; value: string }>;
 }
 
 export interface SubcommandDef {
@@ -115,5 +117,7 @@ export interface BotCommand<Schema extends z.ZodType = z.ZodType> {
   publicable?: boolean;
   /** `/link` runs without a linked account. */
   unlinked?: boolean;
+  /** Offered by Discord only to members who can manage the server (`default_member_permissions`). */
+  managersOnly?: boolean;
   handle(ctx: CommandContext, options: z.output<Schema>): Promise<Reply>;
 }

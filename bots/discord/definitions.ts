@@ -1,6 +1,7 @@
 import {
   ApplicationCommandType,
   ContextMenuCommandBuilder,
+  PermissionFlagsBits,
   SlashCommandBuilder,
   type RESTPostAPIApplicationCommandsJSONBody,
   type SlashCommandAttachmentOption,
@@ -33,6 +34,7 @@ function addOptions(host: OptionHost, options: OptionDef[]): void {
     if (option.type === 'string') {
       host.addStringOption((builder) => {
         const built = base(builder);
+        if (option.choiceNames) return built.addChoices(...option.choiceNames);
         return option.choices ? built.addChoices(...option.choices.map((choice) => ({ name: choice, value: choice }))) : built;
       });
     } else if (option.type === 'integer') host.addIntegerOption((builder) => base(builder).setMinValue(1));
@@ -46,6 +48,8 @@ export function discordCommandDefinitions(): RESTPostAPIApplicationCommandsJSONB
   const slash = COMMANDS.map((command) => {
     const { ko, en } = describe(command.description);
     const builder = new SlashCommandBuilder().setName(command.name).setDescription(ko).setDescriptionLocalizations(en);
+    // Discord hides the command from members without Manage Server (admins can widen it per server).
+    if (command.managersOnly) builder.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild);
     if (command.subcommands) {
       for (const sub of command.subcommands) {
         builder.addSubcommand((subBuilder: SlashCommandSubcommandBuilder) => {

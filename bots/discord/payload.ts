@@ -20,7 +20,7 @@ export interface DiscordInteraction {
     options?: DiscordOption[];
     resolved?: {
       attachments?: Record<string, DiscordAttachment>;
-      messages?: Record<string, { content?: string; attachments?: DiscordAttachment[] }>;
+      messages?: Record<string, { content?: string; attachments?: DiscordAttachment[]; embeds?: Array<{ url?: string }> }>;
     };
   };
 }

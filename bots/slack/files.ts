@@ -5,9 +5,30 @@ import type { ImageSource } from '../commands/types.js';
 export interface SlackFile {
   id?: string;
   mimetype?: string;
+  filetype?: string;
   size?: number;
   url_private?: string;
   url_private_download?: string;
+  /** `check_file_info` for a file from a Slack Connect channel: only `files.info` gives the rest. */
+  file_access?: string;
+}
+
+/** Files the ID reader takes: any image, or a PDF (its first page is read). */
+export function isReadableDocument(file: SlackFile): boolean {
+  return Boolean(file.mimetype?.startsWith('image/') || file.mimetype === 'application/pdf');
+}
+
+/**
+ * The file as the bot may read it: a Slack Connect file arrives as `{id, file_access:
+ * "check_file_info"}` with no type or URL, and `files.info` fills them in.
+ */
+export async function resolveSlackFile(
+  file: SlackFile,
+  filesInfo: (id: string) => Promise<{ file?: unknown }>,
+): Promise<SlackFile> {
+  if (!file.id || (file.file_access !== 'check_file_info' && file.mimetype && (file.url_private_download || file.url_private))) return file;
+  const info = await filesInfo(file.id);
+  return { ...file, ...(info.file as SlackFile | undefined), file_access: 'visible' };
 }
 
 /**

@@ -5,12 +5,25 @@ import type { Logger } from '../../src/logger.js';
 import { MESSAGE_ACTIONS } from '../commands/message-actions.js';
 import { COMMANDS } from '../commands/registry.js';
 import type { CommandRunner } from '../commands/runner.js';
-import { TEXTS } from '../commands/texts.js';
-import type { Reply } from '../commands/types.js';
-import { slackImage, type SlackFile } from './files.js';
+import { TEXTS, translateText } from '../commands/texts.js';
+import type { Invocation, Reply } from '../commands/types.js';
+import { isReadableDocument, resolveSlackFile, slackImage, type SlackFile } from './files.js';
+import { decodeSlackText, slackMessageUrls } from './mrkdwn.js';
 import { parseSlackText } from './parse-text.js';
 import { toSlackMessage } from './render.js';
 import type { SlackUsers } from './users.js';
+
+type SlackClient = App['client'];
+
+interface DirectMessage {
+  channel_type?: string;
+  channel: string;
+  subtype?: string;
+  user?: string;
+  bot_id?: string;
+  files?: SlackFile[];
+  team?: string;
+}
 
 export interface SlackListenerDeps {
   runner: CommandRunner;
@@ -56,7 +69,9 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
   for (const command of COMMANDS) {
     app.command(`/${command.name}`, async ({ command: payload, ack, respond, client }) => {
       await ack(command.slow ? { response_type: 'ephemeral', text: TEXTS.processing.ko } : undefined);
-      const raw = parseSlackText(command, payload.text ?? '');
+      // Slack's escaping (`&amp;`, `<https://…|…>`, mentions) is decoded once, here.
+      // A command's link is its argument: the URL, whatever label Slack shows.
+      const raw = parseSlackText(command, decodeSlackText(payload.text ?? '', 'url'));
       const who = await users.invocation(
         client,
         { teamId: payload.team_id, channelId: payload.channel_id },
@@ -74,25 +89,30 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     app.shortcut({ type: 'message_action', callback_id: action.id }, async ({ shortcut, ack, respond, client }) => {
       await ack();
       if (shortcut.type !== 'message_action') return;
-      const message = shortcut.message as { text?: string; files?: SlackFile[] };
+      const message = shortcut.message as { text?: string; files?: SlackFile[]; attachments?: unknown; blocks?: unknown };
       const who = await users.invocation(
         client,
         { teamId: shortcut.team?.id, channelId: shortcut.channel?.id },
         shortcut.user.id,
         shortcut.trigger_id,
       );
-      const file = message.files?.find((candidate) => candidate.mimetype?.startsWith('image/'));
-      const reply = await runner.runAction(who, action.id, { text: message.text ?? '', image: file ? image(file) : undefined });
+      const file = await firstDocument(client, message.files);
+      const reply = await runner.runAction(who, action.id, {
+        text: decodeSlackText(message.text ?? ''),
+        // A bot's message often carries its links only in attachments and blocks.
+        urls: slackMessageUrls(message),
+        image: file ? image(file) : undefined,
+      });
       await respond(respondWith(reply)).catch((error: unknown) => logger.warn({ err: error, action: action.id }, 'respond failed'));
     });
   }
 
-  // An image sent to the bot in a direct message is read as `/idcard`; the answer stays in the DM.
+  // Every direct message is answered: an image or PDF is read as `/idcard`, another file is
+  // refused with what the bot can read, and a text gets what the bot can do. The answer stays in the DM.
   app.event('message', async ({ event, body, client }) => {
-    const message = event as { channel_type?: string; channel: string; user?: string; bot_id?: string; files?: SlackFile[]; team?: string };
+    const message = event as DirectMessage;
     if (message.channel_type !== 'im' || message.bot_id || !message.user) return;
-    const file = message.files?.find((candidate) => candidate.mimetype?.startsWith('image/'));
-    if (!file) return;
+    if (message.subtype && message.subtype !== 'file_share' && message.subtype !== 'thread_broadcast') return;
     const teamId = message.team ?? (body as { team_id?: string }).team_id;
     const who = await users.invocation(
       client,
@@ -100,11 +120,34 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       message.user,
       (body as { event_id?: string }).event_id ?? randomUUID(),
     );
-    const reply = await runner.run(who, 'idcard', {}, image(file));
+    const reply = await answerDirectMessage(client, message, who);
     await client.chat
       .postMessage({ channel: message.channel, ...toSlackMessage(reply) })
       .catch((error: unknown) => logger.warn({ err: error }, 'DM answer failed'));
   });
+
+  async function answerDirectMessage(client: SlackClient, message: DirectMessage, who: Invocation): Promise<Reply> {
+    const files = message.files ?? [];
+    const file = await firstDocument(client, files).catch((error: unknown) => {
+      logger.warn({ err: error }, 'files.info failed');
+      return undefined;
+    });
+    if (file) return runner.run(who, 'idcard', {}, image(file));
+    if (files.length > 0) {
+      const type = files[0]?.mimetype ?? files[0]?.filetype ?? '?';
+      return { title: translateText(who.locale, TEXTS.dmHelpTitle), text: translateText(who.locale, TEXTS.unsupportedFile, { type }), tone: 'info' };
+    }
+    return { title: translateText(who.locale, TEXTS.dmHelpTitle), text: translateText(who.locale, TEXTS.dmHelp), tone: 'info' };
+  }
+
+  /** The first image or PDF of a message, Slack Connect files looked up with `files.info`. */
+  async function firstDocument(client: SlackClient, files: SlackFile[] | undefined): Promise<SlackFile | undefined> {
+    for (const candidate of files ?? []) {
+      const file = await resolveSlackFile(candidate, (id) => client.files.info({ file: id }));
+      if (isReadableDocument(file)) return file;
+    }
+    return undefined;
+  }
 
   app.error(async (error) => {
     logger.error({ err: error }, 'slack listener failed');

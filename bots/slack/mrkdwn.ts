@@ -17,7 +17,7 @@ function labelIsAddress(url: string, label: string): boolean {
   return bare(url) === bare(label);
 }
 
-function decodeToken(inner: string): string {
+function decodeToken(inner: string, links: LinkAs): string {
   const [target = '', ...rest] = inner.split('|');
   const label = rest.length > 0 ? unescapeEntities(rest.join('|')) : undefined;
   if (target.startsWith('@')) return label ? (label.startsWith('@') ? label : `@${label}`) : target;
@@ -28,20 +28,23 @@ function decodeToken(inner: string): string {
     return kind === 'here' || kind === 'channel' || kind === 'everyone' ? `@${kind}` : '';
   }
   const url = unescapeEntities(target);
-  if (!label || labelIsAddress(url, label)) return url.replace(/^mailto:/i, '');
+  if (!label || links === 'url' || labelIsAddress(url, label)) return url.replace(/^mailto:/i, '');
   return label;
 }
 
+/** How a labelled link reads: its label (a message's visible text) or its URL (a command's argument). */
+export type LinkAs = 'label' | 'url';
+
 /**
  * A Slack text as its reader sees it: entities decoded, a link as its URL (or as its label
- * when the label is other text), mentions as `@name`/`#channel`. Decoded once: `&amp;lt;`
- * (a user who typed `&lt;`) stays `&lt;`.
+ * when the label is other text and `links` is `label`), mentions as `@name`/`#channel`.
+ * Decoded once: `&amp;lt;` (a user who typed `&lt;`) stays `&lt;`.
  */
-export function decodeSlackText(text: string): string {
+export function decodeSlackText(text: string, links: LinkAs = 'label'): string {
   let out = '';
   let last = 0;
   for (const match of text.matchAll(TOKEN)) {
-    out += unescapeEntities(text.slice(last, match.index)) + decodeToken(match[1] ?? '');
+    out += unescapeEntities(text.slice(last, match.index)) + decodeToken(match[1] ?? '', links);
     last = match.index + match[0].length;
   }
   return out + unescapeEntities(text.slice(last));
