@@ -3,6 +3,7 @@ import type { RateLimitOptions } from './commands/rate-limit.js';
 import { createCommandRunner } from './commands/runner.js';
 import type { BotServices } from './commands/types.js';
 import { createDiscordDoor } from './discord/discord-door.js';
+import { doorLogLines } from './door-summary.js';
 import type { BotDoor } from './door.js';
 import { createSlackDoor } from './slack/slack-bot.js';
 
@@ -20,6 +21,8 @@ export function botServices(runtime: Runtime): BotServices {
 
 /** The chat doors over the runtime, one per configured platform (a missing one is logged, not fatal). */
 export function createBotDoors(runtime: Runtime, options: BotOptions = {}): BotDoor[] {
+  // One line per platform: which doors are on and how, and what the others still need.
+  for (const line of doorLogLines(runtime.config)) runtime.logger[line.level]({ platform: line.platform }, line.message);
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
   const doors = [createSlackDoor(runtime.config, runtime.logger, runner), createDiscordDoor(runtime.config, runtime.logger, runner)];
   return doors.filter((door): door is BotDoor => door !== undefined);

@@ -28,3 +28,21 @@ describe('the start-up lines about the chat doors', () => {
     ]);
   });
 });
+
+describe('Discord command definitions', () => {
+  it('require the /idcard image, offer /link to Manage Server only, and name the /translate languages', async () => {
+    const { discordCommandDefinitions } = await import('../bots/discord/definitions.js');
+    const byName = Object.fromEntries(discordCommandDefinitions().map((command) => [command.name, command as any]));
+    expect(byName.idcard.options).toEqual([expect.objectContaining({ name: 'image', type: 11, required: true })]);
+    expect(byName.link.default_member_permissions).toBe('32'); // MANAGE_GUILD
+    expect(byName.ask.default_member_permissions).toBeUndefined();
+    const target = byName.translate.options.find((option: any) => option.name === 'target');
+    expect(target.choices).toContainEqual(expect.objectContaining({ name: '영어 (en)', value: 'en', name_localizations: expect.objectContaining({ 'en-US': 'English (en)' }) }));
+  });
+
+  it('reads the language names Slack users type', async () => {
+    const { languageCode } = await import('../bots/commands/languages.js');
+    expect(['영어', '일본어', '중국어', '한국어', 'Japanese', 'EN', 'zh'].map(languageCode)).toEqual(['en', 'ja', 'zh', 'ko', 'ja', 'en', 'zh']);
+    expect(languageCode('프랑스어')).toBe('프랑스어');
+  });
+});

@@ -14,7 +14,6 @@ import { createInteractionHandler } from './interactions.js';
  */
 export function createDiscordDoor(config: Config, logger: Logger, runner: CommandRunner): BotDoor | undefined {
   const httpConfigured = Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
-  if (!httpConfigured) logger.info('Discord not configured (DISCORD_APPLICATION_ID / DISCORD_PUBLIC_KEY): POST /discord/interactions off');
   if (!httpConfigured && !config.DISCORD_GATEWAY) return undefined;
   const rest = createDiscordRest(config);
   const handle = createInteractionHandler(logger, runner, rest);

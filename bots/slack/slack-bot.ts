@@ -16,7 +16,6 @@ import { createSlackUsers } from './users.js';
 export function createSlackDoor(config: Config, rootLogger: Logger, runner: CommandRunner): BotDoor | undefined {
   const logger = rootLogger.child({ door: 'slack' });
   if (!config.SLACK_BOT_TOKEN || (!config.SLACK_SIGNING_SECRET && !config.SLACK_APP_TOKEN)) {
-    logger.info('Slack not configured (SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN): Slack bot off');
     return undefined;
   }
   const botToken = config.SLACK_BOT_TOKEN;
