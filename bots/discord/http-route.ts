@@ -1,4 +1,5 @@
 import express, { Router } from 'express';
+import { AppError, errorBody } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { InteractionHandler } from './interactions.js';
 import { CHANNEL_MESSAGE, type DiscordInteraction } from './payload.js';
@@ -16,14 +17,14 @@ export function discordInteractionsRouter(publicKey: string, rootLogger: Logger,
   router.post('/discord/interactions', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!verifyDiscordRequest(key, req.get('x-signature-ed25519'), req.get('x-signature-timestamp'), body)) {
-      res.status(401).json({ success: false, code: 401, error: '서명이 올바르지 않습니다.', error_code: 'UNAUTHORIZED' });
+      res.status(401).json(errorBody(new AppError('UNAUTHORIZED', '서명이 올바르지 않습니다.')));
       return;
     }
     let interaction: DiscordInteraction;
     try {
       interaction = JSON.parse(body.toString('utf8')) as DiscordInteraction;
     } catch {
-      res.status(400).json({ success: false, code: 400, error: 'JSON 형식이 올바르지 않습니다.', error_code: 'INVALID_JSON' });
+      res.status(400).json(errorBody(new AppError('INVALID_JSON', 'JSON 형식이 올바르지 않습니다.')));
       return;
     }
     try {
