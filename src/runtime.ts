@@ -24,6 +24,7 @@ import { createApiKeys } from './platform/api-keys.js';
 import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
 import { createSubscriptions } from './platform/subscriptions.js';
+import { startHousekeeping } from './platform/housekeeping.js';
 import { createWorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
@@ -61,10 +62,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock: options.clock });
   const platform = {
     subscriptions,
-    accounts: createAccounts(db, subscriptions),
+    accounts: createAccounts(db, subscriptions, { clock: options.clock }),
     apiKeys: createApiKeys(db),
     workspaceLinks: createWorkspaceLinks(db),
   };
+
+  /** Hourly deletion of what has expired, so tables callers grow stay bounded. */
+  const housekeeping = startHousekeeping({ sessions: () => platform.accounts.purgeExpiredSessions() }, logger);
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
   const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), ...options.llm });
@@ -144,7 +148,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     /** Flushes buffered work and closes the database. */
+    housekeeping,
     async close(): Promise<void> {
+      await housekeeping.stop();
       urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();

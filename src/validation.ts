@@ -13,6 +13,9 @@ z.config({
   },
 });
 
+/** Largest id of a row (PostgreSQL `integer` identity columns). */
+export const MAX_ROW_ID = 2_147_483_647;
+
 /** Parses caller input with an operation's schema; a failure is a 400 naming the field. */
 export function parseInput<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
   rejectNulCharacters(raw);

@@ -41,6 +41,8 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const known = error instanceof AppError ? error : fromBodyParser(error);
   // pino-http logs the request line with `res.err`: failures of ours or an upstream only.
   if (!known || known.status >= 500) res.err = error;
+  // Refused before its body was read (401 on a 15 MB upload): close rather than drain it.
+  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
   if (known) return sendError(res, known);
   if (res.headersSent) return;
   sendError(res, new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의 시 요청 ID ${String(req.id)}를 알려 주세요.`));

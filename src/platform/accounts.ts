@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, notInArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { accounts, sessions } from '../../db/schema.js';
@@ -9,6 +9,8 @@ import { DUMMY_PASSWORD_HASH, generateLoginToken, hashPassword, sha256, verifyPa
 import type { Subscriptions } from './subscriptions.js';
 
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+/** Live login tokens kept per account: a new log-in beyond this ends the oldest session. */
+export const MAX_SESSIONS_PER_ACCOUNT = 20;
 
 export const credentialsSchema = z.object({
   email: z
@@ -25,8 +27,25 @@ export interface Account {
   email: string;
 }
 
-/** Sign-up, log-in and login-token checks. */
-export function createAccounts(db: Database, subscriptions: Subscriptions) {
+export interface AccountsOptions {
+  clock?: () => Date;
+}
+
+/** Sign-up, log-in, log-out and login-token checks. */
+export function createAccounts(db: Database, subscriptions: Subscriptions, options: AccountsOptions = {}) {
+  const now = options.clock ?? (() => new Date());
+
+  /** Drops the account's expired sessions and all but its newest live ones. */
+  async function trimSessions(accountId: number): Promise<void> {
+    const keep = db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.accountId, accountId), gt(sessions.expiresAt, now())))
+      .orderBy(desc(sessions.id))
+      .limit(MAX_SESSIONS_PER_ACCOUNT);
+    await db.delete(sessions).where(and(eq(sessions.accountId, accountId), notInArray(sessions.id, keep)));
+  }
+
   return {
     /** Creates the account and subscribes it to the APIs that need no explicit subscription. */
     async register(raw: unknown): Promise<Account> {
@@ -52,9 +71,22 @@ export function createAccounts(db: Database, subscriptions: Subscriptions) {
         throw new AppError('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.');
       }
       const { token, hash } = generateLoginToken();
-      const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+      const expiresAt = new Date(now().getTime() + SESSION_TTL_MS);
       await db.insert(sessions).values({ accountId: account.id, tokenHash: hash, expiresAt });
+      await trimSessions(account.id);
       return { token, expiresAt };
+    },
+
+    /** Ends the session of a login token at once (unknown or expired tokens: nothing to do). */
+    async logout(token: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.tokenHash, sha256(token)));
+    },
+
+    /** Deletes expired sessions, a batch at a time (housekeeping); returns how many went. */
+    async purgeExpiredSessions(batch = 10_000): Promise<number> {
+      const expired = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now())).limit(batch);
+      const deleted = await db.delete(sessions).where(inArray(sessions.id, expired)).returning({ id: sessions.id });
+      return deleted.length;
     },
 
     /** The account behind a login token, or undefined when the token is unknown or expired. */
@@ -63,7 +95,7 @@ export function createAccounts(db: Database, subscriptions: Subscriptions) {
         .select({ id: accounts.id, email: accounts.email })
         .from(sessions)
         .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-        .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, new Date())));
+        .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, now())));
       return row;
     },
   };
