@@ -1,11 +1,12 @@
 import express from 'express';
 import { botsFor } from '../bots/index.js';
 import type { Runtime } from '../src/runtime.js';
-import { errorHandler, notFound } from './middleware/errors.js';
+import { databaseErrors, errorHandler, notFound, refuseWhileDatabaseAway } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { accountRoutes } from './routes/account.js';
 import { docsRoutes } from './routes/docs.js';
+import { healthRoutes } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
 import { redirectHandler } from './routes/redirect.js';
 import { watchRoutes } from './routes/watches.js';
@@ -24,13 +25,12 @@ export function createApp(runtime: Runtime, state: AppState = { draining: false 
 
   app.use(securityHeaders);
   app.use(redirectHandler(runtime));
-  app.get('/healthz', (_req, res) => {
-    res.status(state.draining ? 503 : 200).json({ status: state.draining ? 'draining' : 'ok' });
-  });
+  app.use(healthRoutes(runtime, state));
 
   app.use(requestLog(runtime.logger));
   // The bots verify signatures over the raw body: mounted before any JSON parser.
   for (const router of botsFor(runtime).routers) app.use(router);
+  app.use('/api', refuseWhileDatabaseAway(runtime));
   // No body parser here: each route reads its JSON body after authentication (middleware/body.ts).
   app.use('/api/v1', accountRoutes(runtime));
   app.use('/api/v1', operationRoutes(runtime));
@@ -38,6 +38,7 @@ export function createApp(runtime: Runtime, state: AppState = { draining: false 
   app.use(docsRoutes(runtime));
 
   app.use(notFound);
+  app.use(databaseErrors(runtime));
   app.use(errorHandler);
   return app;
 }

@@ -50,6 +50,8 @@ const envSchema = z.object({
   OPENAI_EMBEDDING_MODEL: optionalText,
   OPENAI_TOKEN_PARAM: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
   LLM_TIMEOUT_MS: positiveInt(30_000),
+  /** PostgreSQL cancels a statement that runs longer (its `statement_timeout`); answered 503. */
+  DB_STATEMENT_TIMEOUT_MS: positiveInt(10_000),
   DELIVERY_TRACKER_URL: httpUrl.default('https://apis.tracker.delivery/graphql'),
   DELIVERY_TRACKER_CLIENT_ID: optionalText,
   DELIVERY_TRACKER_CLIENT_SECRET: optionalText,

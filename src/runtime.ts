@@ -1,3 +1,4 @@
+import { createDatabaseMonitor } from '../db/availability.js';
 import { openDatabase, type Database } from '../db/client.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -56,8 +57,18 @@ export interface RuntimeOptions {
  */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}) {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  });
   const db: Database = database.db;
+  /** Whether the database answers: the doors refuse work at once (503) while it is away. */
+  const databaseMonitor = createDatabaseMonitor({
+    probe: database.ping,
+    onChange: (available, error) =>
+      available ? logger.info('database reachable again') : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
+  });
 
   const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock: options.clock });
   const platform = {
@@ -135,6 +146,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     db,
     databaseKind: database.kind,
+    /** `available()`, `observe(error)`, and `ping()` for the readiness check. */
+    database: { ...databaseMonitor, ping: database.ping },
     platform,
     llm,
     operations,
@@ -151,6 +164,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     housekeeping,
     async close(): Promise<void> {
       await housekeeping.stop();
+      databaseMonitor.stop();
       urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();

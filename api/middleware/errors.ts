@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError } from '../../src/errors.js';
+import { AppError, databaseUnavailable, fromDatabaseError } from '../../src/errors.js';
+import type { Runtime } from '../../src/runtime.js';
 
 /** CONTRACT §4: `{success:false, code, error, error_code}` plus the status's extra fields. */
 export function sendError(res: Response, error: AppError): void {
@@ -34,6 +35,19 @@ function fromBodyParser(error: { type?: string; status?: number; limit?: number 
     default:
       return undefined;
   }
+}
+
+/** While the database is away every API request is refused at once: 503 + Retry-After, no waiting on a connection. */
+export function refuseWhileDatabaseAway(runtime: Runtime): RequestHandler {
+  return (_req, _res, next) => next(runtime.database.available() ? undefined : databaseUnavailable());
+}
+
+/** A failed query that means "database away" or "statement timed out" becomes its 503; the monitor hears of it. */
+export function databaseErrors(runtime: Runtime): ErrorRequestHandler {
+  return (error, _req, _res, next) => {
+    runtime.database.observe(error);
+    next(error instanceof AppError ? error : (fromDatabaseError(error) ?? error));
+  };
 }
 
 /** The one error mapper of the HTTP door. Unexpected errors are logged and answered 500 without internals. */

@@ -25,6 +25,6 @@ export function requestLog(logger: Logger) {
       err: serializeError,
     },
     customLogLevel: (_req, res) => (res.statusCode === 500 ? 'error' : res.statusCode > 500 ? 'warn' : 'info'),
-    autoLogging: { ignore: (req) => req.url === '/healthz' },
+    autoLogging: { ignore: (req) => req.url?.startsWith('/healthz') === true },
   });
 }
