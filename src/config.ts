@@ -76,6 +76,11 @@ const envSchema = z.object({
   /** Feeds of `npm run lists:update`: `name=category:format:url`, comma-separated (unset: the defaults). */
   URL_LIST_FEEDS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,
+  /** Abuse limits (README "Limits and abuse"). */
+  LOGIN_MAX_FAILURES: positiveInt(10),
+  LOGIN_MAX_PER_ADDRESS: positiveInt(30),
+  SIGNUP_MAX_PER_ADDRESS: positiveInt(10),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -26,6 +26,9 @@ import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
 import { createSubscriptions } from './platform/subscriptions.js';
 import { startHousekeeping } from './platform/housekeeping.js';
+import { createLoginGuard } from './platform/login-guard.js';
+import { createPasswordHasher } from './platform/password-hasher.js';
+import { createThrottleStore } from './platform/throttle.js';
 import { createWorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
@@ -71,15 +74,30 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
 
   const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock: options.clock });
+  const clock = options.clock ?? (() => new Date());
+  const throttles = createThrottleStore(db, clock);
+  const guard = createLoginGuard(
+    throttles,
+    {
+      maxFailuresPerAccount: config.LOGIN_MAX_FAILURES,
+      maxLoginsPerAddress: config.LOGIN_MAX_PER_ADDRESS,
+      maxSignUpsPerAddress: config.SIGNUP_MAX_PER_ADDRESS,
+    },
+    clock,
+  );
+  const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY });
   const platform = {
     subscriptions,
-    accounts: createAccounts(db, subscriptions, { clock: options.clock }),
+    accounts: createAccounts(db, subscriptions, { clock: options.clock, guard, passwords }),
     apiKeys: createApiKeys(db),
     workspaceLinks: createWorkspaceLinks(db),
   };
 
   /** Hourly deletion of what has expired, so tables callers grow stay bounded. */
-  const housekeeping = startHousekeeping({ sessions: () => platform.accounts.purgeExpiredSessions() }, logger);
+  const housekeeping = startHousekeeping(
+    { sessions: () => platform.accounts.purgeExpiredSessions(), throttles: () => throttles.purge() },
+    logger,
+  );
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
   const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), ...options.llm });

@@ -17,12 +17,12 @@ export function accountRoutes(runtime: Runtime): Router {
   const keyOrToken = authenticate(runtime, 'either');
 
   router.post('/auth/register', jsonBody, async (req, res) => {
-    const user = await accounts.register(req.body);
+    const user = await accounts.register(req.body, { address: req.ip });
     res.status(201).json({ success: true, user });
   });
 
   router.post('/auth/login', jsonBody, async (req, res) => {
-    const { token, expiresAt } = await accounts.login(req.body);
+    const { token, expiresAt } = await accounts.login(req.body, { address: req.ip });
     res.json({ success: true, token, expires_at: expiresAt.toISOString() });
   });
 

@@ -5,7 +5,9 @@ import { accounts, sessions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { OPEN_APIS } from './catalog.js';
-import { DUMMY_PASSWORD_HASH, generateLoginToken, hashPassword, sha256, verifyPassword } from './secrets.js';
+import type { LoginGuard } from './login-guard.js';
+import type { PasswordHasher } from './password-hasher.js';
+import { DUMMY_PASSWORD_HASH, generateLoginToken, sha256 } from './secrets.js';
 import type { Subscriptions } from './subscriptions.js';
 
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -29,11 +31,21 @@ export interface Account {
 
 export interface AccountsOptions {
   clock?: () => Date;
+  /** Brute-force limits (log-in failures, attempts and sign-ups per address). */
+  guard: LoginGuard;
+  /** scrypt behind a semaphore. */
+  passwords: PasswordHasher;
+}
+
+/** Where a sign-up or log-in comes from (the client address), for the per-address limits. */
+export interface Origin {
+  address?: string | undefined;
 }
 
 /** Sign-up, log-in, log-out and login-token checks. */
-export function createAccounts(db: Database, subscriptions: Subscriptions, options: AccountsOptions = {}) {
+export function createAccounts(db: Database, subscriptions: Subscriptions, options: AccountsOptions) {
   const now = options.clock ?? (() => new Date());
+  const { guard, passwords } = options;
 
   /** Drops the account's expired sessions and all but its newest live ones. */
   async function trimSessions(accountId: number): Promise<void> {
@@ -48,9 +60,10 @@ export function createAccounts(db: Database, subscriptions: Subscriptions, optio
 
   return {
     /** Creates the account and subscribes it to the APIs that need no explicit subscription. */
-    async register(raw: unknown): Promise<Account> {
+    async register(raw: unknown, origin: Origin = {}): Promise<Account> {
       const { email, password } = parseInput(credentialsSchema, raw);
-      const passwordHash = await hashPassword(password);
+      await guard.beforeSignUp(origin.address);
+      const passwordHash = await passwords.hash(password);
       const [account] = await db
         .insert(accounts)
         .values({ email, passwordHash })
@@ -62,14 +75,17 @@ export function createAccounts(db: Database, subscriptions: Subscriptions, optio
     },
 
     /** Checks the password and issues a login token that expires in 24 hours. */
-    async login(raw: unknown): Promise<{ token: string; expiresAt: Date }> {
+    async login(raw: unknown, origin: Origin = {}): Promise<{ token: string; expiresAt: Date }> {
       const { email, password } = parseInput(credentialsSchema, raw);
+      await guard.beforeLogin(email, origin.address);
       const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
       // Verify against a dummy hash when there is no account: the timing must not tell.
-      const valid = await verifyPassword(password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
+      const valid = await passwords.verify(password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
       if (!account || !valid) {
+        await guard.loginFailed(email);
         throw new AppError('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.');
       }
+      await guard.loginSucceeded(email);
       const { token, hash } = generateLoginToken();
       const expiresAt = new Date(now().getTime() + SESSION_TTL_MS);
       await db.insert(sessions).values({ accountId: account.id, tokenHash: hash, expiresAt });
