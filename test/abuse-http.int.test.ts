@@ -1,4 +1,6 @@
 import { request } from 'node:http';
+import { eq } from 'drizzle-orm';
+import { linkClicks, sessions, shortLinks } from '../db/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
@@ -103,8 +105,6 @@ describe('expired sessions', () => {
     let now = new Date('2026-03-02T00:00:00Z');
     const timed = await startTestApp({}, { clock: () => now });
     try {
-      const { sessions } = await import('../db/schema.js');
-      const { eq } = await import('drizzle-orm');
       const user = await timed.signUp();
       const count = async () => (await timed.runtime.db.select().from(sessions).where(eq(sessions.accountId, user.accountId))).length;
       for (let i = 0; i < 21; i++) await timed.post('/api/v1/auth/login', { email: user.email, password: user.password });
@@ -118,5 +118,31 @@ describe('expired sessions', () => {
     } finally {
       await timed.close();
     }
+  });
+});
+
+describe('click statistics under made-up referrers', () => {
+  it('keep a bounded number of rows per link and hour, and exact totals', async () => {
+    const user = await app.signUp();
+    const shortened = await app.post('/api/v1/url/shorten', { url: `https://example.com/popular/${Date.now()}` }, user.apiKey);
+    const code = shortened.body.code as string;
+    const visits = 300;
+    for (let i = 0; i < visits; i += 30) {
+      await Promise.all(
+        Array.from({ length: 30 }, (_, j) =>
+          fetch(`${app.url}/s/${code}`, {
+            redirect: 'manual',
+            headers: { referer: `https://spam-${i + j}-${Math.random().toString(36).slice(2)}.example/`, 'user-agent': `bot-${i + j}` },
+          }).then((res) => res.arrayBuffer()),
+        ),
+      );
+    }
+    const stats = await app.get(`/api/v1/url/shorten/${code}/stats`, { 'x-api-key': user.apiKey });
+    expect(stats.body.clicks.total).toBe(visits);
+    const [link] = await app.runtime.db.select().from(shortLinks).where(eq(shortLinks.code, code));
+    const rows = await app.runtime.db.select().from(linkClicks).where(eq(linkClicks.linkId, link!.id));
+    // 60 distinct rows per hour, plus the pooled row(s); a visit at an hour's turn may add one more budget.
+    expect(rows.length).toBeLessThanOrEqual(2 * 60 + 4);
+    expect(rows.some((row) => row.referrerHost === '(other)')).toBe(true);
   });
 });
