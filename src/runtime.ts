@@ -28,6 +28,7 @@ import { createSubscriptions } from './platform/subscriptions.js';
 import { startHousekeeping } from './platform/housekeeping.js';
 import { createLoginGuard } from './platform/login-guard.js';
 import { createPasswordHasher } from './platform/password-hasher.js';
+import { createReplayGuard } from './platform/replay-guard.js';
 import { createThrottleStore } from './platform/throttle.js';
 import { createWorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProviderOptions } from './providers/llm.js';
@@ -91,11 +92,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     accounts: createAccounts(db, subscriptions, { clock: options.clock, guard, passwords }),
     apiKeys: createApiKeys(db),
     workspaceLinks: createWorkspaceLinks(db),
+    /** Signatures of recent Slack/Discord requests: a replay is refused. */
+    replayGuard: createReplayGuard(db, clock),
   };
 
   /** Hourly deletion of what has expired, so tables callers grow stay bounded. */
   const housekeeping = startHousekeeping(
-    { sessions: () => platform.accounts.purgeExpiredSessions(), throttles: () => throttles.purge() },
+    {
+      sessions: () => platform.accounts.purgeExpiredSessions(),
+      throttles: () => throttles.purge(),
+      botSignatures: () => platform.replayGuard.purge(),
+    },
     logger,
   );
 

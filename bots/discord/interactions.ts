@@ -169,7 +169,10 @@ export function discordInteractionsRouter(runtime: Runtime, handle: InteractionH
   const router = Router();
   router.post('/discord/interactions', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (!verifyDiscordRequest(key, req.get('x-signature-ed25519'), req.get('x-signature-timestamp'), body)) {
+    const signature = req.get('x-signature-ed25519');
+    const verified = verifyDiscordRequest(key, signature, req.get('x-signature-timestamp'), body);
+    // A verified request seen before (within five minutes, on any instance) is a replay.
+    if (!verified || !(await runtime.platform.replayGuard.firstSeen(`discord:${signature!.toLowerCase()}`))) {
       res.status(401).json({ success: false, code: 401, error: '서명이 올바르지 않습니다.', error_code: 'UNAUTHORIZED' });
       return;
     }

@@ -9,6 +9,7 @@ import { COMMANDS } from '../commands/registry.js';
 import type { CommandRunner } from '../commands/runner.js';
 import { localeOf, TEXTS } from '../commands/texts.js';
 import type { Invocation, Locale, Reply } from '../commands/types.js';
+import { slackRequestGuard } from './verify.js';
 import { slackImage, type SlackFile } from './files.js';
 import { parseSlackText } from './parse-text.js';
 import { toSlackMessage } from './render.js';
@@ -64,6 +65,8 @@ export function createSlackBot(runtime: Runtime, runner: CommandRunner): SlackBo
     app = new App({ ...common, appToken: config.SLACK_APP_TOKEN, socketMode: true });
   } else {
     router = Router();
+    // Registered before Bolt's own route: signature both ways in time, and no replays.
+    router.post('/slack/events', ...slackRequestGuard(config.SLACK_SIGNING_SECRET!, runtime.platform.replayGuard));
     const receiver = new ExpressReceiver({ signingSecret: config.SLACK_SIGNING_SECRET!, endpoints: '/slack/events', router, logger: common.logger });
     app = new App({ ...common, receiver });
   }
