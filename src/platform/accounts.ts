@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, lte, notInArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { accounts, sessions } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { OPEN_APIS } from './catalog.js';
@@ -30,7 +31,7 @@ export interface Account {
 }
 
 export interface AccountsOptions {
-  clock?: () => Date;
+  clock: Clock;
   /** Brute-force limits (log-in failures, attempts and sign-ups per address). */
   guard: LoginGuard;
   /** scrypt behind a semaphore. */
@@ -43,8 +44,21 @@ export interface Origin {
 }
 
 /** Sign-up, log-in, log-out and login-token checks. */
-export function createAccounts(db: Database, subscriptions: Subscriptions, options: AccountsOptions) {
-  const now = options.clock ?? (() => new Date());
+export interface Accounts {
+  /** Creates the account and subscribes it to the APIs that need no explicit subscription (409 when the email is taken; 429 beyond the sign-ups of an address). */
+  register(raw: unknown, origin?: Origin): Promise<Account>;
+  /** Checks the password and issues a login token that expires in 24 hours (401 otherwise; 429 while throttled). */
+  login(raw: unknown, origin?: Origin): Promise<{ token: string; expiresAt: Date }>;
+  /** Ends the session of a login token at once. */
+  logout(token: string): Promise<void>;
+  /** Deletes expired sessions, a batch at a time (housekeeping); returns how many went. */
+  purgeExpiredSessions(batch?: number): Promise<number>;
+  /** The account behind a login token, or undefined when the token is unknown or expired. */
+  accountForToken(token: string): Promise<Account | undefined>;
+}
+
+export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 'subscribeAll'>, options: AccountsOptions): Accounts {
+  const now = options.clock;
   const { guard, passwords } = options;
 
   /** Drops the account's expired sessions and all but its newest live ones. */
@@ -117,4 +131,3 @@ export function createAccounts(db: Database, subscriptions: Subscriptions, optio
   };
 }
 
-export type Accounts = ReturnType<typeof createAccounts>;

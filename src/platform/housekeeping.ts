@@ -41,3 +41,5 @@ export function startHousekeeping(tasks: Record<string, HousekeepingTask>, logge
     },
   };
 }
+
+export type Housekeeping = ReturnType<typeof startHousekeeping>;
