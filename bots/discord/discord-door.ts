@@ -1,6 +1,6 @@
 import type { Config } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
-import type { ReplayGuard } from '../../src/platform/replay-guard.js';
+import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
 import { createDiscordRest } from './client.js';

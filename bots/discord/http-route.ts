@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import type { Logger } from '../../src/logger.js';
-import type { ReplayGuard } from '../../src/platform/replay-guard.js';
+import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { InteractionHandler } from './interactions.js';
 import { CHANNEL_MESSAGE, type DiscordInteraction } from './payload.js';
 import { EPHEMERAL } from './render.js';

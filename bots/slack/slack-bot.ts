@@ -2,7 +2,7 @@ import { App, ExpressReceiver, LogLevel, type Logger as BoltLogger } from '@slac
 import { Router } from 'express';
 import type { Config } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
-import type { ReplayGuard } from '../../src/platform/replay-guard.js';
+import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
 import { createSlackClient, slackClientOptions } from './client.js';

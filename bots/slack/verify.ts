@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import { constantTimeEqual } from '../../src/platform/secrets.js';
-import type { ReplayGuard } from '../../src/platform/replay-guard.js';
+import type { ReplayGuard } from '../../src/platform/replay-store.js';
 
 /** Slack's tolerance, both ways: Bolt only refuses old timestamps, not ones from the future. */
 const MAX_SKEW_SECONDS = 300;

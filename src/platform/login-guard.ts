@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { AppError } from '../errors.js';
-import type { ThrottleStore, ThrottleWindow } from './throttle.js';
+import type { ThrottleStore, ThrottleWindow } from './throttle-store.js';
 
 export interface LoginLimits {
   /** Wrong passwords per account (e-mail) per window; then 429 until the window ends. */
