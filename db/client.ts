@@ -7,6 +7,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { projectPath } from '../src/paths.js';
+import { createLocalCoordination, createPostgresCoordination, type Coordination } from './coordination.js';
 import { lockDataDir } from './lock.js';
 import { schema } from './schema.js';
 
@@ -15,6 +16,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** Notifications between instances and this instance's liveness (db/coordination.ts). */
+  coordination: Coordination;
   close(): Promise<void>;
 }
 
@@ -41,10 +44,13 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     await client.waitReady;
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
+    const coordination = createLocalCoordination();
     return {
       db: db as unknown as Database,
       kind: 'pglite',
+      coordination,
       close: async () => {
+        await coordination.close();
         await client.close();
         lock?.release();
       },
@@ -62,10 +68,15 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   await migrateWithLock(url);
   const client = postgres(url, { max: 10, onnotice: () => {}, connection: { application_name: 'ai-utility-hub' } });
   const db = drizzlePostgres({ client, schema });
+  const coordination = await createPostgresCoordination(client, url);
   return {
     db: db as unknown as Database,
     kind: 'postgres',
-    close: () => client.end({ timeout: 5 }),
+    coordination,
+    close: async () => {
+      await coordination.close();
+      await client.end({ timeout: 5 });
+    },
   };
 }
 

@@ -29,6 +29,9 @@ import { createLlmProvider, llmOptionsFromConfig, type LlmProviderOptions } from
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
 
+/** How often a PostgreSQL instance looks for calls held by instances that died. */
+const HOLD_RECOVERY_INTERVAL_MS = 5_000;
+
 export interface RuntimeOptions {
   logger?: Logger;
   /** Fixed clock for tests of monthly renewal. */
@@ -58,7 +61,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const db: Database = database.db;
 
-  const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock: options.clock });
+  const { coordination } = database;
+  const subscriptions = createSubscriptions(db, {
+    defaultQuota: config.DEFAULT_QUOTA,
+    instanceId: coordination.instanceId,
+    clock: options.clock,
+  });
+  // Calls a crashed process charged but never answered are given back (on PostgreSQL also
+  // those of other instances that die later: checked every few seconds).
+  await subscriptions.startRecovery(database.kind === 'postgres' ? HOLD_RECOVERY_INTERVAL_MS : undefined);
   const platform = {
     subscriptions,
     accounts: createAccounts(db, subscriptions),
@@ -145,6 +156,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     /** Flushes buffered work and closes the database. */
     async close(): Promise<void> {
+      subscriptions.stopRecovery();
       urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();

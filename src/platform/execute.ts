@@ -44,7 +44,9 @@ export async function executeOperation<Schema extends z.ZodType, Output extends 
   const lease = await subscriptions.reserve(ctx.account.id, operation.api);
   try {
     const output = await operation.run(ctx, input);
+    // The charge is recorded before the answer leaves: a crash before this line gives it back.
     if (operation.isFree?.(output)) await lease.refund();
+    else await lease.settle();
     return { body: { ...output, remaining: lease.remaining }, lease };
   } catch (error) {
     await lease.refund().catch((refundError: unknown) =>

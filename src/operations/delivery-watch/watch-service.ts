@@ -136,7 +136,9 @@ export function createWatchService(deps: WatchServiceDeps) {
       parseInput(watchCreateSchema, raw); // 400 before any charge
       const lease = await deps.subscriptions.reserve(account.id, 'delivery-tracking');
       try {
-        return { ...(await createUncharged(account, raw, options)), remaining: lease.remaining };
+        const created = await createUncharged(account, raw, options);
+        await lease.settle();
+        return { ...created, remaining: lease.remaining };
       } catch (error) {
         await lease.refund();
         throw error;

@@ -75,6 +75,7 @@ async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string
   });
   try {
     const verdict = await deps.urlChecker.check(url);
+    await lease.settle(); // answered: a harmful verdict is paid for too
     if (verdict.isMalicious) {
       throw new AppError('HARMFUL_URL', '유해한 URL로 판단되어 단축 URL을 만들지 않았습니다.', {
         is_malicious: true,
