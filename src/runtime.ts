@@ -21,6 +21,7 @@ import { createUrlDetectOperation } from './operations/url-detect/url-detect.js'
 import { createUrlDetection } from './operations/url-detect/url-detection.js';
 import { createAccounts } from './platform/accounts.js';
 import { createApiKeys } from './platform/api-keys.js';
+import { createKeyCache } from './platform/key-cache.js';
 import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
 import { createSubscriptions } from './platform/subscriptions.js';
@@ -70,10 +71,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // Calls a crashed process charged but never answered are given back (on PostgreSQL also
   // those of other instances that die later: checked every few seconds).
   await subscriptions.startRecovery(database.kind === 'postgres' ? HOLD_RECOVERY_INTERVAL_MS : undefined);
+  const keyCache = createKeyCache(coordination);
   const platform = {
     subscriptions,
     accounts: createAccounts(db, subscriptions),
-    apiKeys: createApiKeys(db),
+    apiKeys: createApiKeys(db, keyCache),
     workspaceLinks: createWorkspaceLinks(db),
   };
 
@@ -157,6 +159,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     /** Flushes buffered work and closes the database. */
     async close(): Promise<void> {
       subscriptions.stopRecovery();
+      await keyCache.close();
       urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();

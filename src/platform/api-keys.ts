@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { accounts, apiKeys } from '../../db/schema.js';
 import { AppError } from '../errors.js';
+import type { KeyCache } from './key-cache.js';
 import { parseInput } from '../validation.js';
 import type { Account } from './accounts.js';
 import { constantTimeEqual, generateApiKey, isWellFormedApiKey, sha256 } from './secrets.js';
@@ -23,7 +24,7 @@ export interface KeySummary {
 }
 
 /** API keys: created (shown once), listed, revoked, and checked on every call. */
-export function createApiKeys(db: Database) {
+export function createApiKeys(db: Database, cache: KeyCache) {
   const lastUsedWritten = new Map<number, number>();
 
   function touch(keyId: number): void {
@@ -62,7 +63,7 @@ export function createApiKeys(db: Database) {
       return rows.map(summarize);
     },
 
-    /** Revokes at once: the next call with the key is refused (keys are not cached). */
+    /** Revokes at once: the next call with the key is refused here, and within a second on every instance. */
     async revoke(account: Account, id: number): Promise<void> {
       const revoked = await db
         .update(apiKeys)
@@ -70,14 +71,22 @@ export function createApiKeys(db: Database) {
         .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id });
       if (revoked.length === 0) throw new AppError('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.');
+      await cache.revoked(id);
     },
 
-    /** The account that owns a live key, or undefined. */
+    /** The account that owns a live key, or undefined: from the cache, else one indexed lookup. */
     async authenticate(key: string): Promise<(Account & { keyId: number }) | undefined> {
       if (!isWellFormedApiKey(key)) return undefined;
       const hash = sha256(key);
+      const cached = cache.get(hash);
+      if (cached) {
+        touch(cached.keyId);
+        return { id: cached.accountId, email: cached.email, keyId: cached.keyId };
+      }
+      const generation = cache.generation();
       const [row] = await findLiveKey.execute({ hash });
       if (!row || !constantTimeEqual(row.keyHash, hash)) return undefined;
+      cache.set(hash, { accountId: row.id, email: row.email, keyId: row.keyId }, generation);
       touch(row.keyId);
       return { id: row.id, email: row.email, keyId: row.keyId };
     },
