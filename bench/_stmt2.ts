@@ -1,0 +1,25 @@
+import { openDatabase } from '../db/client.js';
+import { createQuotaHolds } from '../src/platform/quota-holds.js';
+import { createSubscriptions, nextRenewal } from '../src/platform/subscriptions.js';
+import { accounts } from '../db/schema.js';
+import { sql } from 'drizzle-orm';
+const url = process.argv[2];
+const h = await openDatabase(url ? { databaseUrl: url, dataDir: '' } : { dataDir: 'memory://' });
+const subs = createSubscriptions(h.db, { defaultQuota: 1e8, instanceId: h.coordination.instanceId });
+const holds = createQuotaHolds(h.db, { instanceId: h.coordination.instanceId, clock: () => new Date(), nextRenewal });
+const [acc] = await h.db.insert(accounts).values({ email: `s${Date.now()}@x`, passwordHash: 'x' }).returning();
+await subs.subscribeAll(acc!.id, ['url-shortener']);
+const ids: string[] = [];
+let t = performance.now();
+for (let r = 0; r < 50; r++) { const x = await holds.take({ accountId: acc!.id, api: 'url-shortener' }); if (x.granted) ids.push(x.holdId); }
+console.log(`take: ${((performance.now() - t) / 50).toFixed(2)} ms`);
+t = performance.now();
+for (const id of ids) await holds.settle(id);
+console.log(`settle: ${((performance.now() - t) / 50).toFixed(2)} ms`);
+t = performance.now();
+for (let r = 0; r < 50; r++) await h.db.execute(sql`update subscriptions set remaining = remaining where account_id = ${acc!.id}`);
+console.log(`plain update: ${((performance.now() - t) / 50).toFixed(2)} ms`);
+t = performance.now();
+for (let r = 0; r < 50; r++) await h.db.execute(sql`with c as (select set_config('synchronous_commit', 'off', true)) update subscriptions set remaining = remaining from c where account_id = ${acc!.id}`);
+console.log(`async update: ${((performance.now() - t) / 50).toFixed(2)} ms`);
+await h.close();
