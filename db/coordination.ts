@@ -55,8 +55,7 @@ export async function createPostgresCoordination(client: postgres.Sql, url: stri
   let ended = false;
   const lockSession = postgres(url, {
     max: 1,
-    idle_timeout: null as unknown as undefined,
-    max_lifetime: null,
+    max_lifetime: null, // never recycled: closing it would release the lock
     onnotice: () => {},
     connection: { application_name: `ai-utility-hub instance ${instanceId}` },
     onclose: () => {
