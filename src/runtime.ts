@@ -66,6 +66,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const subscriptions = createSubscriptions(db, {
     defaultQuota: config.DEFAULT_QUOTA,
     instanceId: coordination.instanceId,
+    separateSettles: database.kind === 'postgres',
     clock: options.clock,
   });
   // Calls a crashed process charged but never answered are given back (on PostgreSQL also

@@ -36,7 +36,16 @@ export function nextRenewal(now: Date): Date {
 }
 
 /** Subscriptions and their monthly call counters. */
-export function createSubscriptions(db: Database, options: { defaultQuota: number; instanceId: number; clock?: () => Date }) {
+export interface SubscriptionsOptions {
+  defaultQuota: number;
+  /** This process's id in `quota_holds` (db/coordination.ts). */
+  instanceId: number;
+  /** PostgreSQL: settle answered calls in statements of their own (see quota-holds.ts). */
+  separateSettles?: boolean;
+  clock?: () => Date;
+}
+
+export function createSubscriptions(db: Database, options: SubscriptionsOptions) {
   const clock = options.clock ?? (() => new Date());
 
   async function find(accountId: number, api: ApiId) {
@@ -54,7 +63,7 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
       : { remaining: row.remaining, renewsAt: row.renewsAt };
   }
 
-  const holds = createQuotaHolds(db, { instanceId: options.instanceId, clock, nextRenewal });
+  const holds = createQuotaHolds(db, { instanceId: options.instanceId, clock, nextRenewal, separateSettles: options.separateSettles ?? false });
   let recovery: NodeJS.Timeout | undefined;
 
   return {
