@@ -310,7 +310,9 @@ export const deliveryWatches = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index('delivery_watches_due_idx').on(table.nextPollAt).where(sql`status = 'active'`),
+    index('delivery_watches_due_idx')
+      .on(table.nextPollAt)
+      .where(sql`status = 'active'`),
     index('delivery_watches_account_idx').on(table.accountId, table.id),
   ],
 );

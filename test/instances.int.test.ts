@@ -20,7 +20,9 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('two instances on one Postgr
   it('lets exactly 50 of 200 concurrent calls through a quota of 50, whichever instance answers', async () => {
     const user = await a.signUp();
     const responses = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).post('/api/v1/url/shorten', { url: `https://example.com/both/${i}` }, user.apiKey)),
+      Array.from({ length: 200 }, (_, i) =>
+        (i % 2 ? a : b).post('/api/v1/url/shorten', { url: `https://example.com/both/${i}` }, user.apiKey),
+      ),
     );
     const ok = responses.filter((res) => res.status === 200);
     expect(ok).toHaveLength(50);
@@ -38,7 +40,10 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('two instances on one Postgr
     expect((await detect(b)).status).toBe(200);
 
     const keys = await a.get('/api/v1/keys', { authorization: `Bearer ${user.token}` });
-    const revoked = await fetch(`${a.url}/api/v1/keys/${keys.body.keys[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}` } });
+    const revoked = await fetch(`${a.url}/api/v1/keys/${keys.body.keys[0].id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${user.token}` },
+    });
     expect(revoked.status).toBe(200);
     expect((await detect(a)).status).toBe(401);
 

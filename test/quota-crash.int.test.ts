@@ -64,7 +64,8 @@ describe('a process killed in the middle of a burst', () => {
     // every few seconds, once the dead session is gone).
     const second = start();
     await second.ready;
-    const database = process.env.TEST_DB === 'postgres' ? await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, dataDir }) : undefined;
+    const database =
+      process.env.TEST_DB === 'postgres' ? await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, dataDir }) : undefined;
     if (database) {
       const deadline = Date.now() + 15_000;
       while ((await countHolds(database.db, accountId)) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
@@ -76,7 +77,10 @@ describe('a process killed in the middle of a burst', () => {
     const { db, close } = await openDatabase({ databaseUrl: databaseEnv().DATABASE_URL, dataDir });
     try {
       expect(await countHolds(db, accountId)).toBe(0);
-      const [links] = await db.select({ n: sql<number>`count(*)::int` }).from(shortLinks).where(eq(shortLinks.accountId, accountId));
+      const [links] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(shortLinks)
+        .where(eq(shortLinks.accountId, accountId));
       const [row] = await db
         .select()
         .from(subscriptions)
@@ -92,6 +96,9 @@ describe('a process killed in the middle of a burst', () => {
 });
 
 async function countHolds(db: Awaited<ReturnType<typeof openDatabase>>['db'], accountId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(quotaHolds).where(eq(quotaHolds.accountId, accountId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(quotaHolds)
+    .where(eq(quotaHolds.accountId, accountId));
   return row!.n;
 }

@@ -24,7 +24,16 @@ export interface KeySummary {
 }
 
 /** API keys: created (shown once), listed, revoked, and checked on every call. */
-export function createApiKeys(db: Database, cache: KeyCache) {
+export interface ApiKeys {
+  create(account: Account, raw: unknown): Promise<{ apiKey: string; key: KeySummary }>;
+  list(account: Account): Promise<KeySummary[]>;
+  /** Revokes at once: the next call with the key is refused here, within a second on every instance (404 when not the account's). */
+  revoke(account: Account, id: number): Promise<void>;
+  /** The account that owns a live key, or undefined. */
+  authenticate(key: string): Promise<(Account & { keyId: number }) | undefined>;
+}
+
+export function createApiKeys(db: Database, cache: KeyCache): ApiKeys {
   const lastUsedWritten = new Map<number, number>();
 
   function touch(keyId: number): void {
@@ -32,7 +41,10 @@ export function createApiKeys(db: Database, cache: KeyCache) {
     if (nowMs - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(keyId, nowMs);
     // Fire and forget: a failed bookkeeping write must not fail the caller's request.
-    db.update(apiKeys).set({ lastUsedAt: new Date(nowMs) }).where(eq(apiKeys.id, keyId)).catch(() => {});
+    db.update(apiKeys)
+      .set({ lastUsedAt: new Date(nowMs) })
+      .where(eq(apiKeys.id, keyId))
+      .catch(() => {});
   }
 
   // Built once: every operation call runs this lookup, and building the SQL each time costs more than running it.
@@ -92,8 +104,6 @@ export function createApiKeys(db: Database, cache: KeyCache) {
     },
   };
 }
-
-export type ApiKeys = ReturnType<typeof createApiKeys>;
 
 function summarize(row: typeof apiKeys.$inferSelect): KeySummary {
   return {

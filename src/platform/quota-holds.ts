@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { INSTANCE_LOCK_CLASS } from '../../db/coordination.js';
+import { rowsOf } from '../../db/rows.js';
 import type { ApiId } from './catalog.js';
 import { Batcher } from './batcher.js';
 
@@ -177,11 +178,6 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
 }
 
 export type QuotaHolds = ReturnType<typeof createQuotaHolds>;
-
-/** `db.execute` answers an array on postgres.js and `{ rows }` on PGlite. */
-function rowsOf<Row>(result: unknown): Row[] {
-  return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
-}
 
 function affected(result: unknown): number {
   const r = result as { count?: number; affectedRows?: number };

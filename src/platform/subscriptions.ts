@@ -2,23 +2,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
+import type { Clock } from '../clock.js';
+import { nextSeoulMonth } from '../seoul-time.js';
 import { API_IDS, type ApiId } from './catalog.js';
 import { createQuotaHolds, type TakeResult } from './quota-holds.js';
+import type { Quota, QuotaLease } from './quota.js';
 
-/** One reserved call: the counter after it, and how to give it back. */
-export interface QuotaLease {
-  api: ApiId;
-  remaining: number;
-  monthlyQuota: number;
-  renewsAt: Date;
-  /**
-   * Records the call as answered (the charge stands). Until then the call is only held: a
-   * crash gives it back. 503 when the hold was given back meanwhile. Harmless when repeated.
-   */
-  settle(): Promise<void>;
-  /** Returns the call to the counter (an upstream failed); harmless when called twice. */
-  refund(): Promise<void>;
-}
+export type { QuotaLease } from './quota.js';
 
 export interface UsageRow {
   api: ApiId;
@@ -27,26 +17,34 @@ export interface UsageRow {
   renews_at: string | null;
 }
 
-const SEOUL_OFFSET_MS = 9 * 60 * 60 * 1000; // Korea has no daylight saving time
+/** Counters renew at the start of each calendar month in Asia/Seoul. */
+const nextRenewal = nextSeoulMonth;
 
-/** The start of the next calendar month in Asia/Seoul: when counters renew. */
-export function nextRenewal(now: Date): Date {
-  const seoul = new Date(now.getTime() + SEOUL_OFFSET_MS);
-  return new Date(Date.UTC(seoul.getUTCFullYear(), seoul.getUTCMonth() + 1, 1) - SEOUL_OFFSET_MS);
+/** Subscriptions and their monthly call counters: the executor's `Quota`, and the account pages' view. */
+export interface Subscriptions extends Quota {
+  /** Idempotent: an existing subscription is returned as it is. */
+  subscribe(accountId: number, api: ApiId): Promise<{ api: ApiId; remaining: number; renews_at: string }>;
+  subscribeAll(accountId: number, apis: ApiId[]): Promise<void>;
+  usage(accountId: number): Promise<UsageRow[]>;
+  /**
+   * Gives back the calls held by instances that died (kill -9) before answering them: once
+   * now, then every `intervalMs` (PostgreSQL: other instances may die at any time).
+   */
+  startRecovery(intervalMs?: number): Promise<void>;
+  stopRecovery(): void;
 }
 
-/** Subscriptions and their monthly call counters. */
 export interface SubscriptionsOptions {
   defaultQuota: number;
   /** This process's id in `quota_holds` (db/coordination.ts). */
   instanceId: number;
   /** PostgreSQL: settle answered calls in statements of their own (see quota-holds.ts). */
   separateSettles?: boolean;
-  clock?: () => Date;
+  clock: Clock;
 }
 
-export function createSubscriptions(db: Database, options: SubscriptionsOptions) {
-  const clock = options.clock ?? (() => new Date());
+export function createSubscriptions(db: Database, options: SubscriptionsOptions): Subscriptions {
+  const { clock } = options;
 
   async function find(accountId: number, api: ApiId) {
     const [row] = await db
@@ -63,7 +61,12 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       : { remaining: row.remaining, renewsAt: row.renewsAt };
   }
 
-  const holds = createQuotaHolds(db, { instanceId: options.instanceId, clock, nextRenewal, separateSettles: options.separateSettles ?? false });
+  const holds = createQuotaHolds(db, {
+    instanceId: options.instanceId,
+    clock,
+    nextRenewal,
+    separateSettles: options.separateSettles ?? false,
+  });
   let recovery: NodeJS.Timeout | undefined;
 
   return {
@@ -118,10 +121,6 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       );
     },
 
-    /**
-     * Gives back the calls held by instances that died (kill -9) before answering them: once
-     * now, then every `intervalMs` (PostgreSQL: other instances may die at any time).
-     */
     async startRecovery(intervalMs?: number): Promise<void> {
       await holds.recover();
       if (!intervalMs) return;
@@ -176,5 +175,3 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       );
   }
 }
-
-export type Subscriptions = ReturnType<typeof createSubscriptions>;
