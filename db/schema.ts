@@ -81,7 +81,7 @@ export const subscriptions = pgTable(
  * the call from `subscriptions.remaining`. Answering the call deletes its row (the charge
  * stands); a failed call deletes it and gives the unit back. Rows of an instance that died
  * (kill -9) are given back by whichever instance finds them first, so a crash never keeps a
- * charge for a call nobody answered (src/platform/quota-holds.ts).
+ * charge for a call nobody answered (src/platform/quota-hold-store.ts).
  */
 export const quotaHolds = pgTable(
   'quota_holds',

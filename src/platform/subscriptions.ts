@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import { nextSeoulMonth } from '../seoul-time.js';
 import { API_IDS, type ApiId } from './catalog.js';
-import { createQuotaHolds, type TakeResult } from './quota-holds.js';
+import { createQuotaHolds, type TakeResult } from './quota-hold-store.js';
 import type { Quota, QuotaLease } from './quota.js';
 
 export type { QuotaLease } from './quota.js';
@@ -38,7 +38,7 @@ export interface SubscriptionsOptions {
   defaultQuota: number;
   /** This process's id in `quota_holds` (db/coordination.ts). */
   instanceId: number;
-  /** PostgreSQL: settle answered calls in statements of their own (see quota-holds.ts). */
+  /** PostgreSQL: settle answered calls in statements of their own (see quota-hold-store.ts). */
   separateSettles?: boolean;
   clock: Clock;
 }
@@ -101,7 +101,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
     /**
      * Takes one call from the counter, renewing a lapsed month on the way: with
      * `remaining = n`, n concurrent callers succeed and the rest get 429, on any number of
-     * instances. Concurrent calls are taken together in one statement (quota-holds.ts); each
+     * instances. Concurrent calls are taken together in one statement (quota-hold-store.ts); each
      * granted call is held until it is settled (answered) or refunded (failed).
      * 403 when the account has no subscription to the API.
      */
