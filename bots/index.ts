@@ -24,7 +24,11 @@ export function createBotDoors(runtime: Runtime, options: BotOptions = {}): BotD
   // One line per platform: which doors are on and how, and what the others still need.
   for (const line of doorLogLines(runtime.config)) runtime.logger[line.level]({ platform: line.platform }, line.message);
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
-  const doors = [createSlackDoor(runtime.config, runtime.logger, runner), createDiscordDoor(runtime.config, runtime.logger, runner)];
+  const replays = runtime.platform.replayGuard;
+  const doors = [
+    createSlackDoor(runtime.config, runtime.logger, runner, replays),
+    createDiscordDoor(runtime.config, runtime.logger, runner, replays),
+  ];
   return doors.filter((door): door is BotDoor => door !== undefined);
 }
 

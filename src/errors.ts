@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isDatabaseOutage, isStatementTimeout } from '../db/availability.js';
 import { englishIssueMessage } from './validation-messages.js';
 
 /**
@@ -31,6 +32,10 @@ export const ERROR_STATUS = {
   NOT_IMPLEMENTED: 503,
   NOT_CONFIGURED: 503,
   UNAVAILABLE: 503,
+  /** The database cannot be reached (restart, failover): retry after `Retry-After`. */
+  DATABASE_UNAVAILABLE: 503,
+  /** A query ran past DB_STATEMENT_TIMEOUT_MS and was cancelled. */
+  DATABASE_TIMEOUT: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const;
 
@@ -64,6 +69,8 @@ const ENGLISH_DEFAULTS: Record<ErrorCode, string> = {
   NOT_CONFIGURED: 'This feature is not configured on the server.',
   UNAVAILABLE: 'The service is busy. Please try again shortly.',
   UPSTREAM_TIMEOUT: 'An outside service did not answer in time. Please try again shortly.',
+  DATABASE_UNAVAILABLE: 'The database is unavailable. Please try again shortly.',
+  DATABASE_TIMEOUT: 'The database took too long to answer. Please try again shortly.',
 };
 
 export class AppError extends Error {
@@ -110,6 +117,11 @@ export class AppError extends Error {
   }
 }
 
+/** CONTRACT §4's error body, `{success:false, code, error, error_code}` plus the status's extra fields: every door renders it from here. */
+export function errorBody(error: AppError, locale: Locale = 'ko'): Record<string, unknown> {
+  return { success: false, code: error.status, error: error.localized(locale), error_code: error.code, ...error.extra };
+}
+
 /**
  * A 400 about one field: `'field' 필드: detail` for the HTTP door, with `extra.field` and the
  * bare detail kept for the bots.
@@ -130,4 +142,25 @@ export function invalidInput(error: z.ZodError): AppError {
   const whole = new AppError('INVALID_REQUEST', detail.ko).en(detail.en);
   whole.detail = detail;
   return whole;
+}
+
+/** Seconds a caller is asked to wait while the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export function databaseUnavailable(): AppError {
+  return new AppError(
+    'DATABASE_UNAVAILABLE',
+    '데이터베이스에 일시적으로 연결할 수 없습니다. 잠시 후 다시 시도하세요.',
+    {},
+    DATABASE_RETRY_AFTER_SECONDS,
+  );
+}
+
+/** A database failure as what it means to the caller (503), or undefined for any other error. */
+export function fromDatabaseError(error: unknown): AppError | undefined {
+  if (isDatabaseOutage(error)) return databaseUnavailable();
+  if (isStatementTimeout(error)) {
+    return new AppError('DATABASE_TIMEOUT', '요청 처리 시간이 너무 오래 걸려 중단했습니다. 잠시 후 다시 시도하세요.', {}, 2);
+  }
+  return undefined;
 }

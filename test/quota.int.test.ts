@@ -44,13 +44,17 @@ describe('monthly renewal', () => {
     const user = await app.signUp();
     const call = () => app.post('/api/v1/url/shorten', { url: 'https://example.com/renew' }, user.apiKey);
     expect((await call()).body.remaining).toBe(1);
-    expect((await call()).body.remaining).toBe(0);
+    const last = await call();
+    expect(last.body.remaining).toBe(0);
+    // The reset is read from the service's clock, not the wall clock: one minute to midnight.
+    expect(last.headers.get('ratelimit')).toBe('"monthly";r=0;t=60');
     const limited = await call();
     expect(limited.status).toBe(429);
     // The reset time as Koreans write it, in Korea's time; the policy window is January's 31 days.
     expect(limited.body.error).toBe(
-      "이번 달 'url-shortener' API 호출 한도(2회)를 모두 썼습니다. 2026년 2월 1일(일) 00:00(한국 시간)에 다시 채워집니다.",
+      "이번 달 'url-shortener' API 호출 한도를 모두 썼습니다. 2026년 2월 1일(일) 00:00(한국 시간)에 다시 채워집니다.",
     );
+    expect(limited.headers.get('ratelimit')).toBe('"monthly";r=0;t=60');
 
     now = new Date('2026-01-31T15:00:00Z'); // 00:00 on 1 February in Seoul
     const renewed = await call();
