@@ -48,12 +48,18 @@ export function createStartingServer(): { server: Server; serve(listener: Reques
   let listener: RequestListener = (req, res) => {
     const path = (req.url ?? '').split('?')[0];
     // Alive but not ready: a load balancer keeps the process and sends no traffic yet.
-    if (path === '/healthz/live') return void res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"status":"ok"}');
+    if (path === '/healthz/live')
+      return void res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"status":"ok"}');
     res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' });
     res.end(
       path === '/healthz' || path === '/healthz/ready'
         ? JSON.stringify({ status: 'starting' })
-        : JSON.stringify({ success: false, code: 503, error: '서비스를 시작하는 중입니다. 잠시 뒤 다시 시도해 주세요.', error_code: 'UNAVAILABLE' }),
+        : JSON.stringify({
+            success: false,
+            code: 503,
+            error: '서비스를 시작하는 중입니다. 잠시 뒤 다시 시도해 주세요.',
+            error_code: 'UNAVAILABLE',
+          }),
     );
   };
   const server = createServer((req, res) => listener(req, res));

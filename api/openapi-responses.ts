@@ -59,7 +59,9 @@ const ROUTE_SCHEMAS: Record<string, z.ZodType> = {
   }),
   'post /api/v1/subscriptions': ok({ subscription: z.object({ api: z.string(), remaining: z.number().int(), renews_at: iso }) }),
   'get /api/v1/usage': ok({
-    usage: z.array(z.object({ api: z.string(), subscribed: z.boolean(), remaining: z.number().int().nullable(), renews_at: iso.nullable() })),
+    usage: z.array(
+      z.object({ api: z.string(), subscribed: z.boolean(), remaining: z.number().int().nullable(), renews_at: iso.nullable() }),
+    ),
   }),
   'post /api/v1/delivery/watch': ok({ watch: watchView, webhook_secret: z.string().optional(), remaining: z.number().int() }),
   'get /api/v1/delivery/watch': ok({ watches: z.array(watchView) }),
@@ -73,7 +75,14 @@ const ROUTE_SCHEMAS: Record<string, z.ZodType> = {
       total: z.number().int(),
       human: z.number().int(),
       bot: z.number().int(),
-      daily: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (Asia/Seoul)'), total: z.number().int(), human: z.number().int(), bot: z.number().int() })),
+      daily: z.array(
+        z.object({
+          date: z.string().describe('YYYY-MM-DD (Asia/Seoul)'),
+          total: z.number().int(),
+          human: z.number().int(),
+          bot: z.number().int(),
+        }),
+      ),
     }),
   }),
   'get /healthz': z.object({ status: z.enum(['ok', 'starting', 'draining']) }),
@@ -81,7 +90,11 @@ const ROUTE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** An operation's 200 body: its output in the envelope every door adds. */
 function operationSchema(api: ApiId): z.ZodType {
-  const envelope = z.object({ success: z.literal(true), api: z.literal(api), remaining: z.number().int().describe('이번 달 남은 호출 수') });
+  const envelope = z.object({
+    success: z.literal(true),
+    api: z.literal(api),
+    remaining: z.number().int().describe('이번 달 남은 호출 수'),
+  });
   const output = OUTPUT_SCHEMAS[api];
   return output instanceof z.ZodObject ? output.extend(envelope.shape) : z.intersection(envelope, output);
 }
@@ -120,10 +133,16 @@ export function badRequestExample(schema: z.ZodType, example: Record<string, unk
   return undefined;
 }
 
-type PathItem = Record<string, { responses: Record<string, { content?: Record<string, { schema?: object; example?: unknown }> }>; requestBody?: any }>;
+type PathItem = Record<
+  string,
+  { responses: Record<string, { content?: Record<string, { schema?: object; example?: unknown }> }>; requestBody?: any }
+>;
 
 const errorRef = { $ref: '#/components/schemas/Error' };
-const jsonError = (description: string, example: object) => ({ description, content: { 'application/json': { schema: errorRef, example } } });
+const jsonError = (description: string, example: object) => ({
+  description,
+  content: { 'application/json': { schema: errorRef, example } },
+});
 
 /** Routes the document must show besides the API: statistics, the redirect itself, health. */
 function extraPaths(shortPath: string): Record<string, object> {
@@ -133,11 +152,33 @@ function extraPaths(shortPath: string): Record<string, object> {
         tags: ['보안/안전'],
         summary: '단축 URL 클릭 통계 (만든 계정만): 전체, 사람, 봇, 날짜별(한국 시간)',
         security: [{ apiKey: [] }],
-        parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9A-Za-z]{5}$' }, example: 'aZ3k9' }],
+        parameters: [
+          { name: 'code', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9A-Za-z]{5}$' }, example: 'aZ3k9' },
+        ],
         responses: {
-          200: { description: '통계', content: { 'application/json': { example: { success: true, code: 'aZ3k9', short_url: 'http://localhost:3000/s/aZ3k9', url: 'https://www.example.com/', created_at: '2026-11-22T06:00:00.000Z', clicks: { total: 3, human: 2, bot: 1, daily: [{ date: '2026-11-22', total: 3, human: 2, bot: 1 }] } } } } },
+          200: {
+            description: '통계',
+            content: {
+              'application/json': {
+                example: {
+                  success: true,
+                  code: 'aZ3k9',
+                  short_url: 'http://localhost:3000/s/aZ3k9',
+                  url: 'https://www.example.com/',
+                  created_at: '2026-11-22T06:00:00.000Z',
+                  clicks: { total: 3, human: 2, bot: 1, daily: [{ date: '2026-11-22', total: 3, human: 2, bot: 1 }] },
+                },
+              },
+            },
+          },
           401: jsonError('UNAUTHORIZED', { success: false, code: 401, error: '유효하지 않은 API 키입니다.', error_code: 'UNAUTHORIZED' }),
-          404: jsonError('NOT_FOUND', { success: false, code: 404, error: '해당 단축 URL을 찾을 수 없습니다.', error_code: 'NOT_FOUND', field: 'code' }),
+          404: jsonError('NOT_FOUND', {
+            success: false,
+            code: 404,
+            error: '해당 단축 URL을 찾을 수 없습니다.',
+            error_code: 'NOT_FOUND',
+            field: 'code',
+          }),
         },
       },
     },
@@ -146,7 +187,9 @@ function extraPaths(shortPath: string): Record<string, object> {
         tags: ['보안/안전'],
         summary: '단축 URL로 이동 (302). 나중에 유해 목록에 오른 주소는 경고 페이지(200, HTML)',
         security: [],
-        parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9A-Za-z]{5}$' }, example: 'aZ3k9' }],
+        parameters: [
+          { name: 'code', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9A-Za-z]{5}$' }, example: 'aZ3k9' },
+        ],
         responses: {
           302: { description: '원래 URL로 이동', headers: { Location: { schema: { type: 'string' } } } },
           200: { description: '유해 목록에 오른 주소: 경고 페이지', content: { 'text/html': { schema: { type: 'string' } } } },
@@ -161,7 +204,10 @@ function extraPaths(shortPath: string): Record<string, object> {
         security: [],
         responses: {
           200: { description: '준비됨', content: { 'application/json': { example: { status: 'ok' } } } },
-          503: { description: '시작 중이거나 종료 중', content: { 'application/json': { schema: toJson(ROUTE_SCHEMAS['get /healthz']!), example: { status: 'draining' } } } },
+          503: {
+            description: '시작 중이거나 종료 중',
+            content: { 'application/json': { schema: toJson(ROUTE_SCHEMAS['get /healthz']!), example: { status: 'draining' } } },
+          },
         },
       },
     },
@@ -173,7 +219,11 @@ function extraPaths(shortPath: string): Record<string, object> {
  * schema on every success, and 400 examples that are the route's real answer naming its own
  * field. `requestSchemas` maps `method path` to the zod schema the route validates with.
  */
-export function completeDocument<T extends { paths: Record<string, object> }>(doc: T, requestSchemas: Record<string, z.ZodType>, shortPath: string): T {
+export function completeDocument<T extends { paths: Record<string, object> }>(
+  doc: T,
+  requestSchemas: Record<string, z.ZodType>,
+  shortPath: string,
+): T {
   const paths = doc.paths as Record<string, PathItem>;
   for (const [path, item] of Object.entries(extraPaths(shortPath))) paths[path] ??= item as PathItem;
   for (const [path, item] of Object.entries(paths)) {

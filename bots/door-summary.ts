@@ -25,7 +25,9 @@ export function summarizeDoors(config: Config): DoorSummary[] {
   const httpReady = Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
   if (httpReady) discord.on.push(`http POST ${config.PUBLIC_BASE_URL}/discord/interactions`);
   else {
-    const lacking = [!config.DISCORD_APPLICATION_ID && 'DISCORD_APPLICATION_ID', !config.DISCORD_PUBLIC_KEY && 'DISCORD_PUBLIC_KEY'].filter(Boolean);
+    const lacking = [!config.DISCORD_APPLICATION_ID && 'DISCORD_APPLICATION_ID', !config.DISCORD_PUBLIC_KEY && 'DISCORD_PUBLIC_KEY'].filter(
+      Boolean,
+    );
     const gateway = config.DISCORD_GATEWAY ? '' : ', or DISCORD_GATEWAY=1 with DISCORD_BOT_TOKEN for the gateway';
     discord.missing.push(`${lacking.join(' and ')} for HTTP interactions${gateway}`);
   }

@@ -137,7 +137,10 @@ export function fieldError(field: string, detail: { ko: string; en?: string }, c
 export function invalidInput(error: z.ZodError): AppError {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
-  const detail = { ko: issue?.message ?? '요청이 올바르지 않습니다.', en: issue ? englishIssueMessage(issue) : 'The request is not valid.' };
+  const detail = {
+    ko: issue?.message ?? '요청이 올바르지 않습니다.',
+    en: issue ? englishIssueMessage(issue) : 'The request is not valid.',
+  };
   if (field) return fieldError(field, detail);
   const whole = new AppError('INVALID_REQUEST', detail.ko).en(detail.en);
   whole.detail = detail;

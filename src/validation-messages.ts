@@ -162,11 +162,15 @@ export function englishIssueMessage(issue: z.core.$ZodIssue): string {
     case 'too_small': {
       const unit = ENGLISH_UNITS[issue.origin];
       if (issue.origin === 'string' && Number(issue.minimum) <= 1) return 'Must not be empty.';
-      return unit ? `Must have at least ${issue.minimum} ${unit}.` : `Must be ${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}.`;
+      return unit
+        ? `Must have at least ${issue.minimum} ${unit}.`
+        : `Must be ${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}.`;
     }
     case 'too_big': {
       const unit = ENGLISH_UNITS[issue.origin];
-      return unit ? `Must have at most ${issue.maximum} ${unit}.` : `Must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}.`;
+      return unit
+        ? `Must have at most ${issue.maximum} ${unit}.`
+        : `Must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}.`;
     }
     case 'invalid_format':
       return issue.format === 'email' ? 'Must be an email address.' : issue.format === 'url' ? 'Must be a URL.' : 'Has the wrong format.';
@@ -180,6 +184,11 @@ export function englishIssueMessage(issue: z.core.$ZodIssue): string {
 }
 
 const ENGLISH_TYPES: Record<string, string> = {
-  string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'a JSON object', array: 'a list',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'a JSON object',
+  array: 'a list',
 };
 const ENGLISH_UNITS: Record<string, string> = { string: 'characters', array: 'items', set: 'items', file: 'bytes' };

@@ -3,15 +3,26 @@ import { doorLogLines } from '../bots/door-summary.js';
 import { loadConfig } from '../src/config.js';
 
 const KEY = 'a'.repeat(64);
-const lines = (env: Record<string, string>) => doorLogLines(loadConfig({ PUBLIC_BASE_URL: 'https://hub.example.com', ...env })).map((line) => line.message);
+const lines = (env: Record<string, string>) =>
+  doorLogLines(loadConfig({ PUBLIC_BASE_URL: 'https://hub.example.com', ...env })).map((line) => line.message);
 
 describe('the start-up lines about the chat doors', () => {
   it('says which doors are on and how', () => {
-    expect(lines({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', DISCORD_APPLICATION_ID: '1', DISCORD_PUBLIC_KEY: KEY, DISCORD_BOT_TOKEN: 't' })).toEqual([
+    expect(
+      lines({
+        SLACK_BOT_TOKEN: 'xoxb-1',
+        SLACK_SIGNING_SECRET: 's',
+        DISCORD_APPLICATION_ID: '1',
+        DISCORD_PUBLIC_KEY: KEY,
+        DISCORD_BOT_TOKEN: 't',
+      }),
+    ).toEqual([
       'Slack bot on: http POST https://hub.example.com/slack/events',
       'Discord bot on: http POST https://hub.example.com/discord/interactions',
     ]);
-    expect(lines({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', DISCORD_GATEWAY: '1', DISCORD_BOT_TOKEN: 't' })[0]).toBe('Slack bot on: socket-mode');
+    expect(lines({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', DISCORD_GATEWAY: '1', DISCORD_BOT_TOKEN: 't' })[0]).toBe(
+      'Slack bot on: socket-mode',
+    );
     expect(lines({ DISCORD_GATEWAY: '1', DISCORD_BOT_TOKEN: 't' })[1]).toBe(
       'Discord bot on: gateway (not yet: DISCORD_APPLICATION_ID and DISCORD_PUBLIC_KEY for HTTP interactions)',
     );
@@ -37,12 +48,22 @@ describe('Discord command definitions', () => {
     expect(byName.link.default_member_permissions).toBe('32'); // MANAGE_GUILD
     expect(byName.ask.default_member_permissions).toBeUndefined();
     const target = byName.translate.options.find((option: any) => option.name === 'target');
-    expect(target.choices).toContainEqual(expect.objectContaining({ name: '영어 (en)', value: 'en', name_localizations: expect.objectContaining({ 'en-US': 'English (en)' }) }));
+    expect(target.choices).toContainEqual(
+      expect.objectContaining({ name: '영어 (en)', value: 'en', name_localizations: expect.objectContaining({ 'en-US': 'English (en)' }) }),
+    );
   });
 
   it('reads the language names Slack users type', async () => {
     const { languageCode } = await import('../bots/commands/languages.js');
-    expect(['영어', '일본어', '중국어', '한국어', 'Japanese', 'EN', 'zh'].map(languageCode)).toEqual(['en', 'ja', 'zh', 'ko', 'ja', 'en', 'zh']);
+    expect(['영어', '일본어', '중국어', '한국어', 'Japanese', 'EN', 'zh'].map(languageCode)).toEqual([
+      'en',
+      'ja',
+      'zh',
+      'ko',
+      'ja',
+      'en',
+      'zh',
+    ]);
     expect(languageCode('프랑스어')).toBe('프랑스어');
   });
 });

@@ -129,7 +129,10 @@ describe('HTTP errors in English on request', () => {
           body: JSON.stringify({ url: 'ftp://example.com/file' }),
         }).then(async (res) => ({ status: res.status, body: (await res.json()) as { error: string; field: string } }));
       const english = await send('en-US,en;q=0.9,ko;q=0.8');
-      expect(english).toMatchObject({ status: 400, body: { field: 'url', error: "'url': Not a valid URL starting with http:// or https://." } });
+      expect(english).toMatchObject({
+        status: 400,
+        body: { field: 'url', error: "'url': Not a valid URL starting with http:// or https://." },
+      });
       expect((await send()).body.error).toBe("'url' 필드: http:// 또는 https://로 시작하는 올바른 URL이 아닙니다.");
       expect((await send('ko-KR,ko;q=0.9,en;q=0.8')).body.error).toMatch(/^'url' 필드/);
     } finally {

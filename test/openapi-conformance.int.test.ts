@@ -50,15 +50,20 @@ describe('the OpenAPI document', () => {
         const where = `${method.toUpperCase()} ${path}`;
         const success = Object.entries(operation.responses as Record<string, any>).find(([status]) => /^2/.test(status));
         if (!success) problems.push(`${where}: no 2xx`);
-        else if (success[1].content?.['application/json'] && !success[1].content['application/json'].schema) problems.push(`${where} ${success[0]}: no schema`);
+        else if (success[1].content?.['application/json'] && !success[1].content['application/json'].schema)
+          problems.push(`${where} ${success[0]}: no schema`);
         const content = operation.requestBody?.content?.['application/json'];
-        const properties = content?.schema?.properties ?? Object.assign({}, ...(content?.schema?.anyOf ?? content?.schema?.oneOf ?? []).map((branch: any) => branch.properties ?? {}));
+        const properties =
+          content?.schema?.properties ??
+          Object.assign({}, ...(content?.schema?.anyOf ?? content?.schema?.oneOf ?? []).map((branch: any) => branch.properties ?? {}));
         const bad = operation.responses['400']?.content?.['application/json']?.example;
         if (content && !bad) problems.push(`${where}: no 400 example`);
         if (bad && !Object.keys(properties).includes(String(bad.field))) problems.push(`${where}: 400 example names ${bad.field}`);
         if (bad && !String(bad.error).includes(`'${bad.field}'`)) problems.push(`${where}: 400 message does not name ${bad.field}`);
         for (const [name, schema] of Object.entries(properties as Record<string, any>)) {
-          const strings = [schema, ...(schema.anyOf ?? [])].filter((branch: any) => branch.type === 'string' && !branch.enum && !branch.format);
+          const strings = [schema, ...(schema.anyOf ?? [])].filter(
+            (branch: any) => branch.type === 'string' && !branch.enum && !branch.format,
+          );
           if (strings.some((branch: any) => !(branch.maxLength > 0))) problems.push(`${where} ${name}: no maxLength`);
         }
       }
@@ -77,7 +82,10 @@ describe('every documented route answers as documented', () => {
       const schema = response.content?.['application/json']?.schema;
       if (!schema) return;
       const validateBody = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
-      expect(validateBody(body), `${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText(validateBody.errors)}\n${JSON.stringify(body)}`).toBe(true);
+      expect(
+        validateBody(body),
+        `${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText(validateBody.errors)}\n${JSON.stringify(body)}`,
+      ).toBe(true);
     };
 
     // Real objects for the path parameters, and what the upstream fakes answer.
@@ -99,7 +107,10 @@ describe('every documented route answers as documented', () => {
         const content = operation.requestBody?.content?.['application/json'];
         let body = content?.example;
         if (template === '/api/v1/delivery/watch' && method === 'post') body = watchBody(body);
-        if (body?.track_id) tracker.parcel(body.carrier_id ?? 'kr.cjlogistics', String(body.track_id).replace(/\D/g, ''), { events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '집화처리')] });
+        if (body?.track_id)
+          tracker.parcel(body.carrier_id ?? 'kr.cjlogistics', String(body.track_id).replace(/\D/g, ''), {
+            events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '집화처리')],
+          });
         if (template === '/api/v1/tone/transform') llm.chat({ content: '내일 회의를 3시로 옮겼습니다.' });
         const path = template.replace(/\{(\w+)\}/g, (_whole, name: string) =>
           template.startsWith('/api/v1/delivery/watch/') && watchId ? watchId : (params[name] ?? '1'),
@@ -109,7 +120,12 @@ describe('every documented route answers as documented', () => {
         if (security.some((entry) => 'apiKey' in entry)) headers['x-api-key'] = user.apiKey;
         else if (security.some((entry) => 'bearer' in entry)) headers.authorization = `Bearer ${user.token}`;
         if (body !== undefined) headers['content-type'] = 'application/json';
-        const res = await fetch(`${app.url}${path}`, { method: method.toUpperCase(), headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+        const res = await fetch(`${app.url}${path}`, {
+          method: method.toUpperCase(),
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          redirect: 'manual',
+        });
         const text = await res.text();
         const parsed = res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
         check(template, method, res.status, parsed);

@@ -17,7 +17,9 @@ describe('decoding Slack text', () => {
     expect(decodeSlackText('<http://example.com|example.com>')).toBe('http://example.com');
     expect(decodeSlackText('see <https://chat.zulip.org/|the docs> now')).toBe('see the docs now');
     expect(decodeSlackText('<mailto:a@b.kr|a@b.kr>')).toBe('a@b.kr');
-    expect(decodeSlackText('<@U123> and <@U456|kim> in <#C1|general> <!here> <!subteam^S1|@dev>')).toBe('@U123 and @kim in #general @here @dev');
+    expect(decodeSlackText('<@U123> and <@U456|kim> in <#C1|general> <!here> <!subteam^S1|@dev>')).toBe(
+      '@U123 and @kim in #general @here @dev',
+    );
     expect(decodeSlackText('<!date^1392734382^{date}|Feb 18, 2014>')).toBe('Feb 18, 2014');
     // Decoded once: a user who typed "&lt;" gets "&lt;" back.
     expect(decodeSlackText('&amp;lt;')).toBe('&lt;');

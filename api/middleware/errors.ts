@@ -63,5 +63,8 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
   if (known) return sendError(res, known);
   if (res.headersSent) return;
-  sendError(res, new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의하실 때 요청 ID ${withJosa(String(req.id), '을/를')} 알려 주세요.`));
+  sendError(
+    res,
+    new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의하실 때 요청 ID ${withJosa(String(req.id), '을/를')} 알려 주세요.`),
+  );
 };

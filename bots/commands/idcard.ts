@@ -45,7 +45,9 @@ export const idcardCommand = defineCommand({
     ko: '신분증·사업자등록증 이미지를 읽습니다 (민감정보는 가려서 나에게만 표시)',
     en: 'Read an ID or business registration image (masked, only you see it)',
   },
-  options: [{ name: 'image', type: 'attachment', required: true, description: { ko: '문서 이미지 또는 PDF', en: 'Document image or PDF' } }],
+  options: [
+    { name: 'image', type: 'attachment', required: true, description: { ko: '문서 이미지 또는 PDF', en: 'Document image or PDF' } },
+  ],
   schema: z.object({}),
   usage: { ko: '/idcard + 이미지 첨부', en: '/idcard with an image attached' },
   api: 'ocr-idcard',

@@ -69,7 +69,10 @@ export const kbCommand = defineCommand({
       // The new entry's id is what `/kb delete` takes later.
       return {
         title: ctx.t({ ko: '지식을 저장했습니다', en: 'Saved to the knowledge base' }),
-        text: ctx.t({ ko: `항목 ID: ${body.id} (지울 때: \`/kb delete ${body.id}\`)`, en: `Entry id: ${body.id} (to remove it: \`/kb delete ${body.id}\`)` }),
+        text: ctx.t({
+          ko: `항목 ID: ${body.id} (지울 때: \`/kb delete ${body.id}\`)`,
+          en: `Entry id: ${body.id} (to remove it: \`/kb delete ${body.id}\`)`,
+        }),
         context,
         tone: 'ok',
       };
@@ -78,11 +81,12 @@ export const kbCommand = defineCommand({
       return {
         title: ctx.t({ ko: '지식 베이스', en: 'Knowledge base' }),
         // The core's confirmation, or its English twin for an English-locale user.
-        text: 'deleted' in body
-          ? ctx.t({ ko: body.message, en: `Deleted all ${body.deleted} entries.` })
-          : 'id' in body
-            ? ctx.t({ ko: body.message, en: `Entry ${body.id} deleted.` })
-            : '',
+        text:
+          'deleted' in body
+            ? ctx.t({ ko: body.message, en: `Deleted all ${body.deleted} entries.` })
+            : 'id' in body
+              ? ctx.t({ ko: body.message, en: `Entry ${body.id} deleted.` })
+              : '',
         context,
         tone: 'ok',
       };

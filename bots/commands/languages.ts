@@ -12,7 +12,9 @@ const NAMES: Record<Language, { ko: string; en: string; aliases: string[] }> = {
 };
 
 const BY_NAME = new Map<string, Language>(
-  LANGUAGES.flatMap((code) => [code, NAMES[code].ko, NAMES[code].en, ...NAMES[code].aliases].map((name) => [name.toLowerCase(), code] as const)),
+  LANGUAGES.flatMap((code) =>
+    [code, NAMES[code].ko, NAMES[code].en, ...NAMES[code].aliases].map((name) => [name.toLowerCase(), code] as const),
+  ),
 );
 
 /** The language code for a code or a name; the input unchanged when unknown (the core says what it accepts). */

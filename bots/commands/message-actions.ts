@@ -45,7 +45,8 @@ export interface TargetMessage {
 const MAX_URLS = 10;
 
 export async function runMessageAction(ctx: CommandContext, id: MessageActionId, message: TargetMessage): Promise<Reply> {
-  if (id === 'link_check') return checkLinks(ctx, [...new Set([...urlsIn(message.text, MAX_URLS), ...(message.urls ?? [])])].slice(0, MAX_URLS));
+  if (id === 'link_check')
+    return checkLinks(ctx, [...new Set([...urlsIn(message.text, MAX_URLS), ...(message.urls ?? [])])].slice(0, MAX_URLS));
   if (id === 'translate_message') {
     if (message.text.trim() === '') return info(ctx, { ko: '번역할 글이 없는 메시지입니다.', en: 'The message has no text to translate.' });
     const body = await ctx.call('translation', {
@@ -75,7 +76,11 @@ async function checkLinks(ctx: CommandContext, urls: string[]): Promise<Reply> {
     } catch (error) {
       // One malformed URL should not hide the others' verdicts; quota and subscription errors stop all.
       if (!(error instanceof AppError) || error.status !== 400) throw error;
-      const why = error.detail ? (ctx.locale === "en" ? (error.detail.en ?? error.localized("en")) : error.detail.ko) : error.localized(ctx.locale);
+      const why = error.detail
+        ? ctx.locale === 'en'
+          ? (error.detail.en ?? error.localized('en'))
+          : error.detail.ko
+        : error.localized(ctx.locale);
       fields.push({ name: `❔ ${url}`, value: why });
     }
   }

@@ -108,7 +108,13 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
     async run(invocation: Invocation, name: string, raw: RawOptions, image?: ImageSource): Promise<Reply> {
       const command = findCommand(name);
       if (!command) return { title: translateText(invocation.locale, TEXTS.unknownCommand), tone: 'error' };
-      const guard = { label: command.name, unlinked: command.unlinked, sensitive: command.sensitive, publicable: command.publicable, usage: command.usage };
+      const guard = {
+        label: command.name,
+        unlinked: command.unlinked,
+        sensitive: command.sensitive,
+        publicable: command.publicable,
+        usage: command.usage,
+      };
       return guarded(
         invocation,
         guard,

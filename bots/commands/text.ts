@@ -69,7 +69,14 @@ export const translateCommand = defineCommand({
   name: 'translate',
   description: { ko: '문장을 번역합니다 (ko, en, ja, zh)', en: 'Translate text (ko, en, ja, zh)' },
   options: [
-    { name: 'target', type: 'string', required: true, choices: LANGUAGES, choiceNames: LANGUAGE_CHOICES, description: { ko: '번역할 언어', en: 'Target language' } },
+    {
+      name: 'target',
+      type: 'string',
+      required: true,
+      choices: LANGUAGES,
+      choiceNames: LANGUAGE_CHOICES,
+      description: { ko: '번역할 언어', en: 'Target language' },
+    },
     { name: 'text', type: 'string', required: true, rest: true, description: { ko: '번역할 문장', en: 'Text to translate' } },
     { name: 'public', type: 'boolean', required: false, description: { ko: '채널에 공개', en: 'Post to the channel' } },
   ],

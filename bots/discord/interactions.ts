@@ -60,10 +60,16 @@ export function createInteractionHandler(rootLogger: Logger, runner: CommandRunn
       const action = MESSAGE_ACTIONS.find((candidate) => candidate.name.ko === data.name || candidate.name.en === data.name);
       const target = data.target_id ? data.resolved?.messages?.[data.target_id] : undefined;
       if (!action || !target) return notice('알 수 없는 명령입니다.');
-      const attachment = target.attachments?.find((candidate) => candidate.content_type?.startsWith('image/') || candidate.content_type === 'application/pdf');
+      const attachment = target.attachments?.find(
+        (candidate) => candidate.content_type?.startsWith('image/') || candidate.content_type === 'application/pdf',
+      );
       const embedded = (target.embeds ?? []).flatMap((embed) => (embed.url ? [embed.url] : []));
       return deferred(interaction, true, () =>
-        runner.runAction(who, action.id, { text: target.content ?? '', urls: embedded, image: attachment ? attachmentImage(attachment) : undefined }),
+        runner.runAction(who, action.id, {
+          text: target.content ?? '',
+          urls: embedded,
+          image: attachment ? attachmentImage(attachment) : undefined,
+        }),
       );
     }
 

@@ -135,7 +135,11 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     if (file) return runner.run(who, 'idcard', {}, image(file));
     if (files.length > 0) {
       const type = files[0]?.mimetype ?? files[0]?.filetype ?? '?';
-      return { title: translateText(who.locale, TEXTS.dmHelpTitle), text: translateText(who.locale, TEXTS.unsupportedFile, { type }), tone: 'info' };
+      return {
+        title: translateText(who.locale, TEXTS.dmHelpTitle),
+        text: translateText(who.locale, TEXTS.unsupportedFile, { type }),
+        tone: 'info',
+      };
     }
     return { title: translateText(who.locale, TEXTS.dmHelpTitle), text: translateText(who.locale, TEXTS.dmHelp), tone: 'info' };
   }

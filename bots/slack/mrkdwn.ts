@@ -13,7 +13,11 @@ function unescapeEntities(text: string): string {
 
 /** True when a link's label is the address itself (Slack's auto-link of a typed `example.com`). */
 function labelIsAddress(url: string, label: string): boolean {
-  const bare = (value: string) => value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^mailto:/i, '').replace(/\/+$/, '');
+  const bare = (value: string) =>
+    value
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+      .replace(/^mailto:/i, '')
+      .replace(/\/+$/, '');
   return bare(url) === bare(label);
 }
 

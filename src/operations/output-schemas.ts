@@ -16,7 +16,17 @@ const carrier = z.object({ id: z.string(), name: z.string(), name_ko: z.string()
 const status = z.object({ id: z.enum(Object.keys(STATUS_LABELS) as [StatusId, ...StatusId[]]), text: z.string() });
 const progress = z.object({ time: z.string(), status, location: z.object({ name: z.string() }), description: z.string() });
 
-const documentField = z.enum(['type', 'name', 'id_number', 'representative', 'address', 'issue_date', 'biz_type', 'biz_item', 'license_number']);
+const documentField = z.enum([
+  'type',
+  'name',
+  'id_number',
+  'representative',
+  'address',
+  'issue_date',
+  'biz_type',
+  'biz_item',
+  'license_number',
+]);
 
 export const OUTPUT_SCHEMAS = {
   'chatbot-rag': z.union([
@@ -52,7 +62,13 @@ export const OUTPUT_SCHEMAS = {
       license_number: z.string().optional(),
     }),
     raw_text: z.string(),
-    warnings: z.array(z.object({ field: documentField, code: z.enum(['NOT_FOUND', 'CHECKSUM_MISMATCH', 'LOW_CONFIDENCE', 'ENGINES_DISAGREE']), message: z.string() })),
+    warnings: z.array(
+      z.object({
+        field: documentField,
+        code: z.enum(['NOT_FOUND', 'CHECKSUM_MISMATCH', 'LOW_CONFIDENCE', 'ENGINES_DISAGREE']),
+        message: z.string(),
+      }),
+    ),
     engine: z.enum(['tesseract', 'tesseract+vision']),
   }),
   translation: z.object({ translated: z.string(), source_lang: z.enum(LANGUAGES), target_lang: z.enum(LANGUAGES) }),

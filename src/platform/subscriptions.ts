@@ -109,9 +109,10 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       const taken = await holds.take({ accountId, api });
       if (taken.granted) return lease(accountId, api, taken);
       if (!taken.subscribed) {
-        throw new AppError('SUBSCRIPTION_REQUIRED', `'${api}' API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`).en(
-          `Subscribe to the '${api}' API first: POST /api/v1/subscriptions {"api":"${api}"}`,
-        );
+        throw new AppError(
+          'SUBSCRIPTION_REQUIRED',
+          `'${api}' API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`,
+        ).en(`Subscribe to the '${api}' API first: POST /api/v1/subscriptions {"api":"${api}"}`);
       }
       const renewsAt = taken.renewsAt!;
       const retryAfterSeconds = Math.max(1, Math.ceil((renewsAt.getTime() - clock().getTime()) / 1000));
