@@ -15,6 +15,18 @@ const FIELD_NAMES: Array<[key: keyof DocumentInfo, ko: string, en: string]> = [
   ['biz_item', '종목', 'Business item'],
 ];
 
+const WARNING_EN: Record<string, string> = {
+  NOT_FOUND: 'could not be read',
+  CHECKSUM_MISMATCH: 'the check digit does not match (possibly misread)',
+  LOW_CONFIDENCE: 'possibly misread',
+  ENGINES_DISAGREE: 'the OCR engine and the AI read it differently: compare with the original',
+};
+const DOCUMENT_EN: Record<string, string> = {
+  주민등록증: 'Resident registration card',
+  자동차운전면허증: "Driver's licence",
+  사업자등록증: 'Business registration certificate',
+};
+
 /**
  * Reads an ID image through the core with `mask: true` (resident number's last six digits and
  * the licence number's middle hidden). The answer is always ephemeral and nothing of the
@@ -28,9 +40,16 @@ export async function readIdImage(ctx: CommandContext, image: Buffer): Promise<R
     value: info[key]!,
     inline: key !== 'address',
   }));
-  const warnings = body.warnings.map((warning) => `• ${warning.message}`).join('\n');
+  // The core's warnings are Korean sentences; an English-locale user gets them by code.
+  const fieldName = (key: string) => FIELD_NAMES.find(([name]) => name === key)?.[2] ?? key;
+  const warnings = body.warnings
+    .map(
+      (warning) =>
+        `• ${ctx.locale === 'en' ? `${fieldName(warning.field)}: ${WARNING_EN[warning.code] ?? warning.code}` : warning.message}`,
+    )
+    .join('\n');
   return {
-    title: body.info.type,
+    title: ctx.t({ ko: body.info.type, en: DOCUMENT_EN[body.info.type] ?? body.info.type }),
     text: warnings ? `${ctx.t({ ko: '확인이 필요한 항목', en: 'Please check' })}\n${warnings}` : undefined,
     fields,
     context: `${ctx.t({ ko: '🔒 민감정보는 가려서 나에게만 보입니다', en: '🔒 Masked, visible only to you' })} · ${remainingLine(ctx.locale, body.remaining)}`,
