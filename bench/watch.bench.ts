@@ -1,3 +1,4 @@
+import { DEFAULT_POLL_SCHEDULE } from '../src/jobs/poll-schedule.js';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { createChannelNotifier } from '../bots/notifier.js';
@@ -82,8 +83,9 @@ export async function run(): Promise<void> {
       webhooks: createWebhookSender({ allowInsecure: true }),
       channels: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })),
       logger: createLogger('info', pino.destination('/dev/null')),
+      schedule: DEFAULT_POLL_SCHEDULE,
     },
-    { batchSize: 200, concurrency: 32 },
+    { batchSize: 200, concurrency: 32, maxCycleMs: 8 * 60_000 },
   );
 
   const before = tracker.lookups().length;

@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { parseDuration, parseQuietHours } from './jobs/poll-schedule.js';
 
 /**
  * The service's configuration: the only module that reads `process.env`.
@@ -71,6 +72,26 @@ const envSchema = z.object({
     .trim()
     .refine((value) => value === 'off' || cron.validate(value), "must be a node-cron expression (e.g. '*/10 * * * *') or 'off'")
     .default('*/10 * * * *'),
+  /** Longest wait between two polls of a quiet parcel. */
+  WATCH_MAX_INTERVAL: z
+    .string()
+    .trim()
+    .default('2h')
+    .transform((value, ctx) => {
+      const ms = parseDuration(value);
+      if (ms === undefined) ctx.addIssue({ code: 'custom', message: "must be a duration such as '90s', '30m' or '2h'" });
+      return ms ?? 0;
+    }),
+  /** Seoul hours when quiet parcels are polled less often (`22-7`), or `off`. */
+  WATCH_QUIET_HOURS: z
+    .string()
+    .trim()
+    .default('22-7')
+    .transform((value, ctx) => {
+      const hours = parseQuietHours(value);
+      if (hours === undefined) ctx.addIssue({ code: 'custom', message: "must be 'start-end' hours in Asia/Seoul (e.g. '22-7') or 'off'" });
+      return hours ?? null;
+    }),
   /** Feeds of `npm run lists:update`: `name=category:format:url`, comma-separated (unset: the defaults). */
   URL_LIST_FEEDS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,

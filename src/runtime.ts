@@ -1,5 +1,6 @@
 import { openDatabase, type Database } from '../db/client.js';
 import type { Config } from './config.js';
+import { pollScheduleOf } from './jobs/poll-schedule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
 import { createWatches, type WatchOptions } from './operations/delivery-watch/watch-module.js';
@@ -96,7 +97,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   /** Watched parcels: `watches` for the doors, `watchPoller` for the cron job (api/server.ts). */
   const watches = createWatches(
     { db, delivery, subscriptions, logger, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE },
-    { ...options.watches, clock: options.watches?.clock ?? options.delivery?.clock },
+    { schedule: pollScheduleOf(config), ...options.watches, clock: options.watches?.clock ?? options.delivery?.clock },
   );
 
   /** The eight operations by catalogue id: every door serves them from here. */

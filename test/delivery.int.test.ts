@@ -28,7 +28,7 @@ beforeAll(async () => {
   llm = await startFakeOpenAI();
   app = await startTestApp(
     { DELIVERY_TRACKER_URL: tracker.url, DELIVERY_TRACKER_CLIENT_ID: 'cid', DELIVERY_TRACKER_CLIENT_SECRET: 'csecret', OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '500' },
-    { llm: { retryBaseDelayMs: 1, maxRetries: 0 }, delivery: { clock: () => now, tracker: { timeoutMs: 400, pageSize: 3 }, rateLimit: { bucket: `test-${process.pid}-${Date.now()}` } } },
+    { llm: { retryBaseDelayMs: 1, maxRetries: 0 }, delivery: { clock: () => now, tracker: { timeoutMs: 400 }, rateLimit: { bucket: `test-${process.pid}-${Date.now()}` } } },
   );
   user = await app.signUp();
   const subscribed = await app.post('/api/v1/subscriptions', { api: 'delivery-tracking' }, user.apiKey);
@@ -74,9 +74,12 @@ describe('POST /api/v1/delivery/track: lookups', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('reads every page of a long history and sorts out-of-order events', async () => {
+  it('reads every page of 20 (what the upstream serves) of a long history, each request under the rate limit, and sorts out-of-order events', async () => {
     const id = number();
+    // 34 hub scans on the 17th, then the story: 41 events are three pages of at most 20.
+    const scans = Array.from({ length: 34 }, (_, i) => ev(`2026-11-17T${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00+09:00`, 'INFORMATION_RECEIVED', '접수', '판매자'));
     const events = [
+      ...scans,
       ev('2026-11-18T09:00:00+09:00', 'INFORMATION_RECEIVED', null, '판매자'),
       ev('2026-11-18T19:00:00+09:00', 'AT_PICKUP', '집화처리', '성수'),
       ev('2026-11-19T03:00:00+09:00', 'IN_TRANSIT', '간선하차', '곤지암Hub'),
@@ -86,10 +89,14 @@ describe('POST /api/v1/delivery/track: lookups', () => {
       ev('2026-11-19T13:20:00+09:00', 'IN_TRANSIT', '반품접수', '강남'), // a late scan does not undo delivery
     ];
     tracker.parcel(CJ, id, { events });
+    const requestsBefore = app.runtime.delivery.tracking.stats().upstreamRequests;
     const res = await app.post(PATH, { carrier_id: CJ, track_id: id }, user.apiKey);
     expect(res.status).toBe(200);
-    expect(tracker.callsFor(CJ, id)).toHaveLength(3); // pages of 3: 3 + 3 + 1
-    expect(res.body.progresses.map((p: { status: { text: string } }) => p.status.text)).toEqual([
+    const calls = tracker.callsFor(CJ, id);
+    expect(calls.map((call) => call.variables.last)).toEqual([20, 20, 20]); // 20 + 20 + 1
+    expect(app.runtime.delivery.tracking.stats().upstreamRequests - requestsBefore).toBe(3); // the rate limit counted three requests
+    expect(res.body.progresses).toHaveLength(41);
+    expect(res.body.progresses.slice(34).map((p: { status: { text: string } }) => p.status.text)).toEqual([
       '상품준비중', '집화처리', '간선상차', '간선하차', '배송출발', '배송완료', '반품접수',
     ]);
     expect(res.body.state).toEqual({ id: 'delivered', text: '배송완료' });

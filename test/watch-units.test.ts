@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { loadConfig } from '../src/config.js';
-import { MAX_POLL_INTERVAL_MS, nextPollDelayMs, retryDelayMs } from '../src/jobs/backoff.js';
+import { nextPollDelayMs, retryDelayMs } from '../src/jobs/backoff.js';
+import { cadenceOf, nextPollAt, parseDuration, parseQuietHours, pollScheduleOf } from '../src/jobs/poll-schedule.js';
 import { detectChange, eventKey } from '../src/jobs/changes.js';
 import { channelMessage, webhookPayload } from '../src/jobs/notice.js';
 import { analyzeDelivery } from '../src/operations/delivery/analysis.js';
@@ -17,19 +18,40 @@ import { verifySignature } from './fakes/webhook-receiver.js';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const noon = new Date('2026-11-23T12:00:00+09:00');
-const base = { stateId: 'in_transit' as const, customs: false, baseMs: 10 * MIN };
 
 describe('poll backoff', () => {
-  it('doubles for quiet parcels up to 6 hours', () => {
-    expect([0, 1, 2, 3, 5, 10].map((quietPolls) => nextPollDelayMs({ ...base, now: noon, quietPolls }) / MIN)).toEqual([10, 20, 40, 80, 320, 360]);
-    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 50 })).toBe(MAX_POLL_INTERVAL_MS);
+  const schedule = { cadenceMs: 10 * MIN, maxIntervalMs: 2 * HOUR, quietHours: { start: 22, end: 7 } };
+  const old = 3 * HOUR; // past the young first hour
+  const base = { stateId: 'in_transit' as const, customs: false, ageMs: old, schedule };
+  it('polls a young watch and a parcel out for delivery at the cadence, and backs off a quiet one up to WATCH_MAX_INTERVAL', () => {
+    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 5, ageMs: 20 * MIN })).toBe(10 * MIN);
+    expect([0, 1, 2, 3, 5, 10].map((quietPolls) => nextPollDelayMs({ ...base, now: noon, quietPolls }) / MIN)).toEqual([10, 20, 40, 80, 120, 120]);
+    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 4, stateId: 'out_for_delivery' })).toBe(10 * MIN);
+    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 0, customs: true })).toBe(2 * HOUR); // 3 h for customs, bounded by the maximum
+    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 9, schedule: { ...schedule, maxIntervalMs: 30 * MIN } })).toBe(30 * MIN);
   });
-  it('stays close for a parcel out for delivery, waits for customs, and polls less at night in Seoul', () => {
-    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 4, stateId: 'out_for_delivery' })).toBe(20 * MIN);
-    expect(nextPollDelayMs({ ...base, now: noon, quietPolls: 0, customs: true })).toBe(3 * HOUR);
-    expect(nextPollDelayMs({ ...base, now: new Date('2026-11-23T23:30:00+09:00'), quietPolls: 0 })).toBe(2 * HOUR);
-    expect(nextPollDelayMs({ ...base, now: new Date('2026-11-23T06:59:00+09:00'), quietPolls: 0 })).toBe(2 * HOUR);
-    expect(nextPollDelayMs({ ...base, now: new Date('2026-11-23T07:00:00+09:00'), quietPolls: 0 })).toBe(10 * MIN);
+  it('follows a seconds cadence (WATCH_CRON with a seconds field)', () => {
+    const fast = { cadenceMs: 5000, maxIntervalMs: 60_000, quietHours: null };
+    expect([0, 1, 2, 3, 4, 9].map((quietPolls) => nextPollDelayMs({ ...base, schedule: fast, now: noon, quietPolls }) / 1000)).toEqual([5, 10, 20, 40, 60, 60]);
+    expect(nextPollDelayMs({ ...base, schedule: fast, now: noon, quietPolls: 3, ageMs: 1000 })).toBe(5000);
+  });
+  it('slows quiet parcels in the quiet hours up to the maximum or the end of the quiet hours, and not when they are off', () => {
+    const night = new Date('2026-11-23T23:30:00+09:00');
+    expect(nextPollDelayMs({ ...base, now: night, quietPolls: 1 })).toBe(2 * HOUR);
+    expect(nextPollDelayMs({ ...base, now: new Date('2026-11-23T06:15:00+09:00'), quietPolls: 1 })).toBe(45 * MIN); // until 07:00
+    expect(nextPollDelayMs({ ...base, now: night, quietPolls: 0 })).toBe(10 * MIN); // just changed: not quiet
+    expect(nextPollDelayMs({ ...base, now: night, quietPolls: 1, schedule: { ...schedule, quietHours: null } })).toBe(20 * MIN);
+    expect(nextPollDelayMs({ ...base, now: new Date('2026-11-23T07:00:00+09:00'), quietPolls: 1 })).toBe(20 * MIN);
+  });
+  it('reads the cadence of WATCH_CRON, durations and quiet hours', () => {
+    expect(cadenceOf('*/5 * * * * *')).toBe(5000);
+    expect(cadenceOf('*/10 * * * *')).toBe(10 * MIN);
+    expect(cadenceOf('0 9-18 * * 1-5')).toBe(HOUR);
+    expect(['90s', '30m', '2h', '1h30m', 'soon', '0s'].map(parseDuration)).toEqual([90_000, 30 * MIN, 2 * HOUR, 90 * MIN, undefined, undefined]);
+    expect(['22-7', '0-6', 'off', '7-7', '25-3'].map(parseQuietHours)).toEqual([{ start: 22, end: 7 }, { start: 0, end: 6 }, null, undefined, undefined]);
+    expect(pollScheduleOf({ WATCH_CRON: '*/5 * * * * *', WATCH_MAX_INTERVAL: 60_000, WATCH_QUIET_HOURS: null })).toEqual({ cadenceMs: 5000, maxIntervalMs: 60_000, quietHours: null });
+    // Due at the tick `delay` after this one: half a cadence early, so a poll that ends after its tick does not slip one tick.
+    expect(nextPollAt(noon, 10 * MIN, schedule).getTime() - noon.getTime()).toBe(5 * MIN);
   });
   it('retries failed notices after 1, 2, 4 … minutes, at most 2 hours apart', () => {
     expect([1, 2, 3, 4, 7, 8, 20].map((n) => retryDelayMs(n) / MIN)).toEqual([1, 2, 4, 8, 64, 120, 120]);

@@ -9,7 +9,7 @@ import { clip, remainingLine } from './texts.js';
 interface TrackBody {
   carrier: { id: string; name: string; name_ko: string; tel: string } | null;
   state: { id: string; text: string } | null;
-  progresses: Array<{ time: string; status: { text: string }; location: { name: string }; description: string }>;
+  progresses: Array<{ time: string | null; status: { text: string }; location: { name: string }; description: string }>;
   ai_analysis: string | null;
   recommend_message: string | null;
 }
@@ -47,7 +47,7 @@ export const trackCommand = defineCommand({
       { name: ctx.t({ ko: '택배사', en: 'Carrier' }), value: body.carrier ? ctx.t({ ko: body.carrier.name_ko, en: body.carrier.name }) : '-', inline: true },
       { name: ctx.t({ ko: '상태', en: 'Status' }), value: body.state?.text ?? '-', inline: true },
       ...latest.map((step) => ({
-        name: `${step.time.slice(5, 16).replace('T', ' ')} ${step.status.text}`,
+        name: `${step.time ? step.time.slice(5, 16).replace('T', ' ') : ctx.t({ ko: '시간 미상', en: 'time unknown' })} ${step.status.text}`,
         value: clip([step.location.name, step.description].filter(Boolean).join(' · ') || '-', 200),
       })),
     ];

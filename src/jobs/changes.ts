@@ -20,7 +20,8 @@ export interface Change {
 }
 
 export function eventKey(progress: Progress): string {
-  return `${progress.time}|${progress.status.id}|${progress.location.name}|${progress.description}`;
+  // A missing time keys as '' (what watches stored before times could be null).
+  return `${progress.time ?? ''}|${progress.status.id}|${progress.location.name}|${progress.description}`;
 }
 
 /** Causes that make a parcel late (days off alone are only the calendar). */

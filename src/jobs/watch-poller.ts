@@ -9,20 +9,19 @@ import type { TrackedParcel, TrackingService } from '../operations/delivery/trac
 import type { WebhookSender } from '../operations/delivery-watch/webhook-sender.js';
 import type { WatchPatch, WatchRow, WatchStore } from '../operations/delivery-watch/watch-store.js';
 import { nextPollDelayMs, RETRY_WINDOW_MS, retryDelayMs } from './backoff.js';
+import { nextPollAt, type PollSchedule } from './poll-schedule.js';
 import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js';
 import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
 import type { ChannelNotifier, PostOutcome } from './notifier.js';
 
 export interface PollerOptions {
-  /** Interval after a change, before backoff (default 10 min). */
-  baseIntervalMs?: number;
   /** Watches claimed at a time (default 50). */
   batchSize?: number;
   /** Watches worked on at once (default 8); the tracker's rate limit paces the upstream calls. */
   concurrency?: number;
   /** How long a claim holds its rows (default 5 min). */
   leaseMs?: number;
-  /** No new batch is claimed after this long (default 8 min, under the default 10-minute cron). */
+  /** No new batch is claimed after this long (default: 80 % of the cadence, at most 8 min). */
   maxCycleMs?: number;
   /** Only these accounts' watches (tests and benches that share a database). */
   accountIds?: number[];
@@ -38,6 +37,8 @@ export interface PollerDeps {
   channels?: ChannelNotifier;
   logger: Logger;
   clock?: () => Date;
+  /** The cadence of `WATCH_CRON`, the maximum interval and the quiet hours. */
+  schedule: PollSchedule;
 }
 
 export interface CycleReport {
@@ -64,15 +65,21 @@ type Outcome = 'notified' | 'unchanged' | 'ended' | 'retrying' | 'error';
  */
 export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {}) {
   const clock = deps.clock ?? (() => new Date());
-  const baseMs = options.baseIntervalMs ?? 10 * 60_000;
+  const schedule = deps.schedule;
   const batchSize = options.batchSize ?? 50;
   const concurrency = options.concurrency ?? 8;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
-  const maxCycleMs = options.maxCycleMs ?? 8 * 60_000;
+  const maxCycleMs = options.maxCycleMs ?? Math.max(1000, Math.min(8 * 60_000, schedule.cadenceMs * 0.8));
+
+  /** When to poll again, on the schedule's tick grid. */
+  function pollAgain(row: WatchRow, now: Date, stateId: StatusId | null, quietPolls: number, customs: boolean): Date {
+    const ageMs = now.getTime() - row.createdAt.getTime();
+    return nextPollAt(now, nextPollDelayMs({ now, stateId, quietPolls, customs, ageMs, schedule }), schedule);
+  }
 
   function quietPatch(row: WatchRow, now: Date, stateId: StatusId | null, customs: boolean): WatchPatch {
     const quietPolls = row.quietPolls + 1;
-    return { quietPolls, lastPolledAt: now, nextPollAt: new Date(now.getTime() + nextPollDelayMs({ now, stateId, quietPolls, customs, baseMs })) };
+    return { quietPolls, lastPolledAt: now, nextPollAt: pollAgain(row, now, stateId, quietPolls, customs) };
   }
 
   async function notify(row: WatchRow, notice: NoticeInput, logger: Logger): Promise<PostOutcome> {
@@ -106,7 +113,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     } catch (error) {
       if (error instanceof AppError && error.code === 'TRACKER_BUSY') {
         // Not the parcel's fault: try again on the next cycle, backoff untouched.
-        await finish({ nextPollAt: new Date(now.getTime() + 60_000) });
+        await finish({ nextPollAt: nextPollAt(now, Math.min(60_000, schedule.cadenceMs), schedule) });
         return 'retrying';
       }
       logger.warn({ watchId: row.id, errorCode: error instanceof AppError ? error.code : 'INTERNAL' }, 'watch lookup failed');
@@ -132,7 +139,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
         failingSince: null,
         lastPolledAt: now,
         lastNotifiedAt: now,
-        nextPollAt: new Date(now.getTime() + nextPollDelayMs({ now, stateId: parcel.state.id, quietPolls: 0, customs, baseMs })),
+        nextPollAt: pollAgain(row, now, parcel.state.id, 0, customs),
         ...(delivered ? { status: 'delivered', endReason: 'delivered', endedAt: now } : {}),
       });
       return delivered ? 'ended' : 'notified';

@@ -1,5 +1,6 @@
 import type { Database } from '../../../db/client.js';
 import type { ChannelNotifier } from '../../jobs/notifier.js';
+import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from '../../jobs/poll-schedule.js';
 import { createWatchPoller, type PollerOptions } from '../../jobs/watch-poller.js';
 import type { Logger } from '../../logger.js';
 import type { Subscriptions } from '../../platform/subscriptions.js';
@@ -13,6 +14,8 @@ export interface WatchOptions {
   /** Slack/Discord posting (the bots' `createChannelNotifier`); without it channel watches cannot be told. */
   notifier?: ChannelNotifier;
   poller?: PollerOptions;
+  /** Poll cadence, maximum interval and quiet hours (default: those of the default configuration). */
+  schedule?: PollSchedule;
   /** "Now" for watches (tests fix it). */
   clock?: () => Date;
   /** DNS resolution for webhook hosts (tests). */
@@ -31,13 +34,14 @@ export interface WatchDeps {
 /** Watched parcels: the service (create/list/remove) for the doors, and the poller for the cron job. */
 export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
   const store = createWatchStore(deps.db);
+  const schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
   const service = createWatchService({
     store,
     tracking: deps.delivery.tracking,
     subscriptions: deps.subscriptions,
     logger: deps.logger,
     allowInsecureWebhooks: deps.allowInsecureWebhooks,
-    firstPollMs: options.poller?.baseIntervalMs ?? 10 * 60_000,
+    schedule,
     clock: options.clock,
     resolve: options.resolve,
   });
@@ -52,6 +56,7 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
       channels: options.notifier,
       logger: deps.logger,
       clock: options.clock,
+      schedule,
     },
     options.poller,
   );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ChannelTarget } from '../../jobs/notifier.js';
+import { nextPollAt, type PollSchedule } from '../../jobs/poll-schedule.js';
 import type { Account } from '../../platform/accounts.js';
 import type { Subscriptions } from '../../platform/subscriptions.js';
 import { parseInput } from '../../validation.js';
@@ -23,8 +24,8 @@ export interface WatchServiceDeps {
   subscriptions: Subscriptions;
   logger: Logger;
   allowInsecureWebhooks: boolean;
-  /** Interval before the first poll (the poller's base interval). */
-  firstPollMs: number;
+  /** The first poll comes one cadence after creation (the baseline is taken at creation). */
+  schedule: PollSchedule;
   clock?: () => Date;
   resolve?: AddressLookup;
 }
@@ -122,7 +123,7 @@ export function createWatchService(deps: WatchServiceDeps) {
       lastStateId: parcel.state.id,
       lastEventKey: newest ? eventKey(newest) : null,
       seenEvents: parcel.progresses.length,
-      nextPollAt: new Date(now.getTime() + deps.firstPollMs),
+      nextPollAt: nextPollAt(now, deps.schedule.cadenceMs, deps.schedule),
       expiresAt: new Date(now.getTime() + WATCH_LIFETIME_MS),
       createdAt: now,
     });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { findCarrier, normalizeTrackId } from '../delivery/carriers.js';
+import { carrierMatchError, matchCarrier } from '../delivery/carrier-names.js';
+import { normalizeTrackId } from '../delivery/carriers.js';
+import { trackIdHint } from '../delivery/delivery.schema.js';
 
 /**
  * `POST /api/v1/delivery/watch` (CONTRACT §5): a carrier, a waybill number (the tracking
@@ -13,16 +15,17 @@ export const watchCreateSchema = z
     webhook_url: z.string().trim().min(1).max(2048).optional(),
   })
   .superRefine((input, ctx) => {
-    if (!findCarrier(input.carrier_id)) {
-      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: `지원하지 않는 택배사입니다: ${input.carrier_id}` });
-    } else if (!normalizeTrackId(input.carrier_id, input.track_id)) {
-      ctx.addIssue({ code: 'custom', path: ['track_id'], message: '운송장 번호는 숫자만 입력하세요(공백과 하이픈은 무시됩니다).' });
+    const carrier = matchCarrier(input.carrier_id);
+    if (!('carrier' in carrier)) {
+      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: carrierMatchError(input.carrier_id, carrier) });
+    } else if (!normalizeTrackId(carrier.carrier.id, input.track_id)) {
+      ctx.addIssue({ code: 'custom', path: ['track_id'], message: trackIdHint(carrier.carrier.id) });
     }
   })
-  .transform((input) => ({
-    carrierId: input.carrier_id,
-    trackId: normalizeTrackId(input.carrier_id, input.track_id)!,
-    webhookUrl: input.webhook_url,
-  }));
+  .transform((input) => {
+    // Reached only when the refinement passed: the name names one carrier.
+    const carrierId = (matchCarrier(input.carrier_id) as { carrier: { id: string } }).carrier.id;
+    return { carrierId, trackId: normalizeTrackId(carrierId, input.track_id)!, webhookUrl: input.webhook_url };
+  });
 
 export const watchIdSchema = z.object({ id: z.coerce.number({ error: '알림 ID는 숫자여야 합니다.' }).int().positive().max(2_147_483_647) });

@@ -1,17 +1,10 @@
+import { domesticNumber } from './carriers.js';
 import type { DelayCause, DeliveryAnalysis } from './analysis.js';
 import { koreanDate, seoulDate } from './seoul-time.js';
 import type { TrackingResult } from './tracking-result.js';
 
 /** `+8215881255` → `1588-1255`, `+82314620100` → `031-462-0100`. */
-export function domesticTel(tel: string): string {
-  if (!tel.startsWith('+82')) return tel;
-  const rest = tel.slice(3);
-  if (/^1\d{7}$/.test(rest)) return `${rest.slice(0, 4)}-${rest.slice(4)}`;
-  const national = `0${rest}`;
-  const area = national.startsWith('02') ? 2 : 3;
-  const tail = national.length - area;
-  return `${national.slice(0, area)}-${national.slice(area, area + tail - 4)}-${national.slice(-4)}`;
-}
+export const domesticTel = domesticNumber;
 
 function hoursText(hours: number): string {
   return hours >= 48 ? `약 ${Math.floor(hours / 24)}일 ${Math.round(hours % 24)}시간` : `약 ${Math.round(hours)}시간`;

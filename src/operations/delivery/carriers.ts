@@ -1,3 +1,5 @@
+import { AppError } from '../../errors.js';
+
 /**
  * The 29 carriers of the Delivery Tracker v2 API (CONTRACT §5, copied from
  * shared/data/carriers.json). An unknown telephone number is "".
@@ -47,6 +49,39 @@ export function findCarrier(id: string): Carrier | undefined {
   return BY_ID.get(id);
 }
 
+/**
+ * SPEC's carriers that the Delivery Tracker no longer serves (removed from its carrier
+ * registry): asking it gives "Carrier not found", which would read as "no such parcel".
+ */
+const RETIRED_UPSTREAM = new Set(['kr.hanips', 'kr.hdexp']);
+
+export function isRetired(carrierId: string): boolean {
+  return RETIRED_UPSTREAM.has(carrierId);
+}
+
+/** A clear 400 for a carrier the upstream no longer tracks (free: no request is made). */
+export function refuseRetired(carrierId: string): void {
+  if (!RETIRED_UPSTREAM.has(carrierId)) return;
+  const carrier = BY_ID.get(carrierId)!;
+  const tel = carrier.tel.startsWith('+82') ? ` (고객센터 ${domesticNumber(carrier.tel)})` : '';
+  throw new AppError(
+    'INVALID_REQUEST',
+    `${carrier.name_ko}(${carrier.id})는 조회 서버(Delivery Tracker)가 더 이상 지원하지 않아 배송 조회와 알림을 할 수 없습니다. 택배사 홈페이지나 고객센터${tel}에서 확인하세요.`,
+    { field: 'carrier_id' },
+  );
+}
+
+/** `+8216001055` → `1600-1055`, `+82314620100` → `031-462-0100`. */
+export function domesticNumber(tel: string): string {
+  if (!tel.startsWith('+82')) return tel;
+  const rest = tel.slice(3);
+  if (/^1\d{7}$/.test(rest)) return `${rest.slice(0, 4)}-${rest.slice(4)}`;
+  const national = `0${rest}`;
+  const area = national.startsWith('02') ? 2 : 3;
+  const tail = national.length - area;
+  return `${national.slice(0, area)}-${national.slice(area, area + tail - 4)}-${national.slice(-4)}`;
+}
+
 /** Carriers whose waybill numbers contain letters (international and ocean shipments). */
 const ALPHANUMERIC = new Set(['kr.actcore.ocean-inbound', 'kr.epost.ems', 'kr.epantos', 'kr.lotte.global']);
 
@@ -54,8 +89,10 @@ const ALPHANUMERIC = new Set(['kr.actcore.ocean-inbound', 'kr.epost.ems', 'kr.ep
 export function normalizeTrackId(carrierId: string, raw: string): string | undefined {
   const compact = raw.replace(/[\s-]+/g, '');
   if (compact.length === 0 || compact.length > 40) return undefined;
-  const pattern = ALPHANUMERIC.has(carrierId) ? /^[0-9A-Za-z]+$/ : /^[0-9]+$/;
-  return pattern.test(compact) ? (ALPHANUMERIC.has(carrierId) ? compact.toUpperCase() : compact) : undefined;
+  // `auto` (detection) takes letters too: an EMS number is recognised by them.
+  const letters = ALPHANUMERIC.has(carrierId) || carrierId === 'auto';
+  const pattern = letters ? /^[0-9A-Za-z]+$/ : /^[0-9]+$/;
+  return pattern.test(compact) ? (letters ? compact.toUpperCase() : compact) : undefined;
 }
 
 /** International carriers: longer legs and customs, used by the arrival estimate. */
