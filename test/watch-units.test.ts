@@ -113,6 +113,30 @@ describe('webhook URLs and signatures', () => {
     }
     await expect(checkWebhookUrl('http://127.0.0.1:9/x', { allowInsecure: true })).resolves.toBeInstanceOf(URL);
   });
+  it('refuses NAT64, IPv4-compatible and -mapped, multicast, broadcast and other special addresses (issue 18 item 11)', async () => {
+    const refused = [
+      '64:ff9b::a9fe:a9fe', // NAT64 of the metadata address 169.254.169.254
+      '64:ff9b::808:808', // NAT64 of a public address: still a translator inside the network
+      '64:ff9b:1::a00:1', // local-use NAT64
+      '::a9fe:a9fe', // IPv4-compatible
+      '::ffff:127.0.0.1', '::ffff:a00:1', // IPv4-mapped
+      '224.0.0.1', '239.255.255.250', 'ff02::1', 'ff05::2', // multicast
+      '255.255.255.255', '240.0.0.1', // broadcast and reserved
+      '2002:a9fe:a9fe::1', '2001:0:4136:e378::1', // 6to4 and Teredo wrap IPv4 addresses
+      '198.18.0.1', '192.0.0.8', '192.0.2.1', '0.1.2.3', 'fec0::1', '100::1',
+    ];
+    for (const address of refused) {
+      await expect(checkWebhookUrl('https://hooks.example.com/x', secure, resolveTo(address)), address).rejects.toMatchObject({ status: 400 });
+    }
+    await expect(checkWebhookUrl('https://[64:ff9b::a9fe:a9fe]/x', secure), 'literal').rejects.toMatchObject({ status: 400 });
+    await expect(checkWebhookUrl('https://[::ffff:a9fe:a9fe]/x', secure), 'literal').rejects.toMatchObject({ status: 400 });
+    for (const address of ['93.184.216.34', '2606:4700::1111', '8.8.8.8']) {
+      await expect(checkWebhookUrl('https://hooks.example.com/x', secure, resolveTo(address)), address).resolves.toBeInstanceOf(URL);
+    }
+    const sender = createWebhookSender({ ...secure, resolve: resolveTo('64:ff9b::a9fe:a9fe') });
+    await expect(sender.send('https://nat64.example.com/x', 's', '{}')).resolves.toEqual({ ok: false, gone: false, reason: 'EPRIVATE' });
+    await expect(createWebhookSender(secure).send('https://[ff02::1]/x', 's', '{}')).resolves.toMatchObject({ ok: false, reason: 'refused_target' });
+  });
   it('checks the address again at send time (DNS rebinding)', async () => {
     const sender = createWebhookSender({ ...secure, resolve: resolveTo('10.0.0.5') });
     await expect(sender.send('https://rebind.example.com/x', 's', '{}')).resolves.toEqual({ ok: false, gone: false, reason: 'EPRIVATE' });
