@@ -290,6 +290,10 @@ export const deliveryWatches = pgTable(
   },
   (table) => [
     index('delivery_watches_due_idx').on(table.nextPollAt).where(sql`status = 'active'`),
+    // One active watch per account, parcel and target: concurrent creations cannot make two (INSERT … ON CONFLICT).
+    uniqueIndex('delivery_watches_active_uniq')
+      .on(table.accountId, table.carrierId, table.trackId, table.targetKind, table.target)
+      .where(sql`status = 'active'`),
     index('delivery_watches_account_idx').on(table.accountId, table.id),
   ],
 );

@@ -143,6 +143,25 @@ describe('POST/GET/DELETE /api/v1/delivery/watch', () => {
   });
 });
 
+describe('concurrent creation (issue 18 item 13)', () => {
+  it('makes one watch out of 20 identical requests at once: one 201, 409 for the rest, each refunded', async () => {
+    const id = number();
+    parcel(id, [ev(at(2), 'AT_PICKUP', '집화처리', '성수')]);
+    const before = await remaining();
+    const body = { carrier_id: CJ, track_id: id, webhook_url: `${receiver.url}/race` };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => app.post(PATH, body, user.apiKey)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, ...Array(19).fill(409)]);
+    const watches = (await app.runtime.watches.list(user.accountId)).filter((watch) => watch.track_id === id && watch.status === 'active');
+    expect(watches).toHaveLength(1);
+    expect(await remaining()).toBe(before - 1);
+    // Bot door too: the same channel twice at once is one watch.
+    const channel = { platform: 'slack' as const, channelId: 'C-RACE' };
+    const bot = await Promise.allSettled(Array.from({ length: 10 }, () => app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel, charge: false })));
+    expect(bot.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect(bot.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason.status)).toEqual(Array(9).fill(409));
+  });
+});
+
 describe('the poller and the channels', () => {
   it('posts one Slack message per change, none when nothing changed, then the final message', async () => {
     const id = number();

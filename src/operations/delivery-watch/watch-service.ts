@@ -64,6 +64,8 @@ export interface CreatedWatch {
   remaining?: number;
 }
 
+const duplicate = () => new AppError('CONFLICT', '이미 같은 곳으로 알림을 보내고 있는 운송장입니다.');
+
 export function toView(row: WatchRow): WatchView {
   const stateId = row.lastStateId as StatusId | null;
   return {
@@ -98,9 +100,8 @@ export function createWatchService(deps: WatchServiceDeps) {
     }
     const targetKind = channel ? channel.platform : 'webhook';
     const target = channel ? channel.channelId : (await checkWebhookUrl(input.webhookUrl!, { allowInsecure: deps.allowInsecureWebhooks }, deps.resolve)).href;
-    if (await deps.store.findActive(account.id, input.carrierId, input.trackId, targetKind, target)) {
-      throw new AppError('CONFLICT', '이미 같은 곳으로 알림을 보내고 있는 운송장입니다.');
-    }
+    // A fast answer for the common case; the unique index at insert is what guarantees it.
+    if (await deps.store.findActive(account.id, input.carrierId, input.trackId, targetKind, target)) throw duplicate();
     if ((await deps.store.countActive(account.id)) >= MAX_ACTIVE_WATCHES) {
       throw new AppError('CONFLICT', `알림은 계정당 ${MAX_ACTIVE_WATCHES}개까지 켤 수 있습니다. 필요 없는 알림을 먼저 끄세요.`);
     }
@@ -127,6 +128,7 @@ export function createWatchService(deps: WatchServiceDeps) {
       expiresAt: new Date(now.getTime() + WATCH_LIFETIME_MS),
       createdAt: now,
     });
+    if (!row) throw duplicate();
     (options.logger ?? deps.logger).info({ watchId: row.id, targetKind }, 'watch created');
     return { watch: toView(row), ...(webhookSecret ? { webhookSecret } : {}) };
   }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { deliveryWatches } from '../../../db/schema.js';
 
@@ -21,9 +21,17 @@ export interface ClaimOptions {
 export function createWatchStore(db: Database) {
   const t = deliveryWatches;
   return {
-    async insert(values: NewWatch): Promise<WatchRow> {
-      const [row] = await db.insert(t).values(values).returning();
-      return row!;
+    /**
+     * Inserts an active watch, or nothing when the same account already has one for this parcel
+     * and target (the partial unique index decides, so concurrent creations make one watch).
+     */
+    async insert(values: NewWatch): Promise<WatchRow | undefined> {
+      const [row] = await db
+        .insert(t)
+        .values(values)
+        .onConflictDoNothing({ target: [t.accountId, t.carrierId, t.trackId, t.targetKind, t.target], where: sql`status = 'active'` })
+        .returning();
+      return row;
     },
 
     async findActive(accountId: number, carrierId: string, trackId: string, targetKind: string, target: string): Promise<WatchRow | undefined> {
