@@ -203,6 +203,24 @@ describe('the poller and the channels', () => {
     expect(channels.to('slack', 'C-FLOW')).toHaveLength(2);
   });
 
+  it('follows the schedule at night: a quiet parcel is polled less often, but a change found is posted at once', async () => {
+    now = new Date('2026-11-23T20:00:00+09:00');
+    const id = number();
+    const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
+    const created = await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-NIGHT' }, charge: false });
+    // The first poll is one 10-minute tick away (half a tick early, to land on the tick).
+    expect(Date.parse(created.watch.next_poll_at!) - now.getTime()).toBe(5 * 60_000);
+    advance(3); // 23:00: quiet hours, quiet parcel
+    expect(await cycle()).toMatchObject({ claimed: 1, unchanged: 1 });
+    const listed = await app.get(PATH, { 'x-api-key': user.apiKey });
+    const nextPoll = Date.parse(listed.body.watches.find((w: { id: number }) => w.id === created.watch.id).next_poll_at);
+    expect(nextPoll - now.getTime()).toBe(2 * HOUR - 5 * 60_000); // WATCH_MAX_INTERVAL (2 h) in the quiet hours
+    step('IN_TRANSIT', '간선상차', '곤지암Hub');
+    advance(2); // 01:00, still quiet hours
+    expect(await cycle()).toMatchObject({ claimed: 1, notified: 1 });
+    expect(channels.to('slack', 'C-NIGHT')).toHaveLength(1);
+  });
+
   it('posts to Discord, and disables the watch when the channel is gone', async () => {
     const id = number();
     const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
