@@ -264,6 +264,8 @@ export const deliveryWatches = pgTable(
     target: text('target').notNull(),
     /** Slack team id or Discord guild id (channel targets). */
     workspaceId: text('workspace_id'),
+    /** The chat user who asked for a channel watch: told in a DM when the channel stops accepting posts. */
+    requestedBy: text('requested_by'),
     /** Webhook signing secret: stored as is, since signing needs it back (shown once at creation). */
     webhookSecret: text('webhook_secret'),
     /** active | delivered | expired | failed */

@@ -241,6 +241,37 @@ describe('the poller and the channels', () => {
     expect(channels.to('discord', '555')).toHaveLength(1);
   });
 
+  it('refuses a channel the bot cannot post to at creation, and keeps one it can (the bot door announces)', async () => {
+    const id = number();
+    parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
+    channels.exclude('slack', 'C-NOJOIN');
+    const refused = app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-NOJOIN' }, charge: false, announce: true, requestedBy: 'U1' });
+    await expect(refused).rejects.toMatchObject({ status: 422, message: expect.stringContaining('/invite') });
+    expect((await app.runtime.watches.list(user.accountId)).filter((w) => w.track_id === id)).toEqual([]);
+    channels.exclude('discord', '777');
+    await expect(
+      app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'discord', channelId: '777' }, charge: false, announce: true }),
+    ).rejects.toMatchObject({ status: 422, message: expect.stringContaining('권한') });
+    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-JOINED' }, charge: false, announce: true });
+    expect(channels.to('slack', 'C-JOINED').map((post) => post.text)).toEqual([`🔔 CJ대한통운 ${id} 배송 상태가 바뀌면 이 채널에 알려 드립니다 (배송 완료 또는 30일까지).`]);
+  });
+
+  it('tells the person who asked, in a DM, when the channel later refuses the notices', async () => {
+    const id = number();
+    const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
+    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-KICKED' }, charge: false, requestedBy: 'U-ASKER' });
+    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'discord', channelId: '888' }, charge: false, requestedBy: '4242' });
+    channels.exclude('slack', 'C-KICKED');
+    channels.exclude('discord', '888');
+    step('IN_TRANSIT', '간선상차', '곤지암Hub');
+    advance(1);
+    expect(await cycle()).toMatchObject({ ended: 2 });
+    const [slackDm] = channels.to('slack', 'U-ASKER');
+    expect(slackDm!.text).toContain(`⚠️ CJ대한통운 ${id} 배송 알림을 <#C-KICKED> 채널에 보낼 수 없어 알림을 껐습니다 (not_in_channel).`);
+    expect(slackDm!.text).toContain(`/track kr.cjlogistics ${id} watch`);
+    expect(channels.to('discord', 'dm-4242')[0]!.text).toContain('<#888>');
+  });
+
   it('tells a stalled parcel once, with the delay analysis', async () => {
     const id = number();
     parcel(id, [ev(at(30), 'AT_PICKUP', '집화처리', '성수'), ev(at(2), 'IN_TRANSIT', '간선하차', '곤지암Hub')]);

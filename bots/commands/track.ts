@@ -78,7 +78,7 @@ async function startWatch(ctx: CommandContext, carrierId: string, trackId: strin
   const channel = channelOf(ctx);
   if (!channel) return ctx.t({ ko: '🔔 변경 알림은 채널에서만 켤 수 있어요.', en: '🔔 Watching works in channels only.' });
   try {
-    await ctx.runtime.watches.create(ctx.account!, { carrier_id: carrierId, track_id: trackId }, { channel, charge: false, logger: ctx.logger });
+    await ctx.runtime.watches.create(ctx.account!, { carrier_id: carrierId, track_id: trackId }, { channel, charge: false, requestedBy: ctx.invocation.userId, announce: true, logger: ctx.logger });
     return ctx.t({
       ko: '🔔 배송 상태가 바뀌면 이 채널에 알려 드릴게요 (배송 완료 또는 30일까지). 끄려면 /untrack',
       en: '🔔 Changes will be posted to this channel (until delivered, at most 30 days). Stop with /untrack',

@@ -94,6 +94,19 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     return outcome;
   }
 
+  /** A channel watch that had to stop: the person who asked for it hears why, in a DM. */
+  async function tellRequester(row: WatchRow, notice: NoticeInput, endReason: string, logger: Logger): Promise<void> {
+    if (row.targetKind === 'webhook' || !row.requestedBy || !deps.channels) return;
+    const platform = row.targetKind as 'slack' | 'discord';
+    const channel = `<#${row.target}>`; // a channel mention on both platforms
+    const text = [
+      `⚠️ ${notice.result.carrier.name_ko} ${row.trackId} 배송 알림을 ${channel} 채널에 보낼 수 없어 알림을 껐습니다 (${endReason}).`,
+      `현재 상태: ${notice.result.state.text}. 봇을 채널에 초대하거나 권한을 확인한 뒤 /track ${row.carrierId} ${row.trackId} watch 로 다시 켜세요.`,
+    ].join('\n');
+    const told = await deps.channels.postToUser({ platform, userId: row.requestedBy, workspaceId: row.workspaceId ?? undefined }, { text });
+    if (!told.ok) logger.warn({ watchId: row.id, reason: told.reason }, 'could not tell the requester that the watch stopped');
+  }
+
   async function aiFor(change: Change, parcel: TrackedParcel, analysis: DeliveryAnalysis, logger: Logger): Promise<string | null> {
     if (change.kind === 'delivered' || !isLate(analysis)) return null;
     const ai = await deps.ai.forLookup(parcel, analysis, 'door', 'polite', logger);
@@ -149,6 +162,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       const endReason = outcome.gone ? outcome.reason : 'retries_exhausted';
       await finish({ status: 'failed', endReason, endedAt: now, lastPolledAt: now });
       logger.info({ watchId: row.id, endReason }, 'watch disabled');
+      await tellRequester(row, notice, endReason, logger);
       return 'ended';
     }
     const failedAttempts = row.failedAttempts + 1;

@@ -44,6 +44,7 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
     schedule,
     clock: options.clock,
     resolve: options.resolve,
+    notifier: options.notifier,
   });
   const webhooks = createWebhookSender({ allowInsecure: deps.allowInsecureWebhooks, clock: options.clock, resolve: options.resolve, timeoutMs: options.webhookTimeoutMs });
   const poller = createWatchPoller(

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { ChannelTarget } from '../../jobs/notifier.js';
+import type { ChannelNotifier, ChannelTarget } from '../../jobs/notifier.js';
 import { nextPollAt, type PollSchedule } from '../../jobs/poll-schedule.js';
 import type { Account } from '../../platform/accounts.js';
 import type { Subscriptions } from '../../platform/subscriptions.js';
@@ -28,6 +28,8 @@ export interface WatchServiceDeps {
   schedule: PollSchedule;
   clock?: () => Date;
   resolve?: AddressLookup;
+  /** Slack/Discord posting (channel watches announce themselves through it). */
+  notifier?: ChannelNotifier;
 }
 
 /** A watch as the API and the bots show it (never the secret). */
@@ -53,6 +55,13 @@ export interface CreateOptions {
    * answered 2xx, so it costs one). The bot's `/track … watch:true` already paid for its lookup.
    */
   charge?: boolean;
+  /** The chat user asking (channel watches): told in a DM if the channel later refuses the notices. */
+  requestedBy?: string;
+  /**
+   * Post a first message to the channel now (the bot door): a channel the bot cannot post to
+   * is refused at once (422, the watch is not kept) instead of failing silently at the first change.
+   */
+  announce?: boolean;
   logger?: Logger;
 }
 
@@ -62,6 +71,16 @@ export interface CreatedWatch {
   webhookSecret?: string;
   /** The counter after the charge (absent when not charged). */
   remaining?: number;
+}
+
+/** What to do when the bot cannot post to a channel, in the platform's words. */
+export function cannotPostText(platform: 'slack' | 'discord', reason: string): string {
+  if (platform === 'slack') {
+    return reason === 'not_in_channel' || reason === 'channel_not_found'
+      ? '봇이 이 채널에 메시지를 보낼 수 없어 알림을 켜지 못했어요. 채널에 봇을 초대(/invite @봇 이름)한 뒤 다시 시도하세요.'
+      : `봇이 이 채널에 메시지를 보낼 수 없어 알림을 켜지 못했어요 (${reason}). 워크스페이스 관리자에게 앱 권한을 확인해 달라고 하세요.`;
+  }
+  return '봇에게 이 채널의 보기·메시지 보내기 권한이 없어 알림을 켜지 못했어요. 서버 관리자에게 채널 권한을 확인해 달라고 하세요.';
 }
 
 const duplicate = () => new AppError('CONFLICT', '이미 같은 곳으로 알림을 보내고 있는 운송장입니다.');
@@ -92,6 +111,16 @@ export function toView(row: WatchRow): WatchView {
 export function createWatchService(deps: WatchServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
 
+  /** The first channel message; a channel that refuses it ends the watch and tells the caller why. */
+  async function announce(row: WatchRow, channel: ChannelTarget, carrierName: string): Promise<void> {
+    if (!deps.notifier?.platforms.includes(channel.platform)) return;
+    const text = `🔔 ${carrierName} ${row.trackId} 배송 상태가 바뀌면 이 채널에 알려 드립니다 (배송 완료 또는 30일까지).`;
+    const outcome = await deps.notifier.post(channel, { text });
+    if (outcome.ok || !outcome.gone) return;
+    await deps.store.remove(row.accountId, { id: row.id });
+    throw new AppError('UNPROCESSABLE', cannotPostText(channel.platform, outcome.reason), { reason: outcome.reason });
+  }
+
   async function createUncharged(account: Pick<Account, 'id'>, raw: unknown, options: CreateOptions): Promise<CreatedWatch> {
     const input = parseInput(watchCreateSchema, raw);
     const channel = options.channel;
@@ -120,6 +149,7 @@ export function createWatchService(deps: WatchServiceDeps) {
       targetKind,
       target,
       workspaceId: channel?.workspaceId ?? null,
+      requestedBy: channel ? (options.requestedBy ?? null) : null,
       webhookSecret: webhookSecret ?? null,
       lastStateId: parcel.state.id,
       lastEventKey: newest ? eventKey(newest) : null,
@@ -129,6 +159,7 @@ export function createWatchService(deps: WatchServiceDeps) {
       createdAt: now,
     });
     if (!row) throw duplicate();
+    if (channel && options.announce) await announce(row, channel, parcel.carrier.name_ko);
     (options.logger ?? deps.logger).info({ watchId: row.id, targetKind }, 'watch created');
     return { watch: toView(row), ...(webhookSecret ? { webhookSecret } : {}) };
   }
