@@ -266,6 +266,8 @@ export const deliveryWatches = pgTable(
     workspaceId: text('workspace_id'),
     /** The chat user who asked for a channel watch: told in a DM when the channel stops accepting posts. */
     requestedBy: text('requested_by'),
+    /** The watch stopped and the DM to `requested_by` failed: the person's next bot command says so. */
+    requesterPending: boolean('requester_pending').notNull().default(false),
     /** Webhook signing secret: stored as is, since signing needs it back (shown once at creation). */
     webhookSecret: text('webhook_secret'),
     /** active | delivered | expired | failed */

@@ -272,6 +272,21 @@ describe('the poller and the channels', () => {
     expect(channels.to('discord', 'dm-4242')[0]!.text).toContain('<#888>');
   });
 
+  it('keeps the news for the next bot command when the DM fails too', async () => {
+    const id = number();
+    const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
+    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-LOST' }, charge: false, requestedBy: 'U-NODM' });
+    channels.exclude('slack', 'C-LOST');
+    channels.exclude('slack', 'U-NODM');
+    step('IN_TRANSIT', '간선상차', '곤지암Hub');
+    advance(1);
+    expect(await cycle()).toMatchObject({ ended: 1 });
+    expect(await app.runtime.watches.takeStopped(user.accountId, { platform: 'slack', userId: 'U-OTHER' })).toEqual([]);
+    const told = await app.runtime.watches.takeStopped(user.accountId, { platform: 'slack', userId: 'U-NODM' });
+    expect(told).toEqual([`⚠️ <#C-LOST> 채널의 ${id} 배송 알림은 채널에 글을 올릴 수 없어 꺼졌습니다 (not_in_channel). 봇을 초대한 뒤 /track … watch 로 다시 켜세요.`]);
+    expect(await app.runtime.watches.takeStopped(user.accountId, { platform: 'slack', userId: 'U-NODM' })).toEqual([]); // once
+  });
+
   it('tells a stalled parcel once, with the delay analysis', async () => {
     const id = number();
     parcel(id, [ev(at(30), 'AT_PICKUP', '집화처리', '성수'), ev(at(2), 'IN_TRANSIT', '간선하차', '곤지암Hub')]);

@@ -55,7 +55,7 @@ export function createCommandRunner(runtime: Runtime, options: CommandRunnerOpti
           return body as T & { remaining: number };
         },
       };
-      const reply = await work(ctx);
+      const reply = withStoppedWatches(await work(ctx), account ? await runtime.watches.takeStopped(account.id, invocation) : []);
       logger.info({ ms: Math.round(performance.now() - started), tone: reply.tone }, 'bot command answered');
       return sensitive ? { ...reply, public: false } : reply;
     } catch (error) {
@@ -83,6 +83,12 @@ export function createCommandRunner(runtime: Runtime, options: CommandRunnerOpti
 }
 
 export type CommandRunner = ReturnType<typeof createCommandRunner>;
+
+/** Watches of this person that stopped unseen (their DM failed) are told in the next reply. */
+function withStoppedWatches(reply: Reply, notices: string[]): Reply {
+  if (notices.length === 0) return reply;
+  return { ...reply, context: [reply.context, ...notices].filter(Boolean).join('\n') };
+}
 
 function usageReply(ctx: CommandContext, command: BotCommand, problem: string | undefined): Reply {
   return {

@@ -6,4 +6,5 @@ WHERE w."status" = 'active' AND EXISTS (
     AND o."track_id" = w."track_id" AND o."target_kind" = w."target_kind" AND o."target" = w."target" AND o."id" < w."id"
 );--> statement-breakpoint
 ALTER TABLE "delivery_watches" ADD COLUMN "requested_by" text;--> statement-breakpoint
+ALTER TABLE "delivery_watches" ADD COLUMN "requester_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "delivery_watches_active_uniq" ON "delivery_watches" USING btree ("account_id","carrier_id","track_id","target_kind","target") WHERE status = 'active';

@@ -95,8 +95,8 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
   }
 
   /** A channel watch that had to stop: the person who asked for it hears why, in a DM. */
-  async function tellRequester(row: WatchRow, notice: NoticeInput, endReason: string, logger: Logger): Promise<void> {
-    if (row.targetKind === 'webhook' || !row.requestedBy || !deps.channels) return;
+  async function tellRequester(row: WatchRow, notice: NoticeInput, endReason: string, logger: Logger): Promise<boolean> {
+    if (row.targetKind === 'webhook' || !row.requestedBy || !deps.channels) return false;
     const platform = row.targetKind as 'slack' | 'discord';
     const channel = `<#${row.target}>`; // a channel mention on both platforms
     const text = [
@@ -104,7 +104,9 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       `현재 상태: ${notice.result.state.text}. 봇을 채널에 초대하거나 권한을 확인한 뒤 /track ${row.carrierId} ${row.trackId} watch 로 다시 켜세요.`,
     ].join('\n');
     const told = await deps.channels.postToUser({ platform, userId: row.requestedBy, workspaceId: row.workspaceId ?? undefined }, { text });
+    // Not told now: the person's next bot command says it instead (watches.takeStopped).
     if (!told.ok) logger.warn({ watchId: row.id, reason: told.reason }, 'could not tell the requester that the watch stopped');
+    return told.ok;
   }
 
   async function aiFor(change: Change, parcel: TrackedParcel, analysis: DeliveryAnalysis, logger: Logger): Promise<string | null> {
@@ -160,9 +162,9 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     const failingSince = row.failingSince ?? now;
     if (outcome.gone || now.getTime() - failingSince.getTime() >= RETRY_WINDOW_MS) {
       const endReason = outcome.gone ? outcome.reason : 'retries_exhausted';
-      await finish({ status: 'failed', endReason, endedAt: now, lastPolledAt: now });
+      const told = await tellRequester(row, notice, endReason, logger);
+      await finish({ status: 'failed', endReason, endedAt: now, lastPolledAt: now, requesterPending: !told && Boolean(row.requestedBy) });
       logger.info({ watchId: row.id, endReason }, 'watch disabled');
-      await tellRequester(row, notice, endReason, logger);
       return 'ended';
     }
     const failedAttempts = row.failedAttempts + 1;

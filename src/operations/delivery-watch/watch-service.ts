@@ -177,6 +177,15 @@ export function createWatchService(deps: WatchServiceDeps) {
       }
     },
 
+    /**
+     * Channel watches this person asked for that stopped while nobody could tell them (the DM
+     * failed): one Korean line each, given once (the bots add them to the person's next reply).
+     */
+    async takeStopped(accountId: number, person: { platform: 'slack' | 'discord'; userId: string }): Promise<string[]> {
+      const rows = await deps.store.takeStopped(accountId, person.platform, person.userId);
+      return rows.map((row) => `⚠️ <#${row.target}> 채널의 ${row.trackId} 배송 알림은 채널에 글을 올릴 수 없어 꺼졌습니다 (${row.endReason ?? '알 수 없음'}). 봇을 초대한 뒤 /track … watch 로 다시 켜세요.`);
+    },
+
     /** The account's watches, oldest first; `channel` keeps those posting to one channel. */
     async list(accountId: number, filter: { channel?: ChannelTarget } = {}): Promise<WatchView[]> {
       const rows = await deps.store.list(accountId);

@@ -51,6 +51,15 @@ export function createWatchStore(db: Database) {
       return db.select().from(t).where(eq(t.accountId, accountId)).orderBy(asc(t.id));
     },
 
+    /** Stopped watches whose requester has not been told yet, marked told in the same statement. */
+    takeStopped(accountId: number, targetKind: string, requestedBy: string): Promise<WatchRow[]> {
+      return db
+        .update(t)
+        .set({ requesterPending: false })
+        .where(and(eq(t.accountId, accountId), eq(t.targetKind, targetKind), eq(t.requestedBy, requestedBy), eq(t.requesterPending, true)))
+        .returning();
+    },
+
     /** Deletes the account's watches matching `where`; returns the ids removed. */
     async remove(accountId: number, where: { id?: number; trackId?: string; targetKind?: string; target?: string }): Promise<number[]> {
       const conditions = [eq(t.accountId, accountId)];
