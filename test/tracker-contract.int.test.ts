@@ -14,6 +14,9 @@ const CJ = 'kr.cjlogistics';
 let serial = 0;
 const number = () => `4${String(process.pid % 1000).padStart(3, '0')}${String(Date.now() % 100000).padStart(5, '0')}${String(++serial).padStart(3, '0')}`;
 
+/** The mod-7 check digit CJ, Lotte and Hanjin numbers end with. */
+const withCheckDigit = (body: string) => `${body}${BigInt(body) % 7n}`;
+
 interface Harness {
   tracker: FakeTracker;
   app: TestApp;
@@ -146,8 +149,9 @@ describe('carrier names and detection through the API', () => {
 
   it('accepts the names people use, and answers an ambiguous name with the candidates', async () => {
     const { tracker, app, user } = h!;
-    tracker.parcel('kr.epost', '6123456789012', { events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '접수', '서울중앙우체국')] });
-    const res = await app.post(PATH, { carrier_id: '우체국', track_id: '6123456789012' }, user.apiKey);
+    const post13 = `6${number()}`;
+    tracker.parcel('kr.epost', post13, { events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '접수', '서울중앙우체국')] });
+    const res = await app.post(PATH, { carrier_id: '우체국', track_id: post13 }, user.apiKey);
     expect(res.status).toBe(200);
     expect(res.body.carrier.id).toBe('kr.epost');
     const ambiguous = await app.post(PATH, { carrier_id: '성원글로벌', track_id: '6123456789012' }, user.apiKey);
@@ -158,17 +162,18 @@ describe('carrier names and detection through the API', () => {
 
   it('carrier_id "auto" tries the carriers the number format points to, within the rate limit, and answers the one that knows it', async () => {
     const { tracker, app, user } = h!;
-    tracker.parcel('kr.lotte', '640812345670', { events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '집하', '롯데 성수')] });
+    const id = withCheckDigit(number().slice(0, 11));
+    tracker.parcel('kr.lotte', id, { events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '집하', '롯데 성수')] });
     const before = app.runtime.delivery.tracking.stats().upstreamRequests;
-    const res = await app.post(PATH, { carrier_id: 'auto', track_id: '6408-1234-5670' }, user.apiKey);
+    const res = await app.post(PATH, { carrier_id: 'auto', track_id: `${id.slice(0, 4)}-${id.slice(4)}` }, user.apiKey);
     expect(res.status).toBe(200);
     expect(res.body.carrier.id).toBe('kr.lotte');
-    expect(tracker.lookups('kr.cjlogistics', '640812345670')).toHaveLength(1); // CJ first (most parcels), then Lotte
-    expect(tracker.lookups('kr.hanjin', '640812345670')).toHaveLength(0);
+    expect(tracker.lookups('kr.cjlogistics', id)).toHaveLength(1); // CJ first (most parcels), then Lotte
+    expect(tracker.lookups('kr.hanjin', id)).toHaveLength(0);
     expect(app.runtime.delivery.tracking.stats().upstreamRequests - before).toBe(2);
     const unknownFormat = await app.post(PATH, { carrier_id: 'auto', track_id: '12345' }, user.apiKey);
     expect(unknownFormat.body).toMatchObject({ code: 400, field: 'carrier_id' });
-    const nowhere = await app.post(PATH, { carrier_id: 'auto', track_id: '555123456786' }, user.apiKey);
+    const nowhere = await app.post(PATH, { carrier_id: 'auto', track_id: withCheckDigit(number().slice(0, 11)) }, user.apiKey);
     expect(nowhere.body).toMatchObject({ code: 404 });
     expect(nowhere.body.error).toContain('CJ대한통운, 롯데택배, 한진택배');
   });

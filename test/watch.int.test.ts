@@ -143,6 +143,20 @@ describe('POST/GET/DELETE /api/v1/delivery/watch', () => {
   });
 });
 
+describe('carrier names and detection for watches', () => {
+  it('takes a short name or "auto" and stores the carrier found', async () => {
+    const body = number().slice(0, 11);
+    const id = `${body}${BigInt(body) % 7n}`; // 12 digits with the mod-7 check: CJ, then Lotte, then Hanjin
+    tracker.parcel('kr.hanjin', id, { events: [ev(at(2), 'AT_PICKUP', '집하', '한진 성수')] });
+    const detected = await app.post(PATH, { carrier_id: 'auto', track_id: id, webhook_url: `${receiver.url}/auto` }, user.apiKey);
+    expect(detected.status).toBe(201);
+    expect(detected.body.watch).toMatchObject({ carrier_id: 'kr.hanjin', track_id: id });
+    const named = await app.post(PATH, { carrier_id: '한진', track_id: id, webhook_url: `${receiver.url}/auto` }, user.apiKey);
+    expect(named).toMatchObject({ status: 409 });
+    expect((await app.post(PATH, { carrier_id: '성원', track_id: id, webhook_url: `${receiver.url}/auto` }, user.apiKey)).body).toMatchObject({ code: 400, field: 'carrier_id' });
+  });
+});
+
 describe('concurrent creation (issue 18 item 13)', () => {
   it('makes one watch out of 20 identical requests at once: one 201, 409 for the rest, each refunded', async () => {
     const id = number();

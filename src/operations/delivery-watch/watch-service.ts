@@ -9,6 +9,8 @@ import { parseInput } from '../../validation.js';
 import { eventKey } from '../../jobs/changes.js';
 import type { TrackingService } from '../delivery/tracking-service.js';
 import { STATUS_LABELS, type StatusId } from '../delivery/statuses.js';
+import { detectCarriers } from '../delivery/carrier-detect.js';
+import { AUTO_CARRIER } from '../delivery/delivery.schema.js';
 import { checkWebhookUrl, type AddressLookup } from './webhook-url.js';
 import { watchCreateSchema } from './watch.schema.js';
 import type { WatchRow, WatchStore } from './watch-store.js';
@@ -129,13 +131,17 @@ export function createWatchService(deps: WatchServiceDeps) {
     }
     const targetKind = channel ? channel.platform : 'webhook';
     const target = channel ? channel.channelId : (await checkWebhookUrl(input.webhookUrl!, { allowInsecure: deps.allowInsecureWebhooks }, deps.resolve)).href;
+    const auto = input.carrierId === AUTO_CARRIER;
     // A fast answer for the common case; the unique index at insert is what guarantees it.
-    if (await deps.store.findActive(account.id, input.carrierId, input.trackId, targetKind, target)) throw duplicate();
+    if (!auto && (await deps.store.findActive(account.id, input.carrierId, input.trackId, targetKind, target))) throw duplicate();
     if ((await deps.store.countActive(account.id)) >= MAX_ACTIVE_WATCHES) {
       throw new AppError('CONFLICT', `알림은 계정당 ${MAX_ACTIVE_WATCHES}개까지 켤 수 있습니다. 필요 없는 알림을 먼저 끄세요.`);
     }
     // The baseline: what the parcel shows now is not news (404 / 502 when the lookup fails).
-    const parcel = await deps.tracking.track(input.carrierId, input.trackId, { logger: options.logger });
+    const parcel = auto
+      ? await deps.tracking.trackDetected(detectCarriers(input.trackId), input.trackId, { logger: options.logger })
+      : await deps.tracking.track(input.carrierId, input.trackId, { logger: options.logger });
+    const carrierId = parcel.carrier.id;
     if (parcel.state.id === 'delivered') {
       throw new AppError('UNPROCESSABLE', '이미 배송이 완료된 운송장이라 알림을 켤 수 없습니다.');
     }
@@ -144,7 +150,7 @@ export function createWatchService(deps: WatchServiceDeps) {
     const webhookSecret = channel ? undefined : `whsec_${randomBytes(24).toString('base64url')}`;
     const row = await deps.store.insert({
       accountId: account.id,
-      carrierId: input.carrierId,
+      carrierId,
       trackId: input.trackId,
       targetKind,
       target,

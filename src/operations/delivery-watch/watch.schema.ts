@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { carrierMatchError, matchCarrier } from '../delivery/carrier-names.js';
 import { normalizeTrackId } from '../delivery/carriers.js';
-import { trackIdHint } from '../delivery/delivery.schema.js';
+import { carrierIdOf, trackIdHint } from '../delivery/delivery.schema.js';
 
 /**
  * `POST /api/v1/delivery/watch` (CONTRACT §5): a carrier, a waybill number (the tracking
@@ -15,16 +14,16 @@ export const watchCreateSchema = z
     webhook_url: z.string().trim().min(1).max(2048).optional(),
   })
   .superRefine((input, ctx) => {
-    const carrier = matchCarrier(input.carrier_id);
-    if (!('carrier' in carrier)) {
-      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: carrierMatchError(input.carrier_id, carrier) });
-    } else if (!normalizeTrackId(carrier.carrier.id, input.track_id)) {
-      ctx.addIssue({ code: 'custom', path: ['track_id'], message: trackIdHint(carrier.carrier.id) });
+    const carrier = carrierIdOf(input.carrier_id);
+    if (!carrier.ok) {
+      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: carrier.message });
+    } else if (!normalizeTrackId(carrier.id, input.track_id)) {
+      ctx.addIssue({ code: 'custom', path: ['track_id'], message: trackIdHint(carrier.id) });
     }
   })
   .transform((input) => {
-    // Reached only when the refinement passed: the name names one carrier.
-    const carrierId = (matchCarrier(input.carrier_id) as { carrier: { id: string } }).carrier.id;
+    // Reached only when the refinement passed: a carrier (or `auto`) and a valid number.
+    const carrierId = (carrierIdOf(input.carrier_id) as { id: string }).id;
     return { carrierId, trackId: normalizeTrackId(carrierId, input.track_id)!, webhookUrl: input.webhook_url };
   });
 
