@@ -49,6 +49,10 @@ describe('poll backoff', () => {
     expect(cadenceOf('0 9-18 * * 1-5')).toBe(HOUR);
     expect(['90s', '30m', '2h', '1h30m', 'soon', '0s'].map(parseDuration)).toEqual([90_000, 30 * MIN, 2 * HOUR, 90 * MIN, undefined, undefined]);
     expect(['22-7', '0-6', 'off', '7-7', '25-3'].map(parseQuietHours)).toEqual([{ start: 22, end: 7 }, { start: 0, end: 6 }, null, undefined, undefined]);
+    expect(() => loadConfig({ WATCH_MAX_INTERVAL: 'soon' })).toThrow(/WATCH_MAX_INTERVAL/);
+    expect(() => loadConfig({ WATCH_QUIET_HOURS: '22:00-07:00' })).toThrow(/WATCH_QUIET_HOURS/);
+    expect(loadConfig({ WATCH_MAX_INTERVAL: '45m', WATCH_QUIET_HOURS: 'off' })).toMatchObject({ WATCH_MAX_INTERVAL: 45 * MIN, WATCH_QUIET_HOURS: null });
+    expect(loadConfig({})).toMatchObject({ WATCH_MAX_INTERVAL: 2 * HOUR, WATCH_QUIET_HOURS: { start: 22, end: 7 } });
     expect(pollScheduleOf({ WATCH_CRON: '*/5 * * * * *', WATCH_MAX_INTERVAL: 60_000, WATCH_QUIET_HOURS: null })).toEqual({ cadenceMs: 5000, maxIntervalMs: 60_000, quietHours: null });
     // Due at the tick `delay` after this one: half a cadence early, so a poll that ends after its tick does not slip one tick.
     expect(nextPollAt(noon, 10 * MIN, schedule).getTime() - noon.getTime()).toBe(5 * MIN);
