@@ -127,8 +127,8 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       parcel = await lookup(row);
     } catch (error) {
       if (error instanceof AppError && error.code === 'TRACKER_BUSY') {
-        // Not the parcel's fault: try again on the next cycle, backoff untouched.
-        await finish({ nextPollAt: nextPollAt(now, Math.min(60_000, schedule.cadenceMs), schedule) });
+        // Not the parcel's fault: try again a minute (or one tick) later, backoff untouched.
+        await finish({ nextPollAt: new Date(now.getTime() + Math.min(60_000, schedule.cadenceMs)) });
         return 'retrying';
       }
       logger.warn({ watchId: row.id, errorCode: error instanceof AppError ? error.code : 'INTERNAL' }, 'watch lookup failed');
