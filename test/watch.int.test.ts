@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { loadConfig } from '../src/config.js';
-import { createWatches } from '../src/operations/delivery-watch/watch-module.js';
+import { createWatches } from '../src/jobs/watch-module.js';
 import { startFakeChannels, type FakeChannels } from './fakes/chat-channels.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import { ev, startFakeTracker, type FakeEvent, type FakeTracker } from './fakes/tracker-server.js';
@@ -62,7 +62,8 @@ beforeAll(async () => {
   };
   app = await startTestApp(env, {
     llm: { retryBaseDelayMs: 1, maxRetries: 0 },
-    delivery: { clock: () => now, rateLimit: { bucket, perSecond: 200 } },
+    clock: () => now,
+    delivery: { rateLimit: { bucket, perSecond: 200 } },
     watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), poller: { batchSize: 5 } },
   });
   user = await app.signUp();
@@ -170,7 +171,7 @@ describe('concurrent creation (issue 18 item 13)', () => {
     expect(await remaining()).toBe(before - 1);
     // Bot door too: the same channel twice at once is one watch.
     const channel = { platform: 'slack' as const, channelId: 'C-RACE' };
-    const bot = await Promise.allSettled(Array.from({ length: 10 }, () => app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel, charge: false })));
+    const bot = await Promise.allSettled(Array.from({ length: 10 }, () => app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel })));
     expect(bot.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     expect(bot.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason.status)).toEqual(Array(9).fill(409));
   });
@@ -180,7 +181,7 @@ describe('the poller and the channels', () => {
   it('posts one Slack message per change, none when nothing changed, then the final message', async () => {
     const id = number();
     const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
-    const created = await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-FLOW' }, charge: false });
+    const created = await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-FLOW' } });
     expect(created.webhookSecret).toBeUndefined();
 
     expect((await cycle()).claimed).toBe(0); // not due yet
@@ -221,7 +222,7 @@ describe('the poller and the channels', () => {
     now = new Date('2026-11-23T20:00:00+09:00');
     const id = number();
     const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
-    const created = await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-NIGHT' }, charge: false });
+    const created = await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-NIGHT' } });
     // The first poll is one 10-minute tick away (half a tick early, to land on the tick).
     expect(Date.parse(created.watch.next_poll_at!) - now.getTime()).toBe(5 * 60_000);
     advance(3); // 23:00: quiet hours, quiet parcel
@@ -238,7 +239,7 @@ describe('the poller and the channels', () => {
   it('posts to Discord, and disables the watch when the channel is gone', async () => {
     const id = number();
     const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
-    const created = await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'discord', channelId: '555' }, charge: false });
+    const created = await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'discord', channelId: '555' } });
     step('IN_TRANSIT', '간선하차', '대전Hub');
     advance(1);
     expect(await cycle()).toMatchObject({ notified: 1 });
@@ -259,22 +260,22 @@ describe('the poller and the channels', () => {
     const id = number();
     parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
     channels.exclude('slack', 'C-NOJOIN');
-    const refused = app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-NOJOIN' }, charge: false, announce: true, requestedBy: 'U1' });
+    const refused = app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-NOJOIN' }, announce: true, requestedBy: 'U1' });
     await expect(refused).rejects.toMatchObject({ status: 422, message: expect.stringContaining('/invite') });
     expect((await app.runtime.watches.list(user.accountId)).filter((w) => w.track_id === id)).toEqual([]);
     channels.exclude('discord', '777');
     await expect(
-      app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'discord', channelId: '777' }, charge: false, announce: true }),
+      app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'discord', channelId: '777' }, announce: true }),
     ).rejects.toMatchObject({ status: 422, message: expect.stringContaining('권한') });
-    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-JOINED' }, charge: false, announce: true });
+    await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-JOINED' }, announce: true });
     expect(channels.to('slack', 'C-JOINED').map((post) => post.text)).toEqual([`🔔 CJ대한통운 ${id} 배송 상태가 바뀌면 이 채널에 알려 드립니다 (배송 완료 또는 30일까지).`]);
   });
 
   it('tells the person who asked, in a DM, when the channel later refuses the notices', async () => {
     const id = number();
     const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
-    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-KICKED' }, charge: false, requestedBy: 'U-ASKER' });
-    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'discord', channelId: '888' }, charge: false, requestedBy: '4242' });
+    await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-KICKED' }, requestedBy: 'U-ASKER' });
+    await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'discord', channelId: '888' }, requestedBy: '4242' });
     channels.exclude('slack', 'C-KICKED');
     channels.exclude('discord', '888');
     step('IN_TRANSIT', '간선상차', '곤지암Hub');
@@ -289,7 +290,7 @@ describe('the poller and the channels', () => {
   it('keeps the news for the next bot command when the DM fails too', async () => {
     const id = number();
     const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
-    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-LOST' }, charge: false, requestedBy: 'U-NODM' });
+    await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-LOST' }, requestedBy: 'U-NODM' });
     channels.exclude('slack', 'C-LOST');
     channels.exclude('slack', 'U-NODM');
     step('IN_TRANSIT', '간선상차', '곤지암Hub');
@@ -304,7 +305,7 @@ describe('the poller and the channels', () => {
   it('tells a stalled parcel once, with the delay analysis', async () => {
     const id = number();
     parcel(id, [ev(at(30), 'AT_PICKUP', '집화처리', '성수'), ev(at(2), 'IN_TRANSIT', '간선하차', '곤지암Hub')]);
-    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-STALL' }, charge: false });
+    await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-STALL' } });
     advance(24 * 3); // Thursday 10:00: three working days without a scan
     const asked = llm.requestsTo('chat').length;
     llm.chat({ json: { analysis: '곤지암Hub에서 3일째 멈춰 있습니다. 11월 27일(금) 도착이 예상됩니다.', message: '기사님, 문 앞에 놓아 주세요.' } });
@@ -322,7 +323,7 @@ describe('the poller and the channels', () => {
   it('ends a watch after 30 days', async () => {
     const id = number();
     parcel(id, [ev(at(1), 'AT_PICKUP', '집화처리', '성수')]);
-    const created = await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-EXP' }, charge: false });
+    const created = await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-EXP' } });
     advance(24 * 29);
     expect(await cycle()).toMatchObject({ claimed: 1, ended: 0, notified: 1 }); // the stall notice
     advance(24 + 1);
@@ -421,14 +422,14 @@ describe('several instances', () => {
   it('two pollers on one database share the work and never post a change twice', async () => {
     // On PostgreSQL a second runtime (its own connection pool), as a second instance would be.
     const second = process.env.TEST_DB === 'postgres'
-      ? await startTestApp(env, { delivery: { clock: () => now, rateLimit: { bucket, perSecond: 200 } }, watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), poller: { batchSize: 5 } } })
+      ? await startTestApp(env, { clock: () => now, delivery: { rateLimit: { bucket, perSecond: 200 } }, watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), poller: { batchSize: 5 } } })
       : undefined;
     const runtime = app.runtime;
     const other = second
       ? second.runtime.watchPoller
       : createWatches(
-          { db: runtime.db, delivery: runtime.delivery, subscriptions: runtime.platform.subscriptions, logger: runtime.logger, allowInsecureWebhooks: true },
-          { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), clock: () => now, poller: { batchSize: 5 } },
+          { db: runtime.db, delivery: runtime.delivery, logger: runtime.logger, clock: () => now, allowInsecureWebhooks: true },
+          { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), poller: { batchSize: 5 } },
         ).poller;
     try {
       const steps = [];
@@ -436,7 +437,7 @@ describe('several instances', () => {
         const id = number();
         steps.push(parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]));
         for (const channel of [`C-A${i}`, `C-B${i}`]) {
-          await runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: channel }, charge: false });
+          await runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: channel } });
         }
       }
       for (const step of steps) step('IN_TRANSIT', '간선상차', '곤지암Hub');

@@ -1,4 +1,5 @@
 import cron from 'node-cron';
+import { seoulHour, seoulMsOfDay } from '../seoul-time.js';
 
 /** Hours in Seoul when quiet parcels are polled less often: from `start` (inclusive) to `end` (exclusive). */
 export interface QuietHours {
@@ -61,20 +62,14 @@ export function pollScheduleOf(config: { WATCH_CRON: string; WATCH_MAX_INTERVAL:
 
 export const DEFAULT_POLL_SCHEDULE: PollSchedule = { cadenceMs: 10 * 60_000, maxIntervalMs: 2 * 3_600_000, quietHours: { start: 22, end: 7 } };
 
-/** The hour in Seoul (UTC+9, no daylight saving). */
-export function seoulHour(now: Date): number {
-  return new Date(now.getTime() + 9 * 3_600_000).getUTCHours();
-}
-
 /** Whether `now` falls in the quiet hours, and how long until they end. */
 export function quietHoursLeftMs(now: Date, quiet: QuietHours | null): number {
   if (!quiet) return 0;
   const hour = seoulHour(now);
   const inside = quiet.start < quiet.end ? hour >= quiet.start && hour < quiet.end : hour >= quiet.start || hour < quiet.end;
   if (!inside) return 0;
-  const seoulMs = (now.getTime() + 9 * 3_600_000) % 86_400_000;
   const endMs = quiet.end * 3_600_000;
-  return (endMs - seoulMs + 86_400_000) % 86_400_000 || 86_400_000;
+  return (endMs - seoulMsOfDay(now) + 86_400_000) % 86_400_000 || 86_400_000;
 }
 
 /**

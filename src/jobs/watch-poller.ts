@@ -12,7 +12,7 @@ import { nextPollDelayMs, RETRY_WINDOW_MS, retryDelayMs } from './backoff.js';
 import { nextPollAt, type PollSchedule } from './poll-schedule.js';
 import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js';
 import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
-import type { ChannelNotifier, PostOutcome } from './notifier.js';
+import type { ChannelNotifier, PostOutcome } from '../operations/delivery-watch/channels.js';
 
 export interface PollerOptions {
   /** Watches claimed at a time (default 50). */
@@ -53,6 +53,12 @@ export interface CycleReport {
   durationMs: number;
 }
 
+/** The watch poller as the cron job and the doors' tests drive it. */
+export interface WatchPoller {
+  /** One cycle over the due watches (of these accounts only, when given). */
+  runCycle(only?: { accountIds?: number[] }): Promise<CycleReport>;
+}
+
 type Outcome = 'notified' | 'unchanged' | 'ended' | 'retrying' | 'error';
 
 /**
@@ -63,7 +69,7 @@ type Outcome = 'notified' | 'unchanged' | 'ended' | 'retrying' | 'error';
  * written back only after the notice went out, so a failed notice is retried with backoff
  * (24 h at most) and a notice is never sent twice for one change by two instances.
  */
-export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {}) {
+export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {}): WatchPoller {
   const clock = deps.clock ?? (() => new Date());
   const schedule = deps.schedule;
   const batchSize = options.batchSize ?? 50;
@@ -219,5 +225,3 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     },
   };
 }
-
-export type WatchPoller = ReturnType<typeof createWatchPoller>;

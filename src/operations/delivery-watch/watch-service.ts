@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { ChannelNotifier, ChannelTarget } from '../../jobs/notifier.js';
-import { nextPollAt, type PollSchedule } from '../../jobs/poll-schedule.js';
+import type { ChannelNotifier, ChannelPlatform, ChannelTarget } from './channels.js';
 import type { Account } from '../../platform/accounts.js';
-import type { Subscriptions } from '../../platform/subscriptions.js';
-import { parseInput } from '../../validation.js';
-import { eventKey } from '../../jobs/changes.js';
+import type { Clock } from '../../clock.js';
+import { eventKey } from './event-key.js';
 import type { TrackingService } from '../delivery/tracking-service.js';
 import { STATUS_LABELS, type StatusId } from '../delivery/statuses.js';
 import { detectCarriers } from '../delivery/carrier-detect.js';
 import { AUTO_CARRIER } from '../delivery/delivery.schema.js';
 import { checkWebhookUrl, type AddressLookup } from './webhook-url.js';
-import { watchCreateSchema } from './watch.schema.js';
+import type { WatchCreateInput } from './watch.schema.js';
 import type { WatchRow, WatchStore } from './watch-store.js';
 
 /** A watch ends itself this long after it was made. */
@@ -23,12 +21,11 @@ export const MAX_ACTIVE_WATCHES = 1000;
 export interface WatchServiceDeps {
   store: WatchStore;
   tracking: TrackingService;
-  subscriptions: Subscriptions;
   logger: Logger;
   allowInsecureWebhooks: boolean;
-  /** The first poll comes one cadence after creation (the baseline is taken at creation). */
-  schedule: PollSchedule;
-  clock?: () => Date;
+  /** When the first poll is due: one tick of the poll schedule after creation (the baseline is taken at creation). */
+  firstPollAt: (now: Date) => Date;
+  clock: Clock;
   resolve?: AddressLookup;
   /** Slack/Discord posting (channel watches announce themselves through it). */
   notifier?: ChannelNotifier;
@@ -52,11 +49,6 @@ export interface WatchView {
 export interface CreateOptions {
   /** A Slack or Discord channel (bot door); without it `webhook_url` is required. */
   channel?: ChannelTarget;
-  /**
-   * Take one `delivery-tracking` call for the creation (default true: the REST call is
-   * answered 2xx, so it costs one). The bot's `/track … watch:true` already paid for its lookup.
-   */
-  charge?: boolean;
   /** The chat user asking (channel watches): told in a DM if the channel later refuses the notices. */
   requestedBy?: string;
   /**
@@ -71,12 +63,26 @@ export interface CreatedWatch {
   watch: WatchView;
   /** Only for webhook watches, shown once. */
   webhookSecret?: string;
-  /** The counter after the charge (absent when not charged). */
-  remaining?: number;
+}
+
+/** A parsed creation request (`watchCreateSchema`); the bot door gives a channel instead of `webhookUrl`. */
+export type WatchTarget = Omit<WatchCreateInput, 'webhookUrl'> & { webhookUrl?: string | undefined };
+
+/** Watched parcels of one account, as the doors and the watch operation use them. */
+export interface WatchService {
+  /** Uncharged: the REST door charges through the watch operation; the bot's `/track … watch` paid for its lookup. */
+  create(account: Pick<Account, 'id'>, input: WatchTarget, options?: CreateOptions): Promise<CreatedWatch>;
+  list(accountId: number, filter?: { channel?: ChannelTarget }): Promise<WatchView[]>;
+  remove(accountId: number, ref: { id: number } | { trackId: string; channel?: ChannelTarget }): Promise<number[]>;
+  /**
+   * Channel watches this person asked for that stopped while nobody could tell them (the DM
+   * failed): one Korean line each, given once (the bots add them to the person's next reply).
+   */
+  takeStopped(accountId: number, person: { platform: ChannelPlatform; userId: string }): Promise<string[]>;
 }
 
 /** What to do when the bot cannot post to a channel, in the platform's words. */
-export function cannotPostText(platform: 'slack' | 'discord', reason: string): string {
+export function cannotPostText(platform: ChannelPlatform, reason: string): string {
   if (platform === 'slack') {
     return reason === 'not_in_channel' || reason === 'channel_not_found'
       ? '봇이 이 채널에 메시지를 보낼 수 없어 알림을 켜지 못했어요. 채널에 봇을 초대(/invite @봇 이름)한 뒤 다시 시도하세요.'
@@ -110,8 +116,8 @@ export function toView(row: WatchRow): WatchView {
  * carrier, number or webhook URL; 403 without the `delivery-tracking` subscription; 404 a
  * parcel the carrier does not know; 409 already watched; 422 already delivered.
  */
-export function createWatchService(deps: WatchServiceDeps) {
-  const clock = deps.clock ?? (() => new Date());
+export function createWatchService(deps: WatchServiceDeps): WatchService {
+  const { clock } = deps;
 
   /** The first channel message; a channel that refuses it ends the watch and tells the caller why. */
   async function announce(row: WatchRow, channel: ChannelTarget, carrierName: string): Promise<void> {
@@ -123,8 +129,7 @@ export function createWatchService(deps: WatchServiceDeps) {
     throw new AppError('UNPROCESSABLE', cannotPostText(channel.platform, outcome.reason), { reason: outcome.reason });
   }
 
-  async function createUncharged(account: Pick<Account, 'id'>, raw: unknown, options: CreateOptions): Promise<CreatedWatch> {
-    const input = parseInput(watchCreateSchema, raw);
+  async function create(account: Pick<Account, 'id'>, input: WatchTarget, options: CreateOptions = {}): Promise<CreatedWatch> {
     const channel = options.channel;
     if (!channel && !input.webhookUrl) {
       throw new AppError('INVALID_REQUEST', "'webhook_url' 필드: 필수 항목입니다.", { field: 'webhook_url' });
@@ -141,7 +146,6 @@ export function createWatchService(deps: WatchServiceDeps) {
     const parcel = auto
       ? await deps.tracking.trackDetected(detectCarriers(input.trackId), input.trackId, { logger: options.logger })
       : await deps.tracking.track(input.carrierId, input.trackId, { logger: options.logger });
-    const carrierId = parcel.carrier.id;
     if (parcel.state.id === 'delivered') {
       throw new AppError('UNPROCESSABLE', '이미 배송이 완료된 운송장이라 알림을 켤 수 없습니다.');
     }
@@ -150,7 +154,7 @@ export function createWatchService(deps: WatchServiceDeps) {
     const webhookSecret = channel ? undefined : `whsec_${randomBytes(24).toString('base64url')}`;
     const row = await deps.store.insert({
       accountId: account.id,
-      carrierId,
+      carrierId: parcel.carrier.id,
       trackId: input.trackId,
       targetKind,
       target,
@@ -160,7 +164,7 @@ export function createWatchService(deps: WatchServiceDeps) {
       lastStateId: parcel.state.id,
       lastEventKey: newest ? eventKey(newest) : null,
       seenEvents: parcel.progresses.length,
-      nextPollAt: nextPollAt(now, deps.schedule.cadenceMs, deps.schedule),
+      nextPollAt: deps.firstPollAt(now),
       expiresAt: new Date(now.getTime() + WATCH_LIFETIME_MS),
       createdAt: now,
     });
@@ -171,25 +175,13 @@ export function createWatchService(deps: WatchServiceDeps) {
   }
 
   return {
-    async create(account: Pick<Account, 'id'>, raw: unknown, options: CreateOptions = {}): Promise<CreatedWatch> {
-      if (options.charge === false) return createUncharged(account, raw, options);
-      parseInput(watchCreateSchema, raw); // 400 before any charge
-      const lease = await deps.subscriptions.reserve(account.id, 'delivery-tracking');
-      try {
-        return { ...(await createUncharged(account, raw, options)), remaining: lease.remaining };
-      } catch (error) {
-        await lease.refund();
-        throw error;
-      }
-    },
+    create,
 
-    /**
-     * Channel watches this person asked for that stopped while nobody could tell them (the DM
-     * failed): one Korean line each, given once (the bots add them to the person's next reply).
-     */
-    async takeStopped(accountId: number, person: { platform: 'slack' | 'discord'; userId: string }): Promise<string[]> {
+    async takeStopped(accountId, person) {
       const rows = await deps.store.takeStopped(accountId, person.platform, person.userId);
-      return rows.map((row) => `⚠️ <#${row.target}> 채널의 ${row.trackId} 배송 알림은 채널에 글을 올릴 수 없어 꺼졌습니다 (${row.endReason ?? '알 수 없음'}). 봇을 초대한 뒤 /track … watch 로 다시 켜세요.`);
+      return rows.map(
+        (row) => `⚠️ <#${row.target}> 채널의 ${row.trackId} 배송 알림은 채널에 글을 올릴 수 없어 꺼졌습니다 (${row.endReason ?? '알 수 없음'}). 봇을 초대한 뒤 /track … watch 로 다시 켜세요.`,
+      );
     },
 
     /** The account's watches, oldest first; `channel` keeps those posting to one channel. */
@@ -211,5 +203,3 @@ export function createWatchService(deps: WatchServiceDeps) {
     },
   };
 }
-
-export type WatchService = ReturnType<typeof createWatchService>;

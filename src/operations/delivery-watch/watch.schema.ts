@@ -27,4 +27,6 @@ export const watchCreateSchema = z
     return { carrierId, trackId: normalizeTrackId(carrierId, input.track_id)!, webhookUrl: input.webhook_url };
   });
 
+export type WatchCreateInput = z.output<typeof watchCreateSchema>;
+
 export const watchIdSchema = z.object({ id: z.coerce.number({ error: '알림 ID는 숫자여야 합니다.' }).int().positive().max(2_147_483_647) });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { matchCarrier, carrierMatchError } from './carrier-names.js';
+import { carrierMatchError, matchCarrier } from './carrier-names.js';
 import { normalizeTrackId } from './carriers.js';
+import { courierToneSchema, situationSchema } from './courier-messages.js';
 
 /** `carrier_id: "auto"`: the carrier is detected from the number's format (carrier-detect.ts). */
 export const AUTO_CARRIER = 'auto';
-import { situationSchema, toneSchema } from './courier-messages.js';
 
 /** Empty text counts as "not sent", so a form's blank field does not become a bad value. */
 const optionalText = z
@@ -29,7 +29,7 @@ export const deliveryTrackSchema = z
       .default(false)
       .transform((value) => value === true || value === 1),
     situation: situationSchema.default('door'),
-    tone: toneSchema.default('polite'),
+    tone: courierToneSchema.default('polite'),
   })
   .superRefine((input, ctx) => {
     if (input.carrier_id === undefined && input.track_id === undefined) {
