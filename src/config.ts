@@ -1,6 +1,5 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-import { parseDuration, parseQuietHours } from './jobs/poll-schedule.js';
 
 /**
  * The service's configuration: the only module that reads `process.env`.
@@ -32,6 +31,34 @@ const flag = z
   .transform((value) => value === '1' || value === 'true' || value === 'yes' || value === 'on');
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Hours in Seoul when quiet parcels are polled less often: from `start` (inclusive) to `end` (exclusive). */
+export interface QuietHours {
+  start: number;
+  end: number;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `2h`, `1h30m`, `1d` → milliseconds; undefined when not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const compact = text.trim().toLowerCase();
+  if (!/^(\d+(ms|s|m|h|d))+$/.test(compact)) return undefined;
+  let total = 0;
+  for (const [, amount, unit] of compact.matchAll(/(\d+)(ms|s|m|h|d)/g)) total += Number(amount) * UNITS[unit!]!;
+  return total > 0 ? total : undefined;
+}
+
+/** `22-7` (22:00 to 07:00 in Seoul) or `off`; undefined when neither. */
+export function parseQuietHours(text: string): QuietHours | null | undefined {
+  const compact = text.trim().toLowerCase();
+  if (compact === 'off' || compact === 'none') return null;
+  const match = /^(\d{1,2})-(\d{1,2})$/.exec(compact);
+  if (!match) return undefined;
+  const start = Number(match[1]);
+  const end = Number(match[2]);
+  return start <= 23 && end <= 24 && start !== end ? { start, end: end % 24 } : undefined;
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -1,11 +1,8 @@
-import cron from 'node-cron';
+import type { QuietHours } from '../config.js';
 import { seoulHour, seoulMsOfDay } from '../seoul-time.js';
+import { cadenceOf } from './watch-cron.js';
 
-/** Hours in Seoul when quiet parcels are polled less often: from `start` (inclusive) to `end` (exclusive). */
-export interface QuietHours {
-  start: number;
-  end: number;
-}
+export type { QuietHours };
 
 /** How often watches are polled: the cadence of `WATCH_CRON`, `WATCH_MAX_INTERVAL`, `WATCH_QUIET_HOURS`. */
 export interface PollSchedule {
@@ -15,43 +12,6 @@ export interface PollSchedule {
   maxIntervalMs: number;
   /** null: the same cadence day and night. */
   quietHours: QuietHours | null;
-}
-
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `90s`, `30m`, `2h`, `1h30m`, `1d` → milliseconds; undefined when not a duration. */
-export function parseDuration(text: string): number | undefined {
-  const compact = text.trim().toLowerCase();
-  if (!/^(\d+(ms|s|m|h|d))+$/.test(compact)) return undefined;
-  let total = 0;
-  for (const [, amount, unit] of compact.matchAll(/(\d+)(ms|s|m|h|d)/g)) total += Number(amount) * UNITS[unit!]!;
-  return total > 0 ? total : undefined;
-}
-
-/** `22-7` (22:00 to 07:00 in Seoul) or `off`; undefined when neither. */
-export function parseQuietHours(text: string): QuietHours | null | undefined {
-  const compact = text.trim().toLowerCase();
-  if (compact === 'off' || compact === 'none') return null;
-  const match = /^(\d{1,2})-(\d{1,2})$/.exec(compact);
-  if (!match) return undefined;
-  const start = Number(match[1]);
-  const end = Number(match[2]);
-  return start <= 23 && end <= 24 && start !== end ? { start, end: end % 24 } : undefined;
-}
-
-/**
- * The cadence of a node-cron expression: the shortest gap between its next 50 ticks in Seoul
- * (`*\/5 * * * * *` → 5 s, `*\/10 * * * *` → 10 min, `0 9-18 * * 1-5` → 1 h).
- */
-export function cadenceOf(expression: string): number {
-  const task = cron.createTask(expression, () => undefined, { timezone: 'Asia/Seoul' });
-  try {
-    const runs = task.getNextRuns(50);
-    const gaps = runs.slice(1).map((run, index) => run.getTime() - runs[index]!.getTime());
-    return Math.max(1000, Math.min(...gaps));
-  } finally {
-    void task.destroy();
-  }
 }
 
 /** The schedule from the configuration; `WATCH_CRON=off` (another instance polls) assumes the default cadence. */
