@@ -80,7 +80,11 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
           const dm = (await discord.post('/users/@me/channels', { body: { recipient_id: target.userId } })) as { id: string };
           return postDiscord(discord, { platform: 'discord', channelId: dm.id }, message);
         } catch (error) {
-          return { ok: false, gone: true, reason: error instanceof DiscordAPIError ? `discord_${error.status}_${error.code}` : 'discord_dm_failed' };
+          return {
+            ok: false,
+            gone: true,
+            reason: error instanceof DiscordAPIError ? `discord_${error.status}_${error.code}` : 'discord_dm_failed',
+          };
         }
       }
       return { ok: false, gone: false, reason: `${target.platform}_not_configured` };

@@ -12,11 +12,35 @@ const idOf = (text: string) => {
 describe('one carrier resolver for the API and the bots', () => {
   it('finds the biggest carriers by the names people use', () => {
     const expected: Record<string, string> = {
-      우체국: 'kr.epost', 우체국택배: 'kr.epost', '우체국 택배': 'kr.epost', 롯데: 'kr.lotte', 롯데택배: 'kr.lotte', 대한통운: 'kr.cjlogistics',
-      CJ: 'kr.cjlogistics', cj: 'kr.cjlogistics', 'CJ대한통운': 'kr.cjlogistics', 'CJ 대한통운': 'kr.cjlogistics', 한진: 'kr.hanjin', 한진택배: 'kr.hanjin',
-      로젠: 'kr.logen', 경동: 'kr.kdexp', 대신: 'kr.daesin', 쿠팡: 'kr.coupangls', 'CU 편의점택배': 'kr.cupost', GS25: 'kr.cvsnet', EMS: 'kr.epost.ems',
-      일양: 'kr.ilyanglogis', 'Korea Post': 'kr.epost', 'kr.cjlogistics': 'kr.cjlogistics', cjlogistics: 'kr.cjlogistics', 'KR.LOTTE': 'kr.lotte',
-      'Lotte Global': 'kr.lotte.global', 'ＣＪ대한통운': 'kr.cjlogistics', 'CJ대한통운택배': 'kr.cjlogistics', 천일: 'kr.chunilps', 합동택배: 'kr.hdexp',
+      우체국: 'kr.epost',
+      우체국택배: 'kr.epost',
+      '우체국 택배': 'kr.epost',
+      롯데: 'kr.lotte',
+      롯데택배: 'kr.lotte',
+      대한통운: 'kr.cjlogistics',
+      CJ: 'kr.cjlogistics',
+      cj: 'kr.cjlogistics',
+      CJ대한통운: 'kr.cjlogistics',
+      'CJ 대한통운': 'kr.cjlogistics',
+      한진: 'kr.hanjin',
+      한진택배: 'kr.hanjin',
+      로젠: 'kr.logen',
+      경동: 'kr.kdexp',
+      대신: 'kr.daesin',
+      쿠팡: 'kr.coupangls',
+      'CU 편의점택배': 'kr.cupost',
+      GS25: 'kr.cvsnet',
+      EMS: 'kr.epost.ems',
+      일양: 'kr.ilyanglogis',
+      'Korea Post': 'kr.epost',
+      'kr.cjlogistics': 'kr.cjlogistics',
+      cjlogistics: 'kr.cjlogistics',
+      'KR.LOTTE': 'kr.lotte',
+      'Lotte Global': 'kr.lotte.global',
+      ＣＪ대한통운: 'kr.cjlogistics',
+      CJ대한통운택배: 'kr.cjlogistics',
+      천일: 'kr.chunilps',
+      합동택배: 'kr.hdexp',
     };
     for (const [name, id] of Object.entries(expected)) expect(idOf(name), name).toBe(id);
   });
@@ -39,7 +63,10 @@ describe('one carrier resolver for the API and the bots', () => {
         return error as AppError;
       }
     })();
-    expect(ambiguous).toMatchObject({ status: 400, extra: { field: 'carrier_id', candidates: ['kr.swgexp.epost', 'kr.swgexp.cjlogistics'] } });
+    expect(ambiguous).toMatchObject({
+      status: 400,
+      extra: { field: 'carrier_id', candidates: ['kr.swgexp.epost', 'kr.swgexp.cjlogistics'] },
+    });
     expect(ambiguous!.message).toContain('성원글로벌카고 (우체국)(kr.swgexp.epost), 성원글로벌카고 (대한통운)(kr.swgexp.cjlogistics)');
   });
 });

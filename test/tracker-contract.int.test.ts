@@ -12,7 +12,8 @@ import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 const PATH = '/api/v1/delivery/track';
 const CJ = 'kr.cjlogistics';
 let serial = 0;
-const number = () => `4${String(process.pid % 1000).padStart(3, '0')}${String(Date.now() % 100000).padStart(5, '0')}${String(++serial).padStart(3, '0')}`;
+const number = () =>
+  `4${String(process.pid % 1000).padStart(3, '0')}${String(Date.now() % 100000).padStart(5, '0')}${String(++serial).padStart(3, '0')}`;
 
 /** The mod-7 check digit CJ, Lotte and Hanjin numbers end with. */
 const withCheckDigit = (body: string) => `${body}${BigInt(body) % 7n}`;
@@ -43,7 +44,11 @@ async function close(h: Harness | undefined) {
 }
 
 async function post(tracker: FakeTracker, query: string, variables: object, headers: Record<string, string> = {}) {
-  const res = await fetch(tracker.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(tracker.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -65,30 +70,48 @@ describe('the fake tracker behaves like the real server', () => {
   });
 
   it('accepts the service query, serves at most 20 events a page with cursors, and answers resolver errors with HTTP 200 and a path', async () => {
-    tracker.parcel(CJ, '1', { events: Array.from({ length: 25 }, (_, i) => ev(`2026-11-20T${String(i % 24).padStart(2, '0')}:00:00+09:00`, 'IN_TRANSIT')) });
+    tracker.parcel(CJ, '1', {
+      events: Array.from({ length: 25 }, (_, i) => ev(`2026-11-20T${String(i % 24).padStart(2, '0')}:00:00+09:00`, 'IN_TRANSIT')),
+    });
     const first = await post(tracker, TRACK_QUERY, { carrierId: CJ, trackingNumber: '1', last: 50, before: null });
     expect(first.status).toBe(200);
     expect(first.body.data.track.events.edges).toHaveLength(20);
     expect(first.body.data.track.events.pageInfo.hasPreviousPage).toBe(true);
-    const second = await post(tracker, TRACK_QUERY, { carrierId: CJ, trackingNumber: '1', last: 20, before: first.body.data.track.events.pageInfo.startCursor });
+    const second = await post(tracker, TRACK_QUERY, {
+      carrierId: CJ,
+      trackingNumber: '1',
+      last: 20,
+      before: first.body.data.track.events.pageInfo.startCursor,
+    });
     expect(second.body.data.track.events.edges).toHaveLength(5);
     expect(second.body.data.track.events.pageInfo.hasPreviousPage).toBe(false);
     const missing = await post(tracker, TRACK_QUERY, { carrierId: CJ, trackingNumber: '2', last: 20, before: null });
-    expect(missing).toMatchObject({ status: 200, body: { data: { track: null }, errors: [{ path: ['track'], extensions: { code: 'NOT_FOUND' } }] } });
+    expect(missing).toMatchObject({
+      status: 200,
+      body: { data: { track: null }, errors: [{ path: ['track'], extensions: { code: 'NOT_FOUND' } }] },
+    });
   });
 });
 
 describe('hosted upstream: errors as callers and the operator see them', () => {
   let h: Harness | undefined;
   beforeAll(async () => {
-    h = await harness({ credentials: { clientId: 'cid', clientSecret: 'right' } }, { DELIVERY_TRACKER_CLIENT_ID: 'cid', DELIVERY_TRACKER_CLIENT_SECRET: 'right' });
+    h = await harness(
+      { credentials: { clientId: 'cid', clientSecret: 'right' } },
+      { DELIVERY_TRACKER_CLIENT_ID: 'cid', DELIVERY_TRACKER_CLIENT_SECRET: 'right' },
+    );
   });
   afterAll(() => close(h));
 
   it('a rejected query (HTTP 400 without path) is a 502 logged at error level, not "check your number"', async () => {
     const { tracker, app, user, logs } = h!;
     const id = number();
-    const rejected = await post(tracker, TRACK_QUERY.replace('pageInfo {', 'pageInfo { total'), { carrierId: CJ, trackingNumber: id, last: 20, before: null }, { authorization: 'TRACKQL-API-KEY cid:right' });
+    const rejected = await post(
+      tracker,
+      TRACK_QUERY.replace('pageInfo {', 'pageInfo { total'),
+      { carrierId: CJ, trackingNumber: id, last: 20, before: null },
+      { authorization: 'TRACKQL-API-KEY cid:right' },
+    );
     tracker.parcel(CJ, id, { httpStatus: rejected.status, body: JSON.stringify(rejected.body) });
     const before = await app.remaining(user.apiKey, 'delivery-tracking');
     const res = await app.post(PATH, { carrier_id: CJ, track_id: id }, user.apiKey);
@@ -105,7 +128,10 @@ describe('hosted upstream: errors as callers and the operator see them', () => {
     const id = number();
     tracker.parcel(CJ, id, { error: 'BAD_REQUEST', message: 'Invalid tracking number' });
     expect((await app.post(PATH, { carrier_id: CJ, track_id: id }, user.apiKey)).body).toMatchObject({ code: 400, field: 'track_id' });
-    expect((await app.post(PATH, { carrier_id: CJ, track_id: number() }, user.apiKey)).body).toMatchObject({ code: 404, error_code: 'NOT_FOUND' });
+    expect((await app.post(PATH, { carrier_id: CJ, track_id: number() }, user.apiKey)).body).toMatchObject({
+      code: 404,
+      error_code: 'NOT_FOUND',
+    });
   });
 
   it('keeps a missing time and place as null and "" (never an empty time string)', async () => {
@@ -183,7 +209,10 @@ describe('wrong credentials and a self-hosted upstream', () => {
   let wrong: Harness | undefined;
   let selfHosted: Harness | undefined;
   beforeAll(async () => {
-    wrong = await harness({ credentials: { clientId: 'cid', clientSecret: 'right' } }, { DELIVERY_TRACKER_CLIENT_ID: 'cid', DELIVERY_TRACKER_CLIENT_SECRET: 'wrong' });
+    wrong = await harness(
+      { credentials: { clientId: 'cid', clientSecret: 'right' } },
+      { DELIVERY_TRACKER_CLIENT_ID: 'cid', DELIVERY_TRACKER_CLIENT_SECRET: 'wrong' },
+    );
     selfHosted = await harness({ flavour: 'self-hosted' });
   });
   afterAll(async () => {
@@ -198,7 +227,10 @@ describe('wrong credentials and a self-hosted upstream', () => {
     const res = await app.post(PATH, { carrier_id: CJ, track_id: id }, user.apiKey);
     expect(res.status).toBe(502);
     expect(res.body.error).toContain('인증 정보');
-    expect(logs.find((line) => line.level === 50 && line.msg.includes('DELIVERY_TRACKER_CLIENT_ID'))).toMatchObject({ upstreamCode: 'FORBIDDEN', httpStatus: 403 });
+    expect(logs.find((line) => line.level === 50 && line.msg.includes('DELIVERY_TRACKER_CLIENT_ID'))).toMatchObject({
+      upstreamCode: 'FORBIDDEN',
+      httpStatus: 403,
+    });
     expect(JSON.stringify(logs)).not.toContain('wrong');
   });
 
@@ -206,7 +238,10 @@ describe('wrong credentials and a self-hosted upstream', () => {
     const { tracker, app, user } = selfHosted!;
     const id = number();
     const raw = await post(tracker, TRACK_QUERY, { carrierId: CJ, trackingNumber: id, last: 20, before: null });
-    expect(raw).toMatchObject({ status: 200, body: { data: { track: null }, errors: [{ message: 'Internal error', path: ['track'], extensions: { code: 'INTERNAL' } }] } });
+    expect(raw).toMatchObject({
+      status: 200,
+      body: { data: { track: null }, errors: [{ message: 'Internal error', path: ['track'], extensions: { code: 'INTERNAL' } }] },
+    });
     const res = await app.post(PATH, { carrier_id: CJ, track_id: id }, user.apiKey);
     expect(res.status).toBe(502);
     expect(res.body.error).toContain('운송장 번호가 맞는지');

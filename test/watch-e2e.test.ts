@@ -69,7 +69,11 @@ afterAll(async () => {
 });
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -84,7 +88,12 @@ describe('npm start with WATCH_CRON in seconds', () => {
     const auth = { 'x-api-key': key };
     expect((await call('POST', '/api/v1/subscriptions', { api: 'delivery-tracking' }, auth)).status).toBe(201);
 
-    const created = await call('POST', '/api/v1/delivery/watch', { carrier_id: 'CJ', track_id: NUMBER, webhook_url: `${receiver.url}/e2e` }, auth);
+    const created = await call(
+      'POST',
+      '/api/v1/delivery/watch',
+      { carrier_id: 'CJ', track_id: NUMBER, webhook_url: `${receiver.url}/e2e` },
+      auth,
+    );
     expect(created.status).toBe(201);
     const listed = await call('GET', '/api/v1/delivery/watch', undefined, auth);
     const nextPoll = Date.parse(listed.body.watches[0].next_poll_at);
@@ -109,6 +118,11 @@ describe('npm start with WATCH_CRON in seconds', () => {
     expect(arrivedAt, output.slice(-2000)).toBeGreaterThan(0);
     // Two ticks, and a second for the poll itself on a loaded machine.
     expect(arrivedAt - changedAt).toBeLessThanOrEqual(2 * TICK_S * 1000 + 1000);
-    expect(receiver.to('/e2e')[0]!.body).toMatchObject({ event: 'delivery.updated', carrier_id: CJ, track_id: NUMBER, state: { id: 'in_transit' } });
+    expect(receiver.to('/e2e')[0]!.body).toMatchObject({
+      event: 'delivery.updated',
+      carrier_id: CJ,
+      track_id: NUMBER,
+      state: { id: 'in_transit' },
+    });
   }, 60_000);
 });

@@ -37,12 +37,23 @@ afterAll(async () => {
 async function slash(command: string, text: string, channel: string, user = 'UASKER') {
   const responseUrl = slack.responseUrl();
   const body = new URLSearchParams({
-    team_id: TEAM, channel_id: channel, user_id: user, command, text, response_url: responseUrl, trigger_id: `t-${++counter}`, api_app_id: 'A1',
+    team_id: TEAM,
+    channel_id: channel,
+    user_id: user,
+    command,
+    text,
+    response_url: responseUrl,
+    trigger_id: `t-${++counter}`,
+    api_app_id: 'A1',
   }).toString();
   const timestamp = Math.floor(Date.now() / 1000);
   const ack = await fetch(`${app.url}/slack/events`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': slackSignature(SECRET, timestamp, body) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': slackSignature(SECRET, timestamp, body),
+    },
     body,
   });
   expect(ack.status).toBe(200);
@@ -66,7 +77,11 @@ describe('/track … watch in Slack', () => {
     const joined = await (await slash('/track', `CJ ${id} watch`, 'C-JOINED')).response();
     expect(textOf(joined)).toContain('알려 드릴게요');
     const posts = slack.api('chat.postMessage').filter((call) => call.body.channel === 'C-JOINED');
-    expect(posts.map((call) => call.body.text)).toEqual([`🔔 CJ대한통운 ${id} 배송 상태가 바뀌면 이 채널에 알려 드립니다 (배송 완료 또는 30일까지).`]);
-    expect((await app.runtime.watches.list(owner.accountId)).map((watch) => [watch.carrier_id, watch.target])).toEqual([['kr.cjlogistics', { type: 'slack', channel_id: 'C-JOINED' }]]);
+    expect(posts.map((call) => call.body.text)).toEqual([
+      `🔔 CJ대한통운 ${id} 배송 상태가 바뀌면 이 채널에 알려 드립니다 (배송 완료 또는 30일까지).`,
+    ]);
+    expect((await app.runtime.watches.list(owner.accountId)).map((watch) => [watch.carrier_id, watch.target])).toEqual([
+      ['kr.cjlogistics', { type: 'slack', channel_id: 'C-JOINED' }],
+    ]);
   });
 });

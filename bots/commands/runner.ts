@@ -84,7 +84,10 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
         ? await services.workspaceLinks.accountFor({ platform: invocation.platform, workspaceId: invocation.workspaceId })
         : undefined;
       if (!account && !guard.unlinked) return { title: t(TEXTS.notLinkedTitle), text: t(TEXTS.notLinked), tone: 'info' };
-      const reply = withStoppedWatches(await work(contextFor(invocation, account, logger, image)), account ? await services.watches.takeStopped(account.id, invocation) : []);
+      const reply = withStoppedWatches(
+        await work(contextFor(invocation, account, logger, image)),
+        account ? await services.watches.takeStopped(account.id, invocation) : [],
+      );
       logger.info({ ms: Math.round(performance.now() - started), tone: reply.tone }, 'bot command answered');
       return { ...reply, public: reply.public !== false && isPublicReply(guard, requestedPublic) };
     } catch (error) {

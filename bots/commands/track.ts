@@ -61,9 +61,7 @@ export const trackCommand = defineCommand({
         value: clip([step.location.name, step.description].filter(Boolean).join(' · ') || '-', 200),
       })),
     ];
-    const watchNote = options.watch
-      ? `\n\n${await startWatch(ctx, body.carrier?.id ?? options.carrier, options.number)}`
-      : '';
+    const watchNote = options.watch ? `\n\n${await startWatch(ctx, body.carrier?.id ?? options.carrier, options.number)}` : '';
     return {
       title: ctx.t({ ko: `📦 ${options.number}`, en: `📦 ${options.number}` }),
       text: (body.ai_analysis ?? '') + watchNote || undefined,

@@ -15,12 +15,20 @@ export interface PollSchedule {
 }
 
 /** The schedule from the configuration; `WATCH_CRON=off` (another instance polls) assumes the default cadence. */
-export function pollScheduleOf(config: { WATCH_CRON: string; WATCH_MAX_INTERVAL: number; WATCH_QUIET_HOURS: QuietHours | null }): PollSchedule {
+export function pollScheduleOf(config: {
+  WATCH_CRON: string;
+  WATCH_MAX_INTERVAL: number;
+  WATCH_QUIET_HOURS: QuietHours | null;
+}): PollSchedule {
   const cadenceMs = cadenceOf(config.WATCH_CRON === 'off' ? '*/10 * * * *' : config.WATCH_CRON);
   return { cadenceMs, maxIntervalMs: Math.max(config.WATCH_MAX_INTERVAL, cadenceMs), quietHours: config.WATCH_QUIET_HOURS };
 }
 
-export const DEFAULT_POLL_SCHEDULE: PollSchedule = { cadenceMs: 10 * 60_000, maxIntervalMs: 2 * 3_600_000, quietHours: { start: 22, end: 7 } };
+export const DEFAULT_POLL_SCHEDULE: PollSchedule = {
+  cadenceMs: 10 * 60_000,
+  maxIntervalMs: 2 * 3_600_000,
+  quietHours: { start: 22, end: 7 },
+};
 
 /** Whether `now` falls in the quiet hours, and how long until they end. */
 export function quietHoursLeftMs(now: Date, quiet: QuietHours | null): number {

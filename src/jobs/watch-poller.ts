@@ -95,7 +95,10 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     }
     const platform = row.targetKind as 'slack' | 'discord';
     if (!deps.channels?.platforms.includes(platform)) return { ok: false, gone: false, reason: `${platform}_not_configured` };
-    const outcome = await deps.channels.post({ platform, channelId: row.target, workspaceId: row.workspaceId ?? undefined }, channelMessage(notice));
+    const outcome = await deps.channels.post(
+      { platform, channelId: row.target, workspaceId: row.workspaceId ?? undefined },
+      channelMessage(notice),
+    );
     if (!outcome.ok) logger.warn({ watchId: row.id, platform, reason: outcome.reason, gone: outcome.gone }, 'channel notice failed');
     return outcome;
   }
@@ -121,7 +124,12 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     return ai.ai_analysis;
   }
 
-  async function processWatch(row: WatchRow, claimId: string, lookup: (row: WatchRow) => Promise<TrackedParcel>, logger: Logger): Promise<Outcome> {
+  async function processWatch(
+    row: WatchRow,
+    claimId: string,
+    lookup: (row: WatchRow) => Promise<TrackedParcel>,
+    logger: Logger,
+  ): Promise<Outcome> {
     const now = clock();
     const finish = (patch: WatchPatch) => deps.store.finish(row.id, claimId, patch);
     if (row.expiresAt <= now) {
@@ -142,14 +150,27 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       return 'error';
     }
     const analysis = analyzeDelivery(parcel, now, deps.calendar);
-    const seen = { lastStateId: row.lastStateId, lastEventKey: row.lastEventKey, seenEvents: row.seenEvents, stallNotified: row.stallNotified };
+    const seen = {
+      lastStateId: row.lastStateId,
+      lastEventKey: row.lastEventKey,
+      seenEvents: row.seenEvents,
+      stallNotified: row.stallNotified,
+    };
     const change = detectChange(seen, parcel, analysis);
     const customs = mentionsCustoms(parcel);
     if (change.kind === 'none') {
       await finish(quietPatch(row, now, parcel.state.id, customs));
       return 'unchanged';
     }
-    const notice: NoticeInput = { watchId: row.id, carrierId: row.carrierId, trackId: row.trackId, result: parcel, analysis, change, aiAnalysis: await aiFor(change, parcel, analysis, logger) };
+    const notice: NoticeInput = {
+      watchId: row.id,
+      carrierId: row.carrierId,
+      trackId: row.trackId,
+      result: parcel,
+      analysis,
+      change,
+      aiAnalysis: await aiFor(change, parcel, analysis, logger),
+    };
     const outcome = await notify(row, notice, logger);
     if (outcome.ok) {
       const delivered = change.kind === 'delivered';

@@ -104,7 +104,10 @@ export function createTracker(options: TrackerOptions): Tracker {
       response = await fetch(options.url, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ query: TRACK_QUERY, variables: { carrierId, trackingNumber, last: UPSTREAM_PAGE_SIZE, before: before ?? null } }),
+        body: JSON.stringify({
+          query: TRACK_QUERY,
+          variables: { carrierId, trackingNumber, last: UPSTREAM_PAGE_SIZE, before: before ?? null },
+        }),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
@@ -144,7 +147,10 @@ export function createTracker(options: TrackerOptions): Tracker {
           before = info.startCursor;
         }
         const events = pages.flat();
-        logger.debug({ tracker: carrierId, pages: pages.length, events: events.length, ms: Math.round(performance.now() - started) }, 'tracker call');
+        logger.debug(
+          { tracker: carrierId, pages: pages.length, events: events.length, ms: Math.round(performance.now() - started) },
+          'tracker call',
+        );
         return { lastEvent, events };
       } catch (error) {
         const status = error instanceof AppError ? error.status : 500;
@@ -158,7 +164,13 @@ export function createTracker(options: TrackerOptions): Tracker {
 }
 
 /** One upstream failure as the AppError the caller gets; the operator's problems are logged at error level. */
-function mapFailure(failure: GraphQlError | undefined, httpStatus: number, track: TrackData | null | undefined, carrierId: string, logger: Logger): AppError {
+function mapFailure(
+  failure: GraphQlError | undefined,
+  httpStatus: number,
+  track: TrackData | null | undefined,
+  carrierId: string,
+  logger: Logger,
+): AppError {
   const code = failure?.extensions?.code;
   const onTrack = failure?.path?.length === 1 && failure.path[0] === 'track';
   if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN' || httpStatus === 401 || httpStatus === 403) {
@@ -181,7 +193,13 @@ function mapFailure(failure: GraphQlError | undefined, httpStatus: number, track
     // The upstream rejected the document we sent (HTTP 400, no path) or a field below `track`:
     // our query no longer matches its schema. Every lookup fails the same way until it is fixed.
     logger.error(
-      { tracker: carrierId, upstreamCode: code, httpStatus, path: failure.path?.join('.'), upstreamMessage: failure.message?.slice(0, 300) },
+      {
+        tracker: carrierId,
+        upstreamCode: code,
+        httpStatus,
+        path: failure.path?.join('.'),
+        upstreamMessage: failure.message?.slice(0, 300),
+      },
       'tracker contract failure: the upstream rejected our GraphQL query',
     );
     return upstream('택배 조회 서버와의 연동에 문제가 있어 조회하지 못했습니다. 계속되면 서비스 관리자에게 알려 주세요.', false);

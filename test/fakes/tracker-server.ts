@@ -2,7 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { buildSchema, execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  execute,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from 'graphql';
 
 /**
  * A fake Delivery Tracker v2 GraphQL server that behaves like the real one (shlee322/delivery-tracker,
@@ -72,7 +81,13 @@ export interface FakeTracker {
 }
 
 /** One event; `code` is the v2 status code (`IN_TRANSIT`), `name` the carrier's step name. */
-export function ev(time: string | null, code: string, name: string | null = null, location: string | null = null, description: string | null = null): FakeEvent {
+export function ev(
+  time: string | null,
+  code: string,
+  name: string | null = null,
+  location: string | null = null,
+  description: string | null = null,
+): FakeEvent {
   return { time, status: { code, name }, location: { name: location }, description };
 }
 
@@ -128,7 +143,12 @@ export function connection<T>(items: T[], args: PageArgs) {
   for (let i = Math.max(start, 0); i <= Math.min(end, items.length - 1); i++) edges.push({ cursor: encodeCursor(i), node: items[i] });
   return {
     edges,
-    pageInfo: { hasPreviousPage: start > 0, hasNextPage: end < items.length - 1, startCursor: encodeCursor(start), endCursor: encodeCursor(end) },
+    pageInfo: {
+      hasPreviousPage: start > 0,
+      hasNextPage: end < items.length - 1,
+      startCursor: encodeCursor(start),
+      endCursor: encodeCursor(end),
+    },
   };
 }
 
@@ -137,7 +157,8 @@ function formatError(error: GraphQLError, flavour: 'hosted' | 'self-hosted'): Gr
   const formatted = error.toJSON();
   const code = String(formatted.extensions?.code ?? 'INTERNAL');
   const known = ['BAD_REQUEST', 'NOT_FOUND', 'INTERNAL', 'UNAUTHENTICATED', 'FORBIDDEN'].includes(code) ? code : 'INTERNAL';
-  const collapsed = flavour === 'self-hosted' && ['BAD_REQUEST', 'NOT_FOUND', 'INTERNAL'].includes(known) && formatted.path ? 'INTERNAL' : known;
+  const collapsed =
+    flavour === 'self-hosted' && ['BAD_REQUEST', 'NOT_FOUND', 'INTERNAL'].includes(known) && formatted.path ? 'INTERNAL' : known;
   return { ...formatted, message: collapsed === 'INTERNAL' ? 'Internal error' : formatted.message, extensions: { code: collapsed } };
 }
 
@@ -179,7 +200,10 @@ export async function startFakeTracker(options: FakeTrackerOptions = {}): Promis
     }
     const invalid = validate(realSchema, document);
     if (invalid.length > 0) return { status: 400, payload: { errors: invalid.map(requestError) } };
-    const result = execute({ schema: realSchema, document, rootValue: root, variableValues: variables }) as { data?: unknown; errors?: readonly GraphQLError[] };
+    const result = execute({ schema: realSchema, document, rootValue: root, variableValues: variables }) as {
+      data?: unknown;
+      errors?: readonly GraphQLError[];
+    };
     // Variable coercion failures come without data: Apollo answers them 400 (BAD_USER_INPUT → BAD_REQUEST).
     if (result.data === undefined) return { status: 400, payload: { errors: (result.errors ?? []).map(requestError) } };
     const errors = result.errors?.map((error) => formatError(error, flavour));
@@ -193,7 +217,10 @@ export async function startFakeTracker(options: FakeTrackerOptions = {}): Promis
       const events = track.events({ last: variables.last as number, before: variables.before as string | null });
       return { status: 200, payload: { data: { track: { lastEvent: track.lastEvent, events } } } };
     } catch (error) {
-      const formatted = formatError(new GraphQLError((error as Error).message, { path: ['track'], extensions: (error as GraphQLError).extensions }), flavour);
+      const formatted = formatError(
+        new GraphQLError((error as Error).message, { path: ['track'], extensions: (error as GraphQLError).extensions }),
+        flavour,
+      );
       return { status: 200, payload: { errors: [formatted], data: { track: null } } };
     }
   }
@@ -221,7 +248,12 @@ export async function startFakeTracker(options: FakeTrackerOptions = {}): Promis
     } catch {
       return send(400, { errors: [{ message: 'POST body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
     }
-    const request: TrackerRequest = { headers: req.headers, query: String(body.query ?? ''), variables: (body.variables ?? {}) as TrackerRequest['variables'], at: performance.now() - started };
+    const request: TrackerRequest = {
+      headers: req.headers,
+      query: String(body.query ?? ''),
+      variables: (body.variables ?? {}) as TrackerRequest['variables'],
+      at: performance.now() - started,
+    };
     requests.push(request);
     const refused = authError(req.headers.authorization);
     if (refused) return send(refused.status, refused.payload);
@@ -251,8 +283,7 @@ export async function startFakeTracker(options: FakeTrackerOptions = {}): Promis
     requests,
     parcel: (carrierId, number, parcel) => void parcels.set(keyOf(carrierId, number), parcel),
     callsFor,
-    lookups: (carrierId, number) =>
-      (carrierId && number ? callsFor(carrierId, number) : requests).filter((r) => !r.variables.before),
+    lookups: (carrierId, number) => (carrierId && number ? callsFor(carrierId, number) : requests).filter((r) => !r.variables.before),
     reset() {
       parcels.clear();
       requests.length = 0;

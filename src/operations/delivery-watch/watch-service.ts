@@ -100,7 +100,10 @@ export function toView(row: WatchRow): WatchView {
     carrier_id: row.carrierId,
     track_id: row.trackId,
     status: row.status,
-    target: row.targetKind === 'webhook' ? { type: 'webhook', url: row.target } : { type: row.targetKind as 'slack' | 'discord', channel_id: row.target },
+    target:
+      row.targetKind === 'webhook'
+        ? { type: 'webhook', url: row.target }
+        : { type: row.targetKind as 'slack' | 'discord', channel_id: row.target },
     state: stateId && stateId in STATUS_LABELS ? { id: stateId, text: STATUS_LABELS[stateId] } : null,
     end_reason: row.endReason,
     created_at: row.createdAt.toISOString(),
@@ -135,7 +138,9 @@ export function createWatchService(deps: WatchServiceDeps): WatchService {
       throw new AppError('INVALID_REQUEST', "'webhook_url' 필드: 필수 항목입니다.", { field: 'webhook_url' });
     }
     const targetKind = channel ? channel.platform : 'webhook';
-    const target = channel ? channel.channelId : (await checkWebhookUrl(input.webhookUrl!, { allowInsecure: deps.allowInsecureWebhooks }, deps.resolve)).href;
+    const target = channel
+      ? channel.channelId
+      : (await checkWebhookUrl(input.webhookUrl!, { allowInsecure: deps.allowInsecureWebhooks }, deps.resolve)).href;
     const auto = input.carrierId === AUTO_CARRIER;
     // A fast answer for the common case; the unique index at insert is what guarantees it.
     if (!auto && (await deps.store.findActive(account.id, input.carrierId, input.trackId, targetKind, target))) throw duplicate();
@@ -180,14 +185,17 @@ export function createWatchService(deps: WatchServiceDeps): WatchService {
     async takeStopped(accountId, person) {
       const rows = await deps.store.takeStopped(accountId, person.platform, person.userId);
       return rows.map(
-        (row) => `⚠️ <#${row.target}> 채널의 ${row.trackId} 배송 알림은 채널에 글을 올릴 수 없어 꺼졌습니다 (${row.endReason ?? '알 수 없음'}). 봇을 초대한 뒤 /track … watch 로 다시 켜세요.`,
+        (row) =>
+          `⚠️ <#${row.target}> 채널의 ${row.trackId} 배송 알림은 채널에 글을 올릴 수 없어 꺼졌습니다 (${row.endReason ?? '알 수 없음'}). 봇을 초대한 뒤 /track … watch 로 다시 켜세요.`,
       );
     },
 
     /** The account's watches, oldest first; `channel` keeps those posting to one channel. */
     async list(accountId: number, filter: { channel?: ChannelTarget } = {}): Promise<WatchView[]> {
       const rows = await deps.store.list(accountId);
-      const kept = filter.channel ? rows.filter((row) => row.targetKind === filter.channel!.platform && row.target === filter.channel!.channelId) : rows;
+      const kept = filter.channel
+        ? rows.filter((row) => row.targetKind === filter.channel!.platform && row.target === filter.channel!.channelId)
+        : rows;
       return kept.map(toView);
     },
 

@@ -34,16 +34,34 @@ export function createWatchStore(db: Database) {
       return row;
     },
 
-    async findActive(accountId: number, carrierId: string, trackId: string, targetKind: string, target: string): Promise<WatchRow | undefined> {
+    async findActive(
+      accountId: number,
+      carrierId: string,
+      trackId: string,
+      targetKind: string,
+      target: string,
+    ): Promise<WatchRow | undefined> {
       const [row] = await db
         .select()
         .from(t)
-        .where(and(eq(t.accountId, accountId), eq(t.carrierId, carrierId), eq(t.trackId, trackId), eq(t.targetKind, targetKind), eq(t.target, target), eq(t.status, 'active')));
+        .where(
+          and(
+            eq(t.accountId, accountId),
+            eq(t.carrierId, carrierId),
+            eq(t.trackId, trackId),
+            eq(t.targetKind, targetKind),
+            eq(t.target, target),
+            eq(t.status, 'active'),
+          ),
+        );
       return row;
     },
 
     async countActive(accountId: number): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(t).where(and(eq(t.accountId, accountId), eq(t.status, 'active')));
+      const [row] = await db
+        .select({ n: count() })
+        .from(t)
+        .where(and(eq(t.accountId, accountId), eq(t.status, 'active')));
       return Number(row?.n ?? 0);
     },
 
@@ -67,7 +85,10 @@ export function createWatchStore(db: Database) {
       if (where.trackId !== undefined) conditions.push(eq(t.trackId, where.trackId));
       if (where.targetKind !== undefined) conditions.push(eq(t.targetKind, where.targetKind));
       if (where.target !== undefined) conditions.push(eq(t.target, where.target));
-      const rows = await db.delete(t).where(and(...conditions)).returning({ id: t.id });
+      const rows = await db
+        .delete(t)
+        .where(and(...conditions))
+        .returning({ id: t.id });
       return rows.map((row) => row.id);
     },
 
@@ -83,7 +104,13 @@ export function createWatchStore(db: Database) {
         lte(t.nextPollAt, options.now),
         options.accountIds ? inArray(t.accountId, options.accountIds) : undefined,
       );
-      const ids = db.select({ id: t.id }).from(t).where(due).orderBy(asc(t.nextPollAt)).limit(options.limit).for('update', { skipLocked: true });
+      const ids = db
+        .select({ id: t.id })
+        .from(t)
+        .where(due)
+        .orderBy(asc(t.nextPollAt))
+        .limit(options.limit)
+        .for('update', { skipLocked: true });
       return db
         .update(t)
         .set({ claimId: options.claimId, nextPollAt: new Date(options.now.getTime() + options.leaseMs) })

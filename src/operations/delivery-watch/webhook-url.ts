@@ -30,13 +30,22 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
   if (policy.allowInsecure) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (LOCAL_NAMES.test(host)) throw refuse('내부 주소로는 보낼 수 없습니다.');
-  const addresses = isIP(host) ? [host] : await resolve(host).then((found) => found.map((entry) => entry.address), () => []);
+  const addresses = isIP(host)
+    ? [host]
+    : await resolve(host).then(
+        (found) => found.map((entry) => entry.address),
+        () => [],
+      );
   if (addresses.length === 0) throw refuse('호스트 주소를 찾을 수 없습니다.');
   if (addresses.some(isForbiddenAddress)) throw refuse('사설·내부 네트워크 주소로는 보낼 수 없습니다.');
   return url;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for `http.request`: resolves the host and refuses the connection when any of

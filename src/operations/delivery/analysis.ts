@@ -83,7 +83,12 @@ export function analyzeDelivery(result: TrackingResult, now: Date, calendar: Hol
   // The bottleneck: the longest wait, counting the current one while the parcel is still moving.
   const current: Step | undefined =
     last && lastAt && !finished
-      ? { location: last.location.name, status: last.status.text, workingHours: workingHoursSinceLastEvent ?? 0, hours: hoursSinceLastEvent ?? 0 }
+      ? {
+          location: last.location.name,
+          status: last.status.text,
+          workingHours: workingHoursSinceLastEvent ?? 0,
+          hours: hoursSinceLastEvent ?? 0,
+        }
       : undefined;
   const bottleneck = [...steps, ...(current ? [current] : [])].reduce<Step | undefined>(
     (slowest, step) => (!slowest || step.workingHours > slowest.workingHours ? step : slowest),

@@ -38,12 +38,19 @@ const ALIASES: Record<string, readonly string[]> = {
 
 /** Case, width, spaces and punctuation do not matter: `CJ 대한통운`, `cj-대한통운`, `ＣＪ대한통운` are one name. */
 export function normalizeName(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\s()\-_&·.,'"/]+/g, '');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s()\-_&·.,'"/]+/g, '');
 }
 
 /** Every name of every carrier, normalized: id, id without `kr.`, official names, aliases. */
 const NAMES: Array<{ key: string; carrier: Carrier; alias: boolean }> = CARRIERS.flatMap((carrier) => [
-  ...[carrier.id, carrier.id.replace(/^kr\./, ''), carrier.name, carrier.name_ko].map((name) => ({ key: normalizeName(name), carrier, alias: false })),
+  ...[carrier.id, carrier.id.replace(/^kr\./, ''), carrier.name, carrier.name_ko].map((name) => ({
+    key: normalizeName(name),
+    carrier,
+    alias: false,
+  })),
   ...(ALIASES[carrier.id] ?? []).map((name) => ({ key: normalizeName(name), carrier, alias: true })),
 ]);
 
@@ -95,5 +102,8 @@ export function carrierMatchError(text: string, match: Exclude<CarrierMatch, { c
 export function resolveCarrier(text: string, field = 'carrier_id'): Carrier {
   const match = matchCarrier(text);
   if ('carrier' in match) return match.carrier;
-  throw new AppError('INVALID_REQUEST', `'${field}' 필드: ${carrierMatchError(text, match)}`, { field, ...('candidates' in match ? { candidates: match.candidates.map((c) => c.id) } : {}) });
+  throw new AppError('INVALID_REQUEST', `'${field}' 필드: ${carrierMatchError(text, match)}`, {
+    field,
+    ...('candidates' in match ? { candidates: match.candidates.map((c) => c.id) } : {}),
+  });
 }

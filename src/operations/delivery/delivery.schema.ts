@@ -33,11 +33,20 @@ export const deliveryTrackSchema = z
   })
   .superRefine((input, ctx) => {
     if (input.carrier_id === undefined && input.track_id === undefined) {
-      if (!input.ai) ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: '배송 조회에는 carrier_id와 track_id가 필요합니다. (메시지 추천만 받으려면 ai를 켜세요.)' });
+      if (!input.ai)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['carrier_id'],
+          message: '배송 조회에는 carrier_id와 track_id가 필요합니다. (메시지 추천만 받으려면 ai를 켜세요.)',
+        });
       return;
     }
     if (input.carrier_id === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: "track_id와 함께 택배사(carrier_id)를 보내야 합니다. 모르면 'auto'를 보내면 번호 형식으로 찾아봅니다." });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['carrier_id'],
+        message: "track_id와 함께 택배사(carrier_id)를 보내야 합니다. 모르면 'auto'를 보내면 번호 형식으로 찾아봅니다.",
+      });
       return;
     }
     const carrierId = carrierIdOf(input.carrier_id);
@@ -56,7 +65,9 @@ export const deliveryTrackSchema = z
   .transform((input) => {
     const carrierId = input.carrier_id !== undefined ? carrierIdOf(input.carrier_id) : undefined;
     const lookup =
-      carrierId?.ok && input.track_id !== undefined ? { carrierId: carrierId.id, trackId: normalizeTrackId(carrierId.id, input.track_id)! } : undefined;
+      carrierId?.ok && input.track_id !== undefined
+        ? { carrierId: carrierId.id, trackId: normalizeTrackId(carrierId.id, input.track_id)! }
+        : undefined;
     return { lookup, ai: input.ai, situation: input.situation, tone: input.tone };
   });
 

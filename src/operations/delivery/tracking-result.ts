@@ -59,7 +59,10 @@ export function toTrackingResult(carrier: Carrier, parcel: TrackerParcel): Track
   const listed = parcel.events.map(toProgress);
   const keys = sortKeys(listed);
   // Array.prototype.sort is stable: events at the same minute keep the upstream's order.
-  const progresses = listed.map((progress, index) => ({ progress, key: keys[index]! })).sort((a, b) => a.key - b.key).map((entry) => entry.progress);
+  const progresses = listed
+    .map((progress, index) => ({ progress, key: keys[index]! }))
+    .sort((a, b) => a.key - b.key)
+    .map((entry) => entry.progress);
   const delivered = progresses.some((progress) => progress.status.id === 'delivered');
   const newest = progresses.at(-1)?.status.id ?? (parcel.lastEvent ? statusIdOf(parcel.lastEvent.status?.code) : 'unknown');
   return { carrier, state: stateOf(delivered ? 'delivered' : newest), progresses };

@@ -120,7 +120,9 @@ export function createTrackingService(deps: TrackingServiceDeps) {
      */
     async trackDetected(candidates: readonly string[], trackId: string, options: TrackOptions = {}): Promise<TrackedParcel> {
       if (candidates.length === 0) {
-        throw new AppError('INVALID_REQUEST', "운송장 번호 형식만으로는 택배사를 알 수 없습니다. 택배사(carrier_id)를 함께 보내세요.", { field: 'carrier_id' });
+        throw new AppError('INVALID_REQUEST', '운송장 번호 형식만으로는 택배사를 알 수 없습니다. 택배사(carrier_id)를 함께 보내세요.', {
+          field: 'carrier_id',
+        });
       }
       let unclear: AppError | undefined;
       for (const carrierId of candidates.slice(0, MAX_DETECT_CANDIDATES)) {
@@ -134,7 +136,10 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       }
       if (unclear) throw unclear;
       const tried = candidates.slice(0, MAX_DETECT_CANDIDATES).map((id) => findCarrier(id)?.name_ko ?? id);
-      throw new AppError('NOT_FOUND', `${tried.join(', ')}에서 이 운송장 번호를 찾지 못했습니다. 택배사(carrier_id)를 지정해 다시 조회하세요.`);
+      throw new AppError(
+        'NOT_FOUND',
+        `${tried.join(', ')}에서 이 운송장 번호를 찾지 못했습니다. 택배사(carrier_id)를 지정해 다시 조회하세요.`,
+      );
     },
     /** Counts since start (bench and tests): lookups and requests (pages) sent upstream, cache hits, lookups that joined a running call. */
     stats: () => ({ ...counters }),
