@@ -3,6 +3,7 @@ import { openDatabase, type Database } from '../db/client.js';
 import type { DirLockOptions } from '../db/lock.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { pollScheduleOf } from './jobs/poll-schedule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
 import { createWatches, type WatchOptions } from './jobs/watch-module.js';
@@ -209,7 +210,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const delivery = createDelivery({ db, tracker, llm, logger, clock }, options.delivery);
   /** Watched parcels: `watches` for the doors, `watchPoller` for the cron job (api/server.ts). */
-  const watches = createWatches({ db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE }, options.watches);
+  const watches = createWatches(
+    { db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE },
+    { schedule: pollScheduleOf(config), ...options.watches },
+  );
 
   /** The eight operations by catalogue id: every door serves them from here. */
   const operations = {

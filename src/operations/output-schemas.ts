@@ -14,7 +14,7 @@ const category = z.enum(['clean', 'spam', 'gambling', 'adult', 'phishing', 'malw
 
 const carrier = z.object({ id: z.string(), name: z.string(), name_ko: z.string(), tel: z.string() });
 const status = z.object({ id: z.enum(Object.keys(STATUS_LABELS) as [StatusId, ...StatusId[]]), text: z.string() });
-const progress = z.object({ time: z.string(), status, location: z.object({ name: z.string() }), description: z.string() });
+const progress = z.object({ time: z.string().nullable(), status, location: z.object({ name: z.string() }), description: z.string() });
 
 const documentField = z.enum([
   'type',

@@ -30,6 +30,8 @@ export interface FakeSlack {
   responses(responseUrl: string): SlackCall[];
   responseUrl(): string;
   setUser(id: string, user: FakeSlackUser): void;
+  /** `chat.postMessage` to this channel fails with a Slack error (e.g. `not_in_channel`). */
+  refuseChannel(channel: string, error: string): void;
   /** Serves a file at `/files/<name>` (bot token only) and describes it to `files.info` as id `name`. */
   addFile(name: string, bytes: Buffer, contentType?: string): string;
   /** Waits until `predicate` holds for the recorded calls (polling), or fails after `timeoutMs`. */
@@ -41,6 +43,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
   const calls: SlackCall[] = [];
   const users = new Map<string, FakeSlackUser>();
   const files = new Map<string, { bytes: Buffer; type: string }>();
+  const refused = new Map<string, string>();
   let counter = 0;
   let url = '';
 
@@ -85,6 +88,8 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
         return json(200, { ok: true, file: { id, name: id, mimetype: file.type, size: file.bytes.length, url_private: link, url_private_download: link, file_access: 'visible' } });
       }
       case 'chat.postMessage':
+        if (refused.has(String(body.channel))) return json(200, { ok: false, error: refused.get(String(body.channel)) });
+        return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
       case 'chat.postEphemeral':
         return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
       default:
@@ -103,6 +108,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
     responses: (responseUrl) => calls.filter((call) => url + call.path === responseUrl),
     responseUrl: () => `${url}/respond/${++counter}`,
     setUser: (id, user) => void users.set(id, user),
+    refuseChannel: (channel, error) => void refused.set(channel, error),
     addFile(name, bytes, contentType = 'image/png') {
       files.set(name, { bytes, type: contentType });
       return `${url}/files/${name}`;
