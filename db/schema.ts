@@ -302,6 +302,34 @@ export const deliveryWatches = pgTable(
   ],
 );
 
+/**
+ * Fixed-window counters of the abuse limits (log-in failures per account and per address,
+ * sign-ups per address): one row per key, shared by every instance on one PostgreSQL;
+ * housekeeping deletes the windows that have ended.
+ */
+export const throttleWindows = pgTable(
+  'throttle_windows',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('throttle_windows_end_idx').on(table.windowEndsAt)],
+);
+
+/**
+ * Signatures of recent Slack and Discord requests: a signed request delivered twice (a replay)
+ * finds its signature here and is refused. Kept 5 minutes, the platforms' own tolerance.
+ */
+export const botRequestSignatures = pgTable(
+  'bot_request_signatures',
+  {
+    signature: text('signature').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('bot_request_signatures_expiry_idx').on(table.expiresAt)],
+);
+
 export const schema = {
   accounts,
   sessions,
@@ -318,4 +346,6 @@ export const schema = {
   knowledgeStats,
   workspaceLinks,
   deliveryWatches,
+  throttleWindows,
+  botRequestSignatures,
 };

@@ -78,6 +78,8 @@ const envSchema = z.object({
   OPENAI_EMBEDDING_MODEL: optionalText,
   OPENAI_TOKEN_PARAM: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
   LLM_TIMEOUT_MS: positiveInt(30_000),
+  /** PostgreSQL cancels a statement that runs longer (its `statement_timeout`); answered 503. */
+  DB_STATEMENT_TIMEOUT_MS: positiveInt(10_000),
   DELIVERY_TRACKER_URL: httpUrl.default('https://apis.tracker.delivery/graphql'),
   DELIVERY_TRACKER_CLIENT_ID: optionalText,
   DELIVERY_TRACKER_CLIENT_SECRET: optionalText,
@@ -122,6 +124,11 @@ const envSchema = z.object({
   /** Feeds of `npm run lists:update`: `name=category:format:url`, comma-separated (unset: the defaults). */
   URL_LIST_FEEDS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,
+  /** Abuse limits (README "Limits and abuse"). */
+  LOGIN_MAX_FAILURES: positiveInt(10),
+  LOGIN_MAX_PER_ADDRESS: positiveInt(30),
+  SIGNUP_MAX_PER_ADDRESS: positiveInt(10),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -112,6 +112,8 @@ describe('POST/GET/DELETE /api/v1/delivery/watch', () => {
     });
     expect(res.body.webhook_secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
     expect(res.headers.get('cache-control')).toBe('no-store');
+    // The creation is charged like every call, so it carries the quota headers too.
+    expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"monthly";r=${before - 1};t=\\d+$`));
 
     const listed = await app.get(PATH, { 'x-api-key': user.apiKey });
     const mine = listed.body.watches.find((watch: { id: number }) => watch.id === res.body.watch.id);
