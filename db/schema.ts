@@ -76,6 +76,27 @@ export const subscriptions = pgTable(
   (table) => [primaryKey({ columns: [table.accountId, table.api] })],
 );
 
+/**
+ * Calls charged but not yet answered: one row per call, written in the statement that takes
+ * the call from `subscriptions.remaining`. Answering the call deletes its row (the charge
+ * stands); a failed call deletes it and gives the unit back. Rows of an instance that died
+ * (kill -9) are given back by whichever instance finds them first, so a crash never keeps a
+ * charge for a call nobody answered (src/platform/quota-hold-store.ts).
+ */
+export const quotaHolds = pgTable(
+  'quota_holds',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Random per process start; on PostgreSQL the process holds an advisory lock on it while alive. */
+    instanceId: integer('instance_id').notNull(),
+    accountId: integer('account_id').notNull(),
+    api: text('api').notNull(),
+    /** The period charged: a refund after the month renewed does not go into the new month. */
+    renewsAt: timestamp('renews_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('quota_holds_instance_idx').on(table.instanceId)],
+);
+
 export const shortLinks = pgTable(
   'short_links',
   {
@@ -348,4 +369,5 @@ export const schema = {
   deliveryWatches,
   throttleWindows,
   botRequestSignatures,
+  quotaHolds,
 };

@@ -27,6 +27,7 @@ import { createUrlDetectOperation } from './operations/url-detect/url-detect.js'
 import { createUrlDetection, type UrlDetection } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
+import { createKeyCache } from './platform/key-cache.js';
 import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
 import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js';
@@ -39,6 +40,9 @@ import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
+
+/** How often a PostgreSQL instance looks for calls held by instances that died. */
+const HOLD_RECOVERY_INTERVAL_MS = 5_000;
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -128,10 +132,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const databaseMonitor = createDatabaseMonitor({
     probe: database.ping,
     onChange: (available, error) =>
-      available ? logger.info('database reachable again') : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
+      available
+        ? logger.info('database reachable again')
+        : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
   });
 
-  const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock });
+  const { coordination } = database;
+  const subscriptions = createSubscriptions(db, {
+    defaultQuota: config.DEFAULT_QUOTA,
+    instanceId: coordination.instanceId,
+    separateSettles: database.kind === 'postgres',
+    clock,
+  });
+  // Calls a crashed process charged but never answered are given back (on PostgreSQL also
+  // those of other instances that die later: checked every few seconds).
+  await subscriptions.startRecovery(database.kind === 'postgres' ? HOLD_RECOVERY_INTERVAL_MS : undefined);
+  const keyCache = createKeyCache(coordination);
   const throttles = createThrottleStore(db, clock);
   const guard = createLoginGuard(
     throttles,
@@ -146,7 +162,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const platform: Platform = {
     subscriptions,
     accounts: createAccounts(db, subscriptions, { clock, guard, passwords }),
-    apiKeys: createApiKeys(db),
+    apiKeys: createApiKeys(db, keyCache),
     workspaceLinks: createWorkspaceLinks(db, clock),
     replayGuard: createReplayGuard(db, clock),
   };
@@ -241,6 +257,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close(): Promise<void> {
       await housekeeping.stop();
       databaseMonitor.stop();
+      subscriptions.stopRecovery();
+      await keyCache.close();
       urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();
