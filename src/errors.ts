@@ -65,6 +65,11 @@ export class AppError extends Error {
   }
 }
 
+/** CONTRACT §4's error body, `{success:false, code, error, error_code}` plus the status's extra fields: every door renders it from here. */
+export function errorBody(error: AppError): Record<string, unknown> {
+  return { success: false, code: error.status, error: error.message, error_code: error.code, ...error.extra };
+}
+
 /** Turns a zod failure into a 400 that names the first offending field, in Korean. */
 export function invalidInput(error: z.ZodError): AppError {
   const issue = error.issues[0];

@@ -96,6 +96,8 @@ describe('POST/GET/DELETE /api/v1/delivery/watch', () => {
     expect(res.body).toMatchObject({ success: true, watch: { carrier_id: CJ, track_id: id, status: 'active', state: { id: 'at_pickup', text: '상품인수' } }, remaining: before - 1 });
     expect(res.body.webhook_secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
     expect(res.headers.get('cache-control')).toBe('no-store');
+    // The creation is charged like every call, so it carries the quota headers too.
+    expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"monthly";r=${before - 1};t=\\d+$`));
 
     const listed = await app.get(PATH, { 'x-api-key': user.apiKey });
     const mine = listed.body.watches.find((watch: { id: number }) => watch.id === res.body.watch.id);

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError, databaseUnavailable, fromDatabaseError } from '../../src/errors.js';
+import { AppError, databaseUnavailable, errorBody, fromDatabaseError } from '../../src/errors.js';
 import type { Runtime } from '../../src/runtime.js';
 import { setExhaustedQuotaHeaders } from './quota-headers.js';
 
@@ -7,13 +7,7 @@ import { setExhaustedQuotaHeaders } from './quota-headers.js';
 export function sendError(res: Response, error: AppError): void {
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   setExhaustedQuotaHeaders(res, error);
-  res.status(error.status).json({
-    success: false,
-    code: error.status,
-    error: error.message,
-    error_code: error.code,
-    ...error.extra,
-  });
+  res.status(error.status).json(errorBody(error));
 }
 
 export const notFound: RequestHandler = (req) => {

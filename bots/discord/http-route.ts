@@ -1,4 +1,5 @@
 import express, { Router } from 'express';
+import { AppError, errorBody } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { InteractionHandler } from './interactions.js';
@@ -20,14 +21,14 @@ export function discordInteractionsRouter(publicKey: string, rootLogger: Logger,
     const verified = verifyDiscordRequest(key, signature, req.get('x-signature-timestamp'), body);
     // A verified request seen before (within five minutes, on any instance) is a replay.
     if (!verified || !(await replays.firstSeen(`discord:${signature!.toLowerCase()}`))) {
-      res.status(401).json({ success: false, code: 401, error: '서명이 올바르지 않습니다.', error_code: 'UNAUTHORIZED' });
+      res.status(401).json(errorBody(new AppError('UNAUTHORIZED', '서명이 올바르지 않습니다.')));
       return;
     }
     let interaction: DiscordInteraction;
     try {
       interaction = JSON.parse(body.toString('utf8')) as DiscordInteraction;
     } catch {
-      res.status(400).json({ success: false, code: 400, error: 'JSON 형식이 올바르지 않습니다.', error_code: 'INVALID_JSON' });
+      res.status(400).json(errorBody(new AppError('INVALID_JSON', 'JSON 형식이 올바르지 않습니다.')));
       return;
     }
     try {
