@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { createLocalCoordination, createPostgresCoordination, type Coordination } from './coordination.js';
 import { lockDataDir } from './lock.js';
 import { schema } from './schema.js';
 
@@ -18,6 +19,8 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** A trivial query: resolves when the database answers (readiness probe). */
   ping(): Promise<unknown>;
+  /** Notifications between instances and this instance's liveness (db/coordination.ts). */
+  coordination: Coordination;
   close(): Promise<void>;
 }
 
@@ -35,7 +38,8 @@ const CONNECT_TIMEOUT_SECONDS = 3;
 
 /** The committed drizzle-kit migrations, next to this file (tsx) or in the project when it runs from dist/db/. */
 const here = dirname(fileURLToPath(import.meta.url));
-export const migrationsFolder = [join(here, 'migrations'), join(here, '..', '..', 'db', 'migrations')].find((dir) => existsSync(dir)) ?? join(here, 'migrations');
+export const migrationsFolder =
+  [join(here, 'migrations'), join(here, '..', '..', 'db', 'migrations')].find((dir) => existsSync(dir)) ?? join(here, 'migrations');
 
 /** Opens the database and applies pending migrations before anything uses it. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -50,11 +54,14 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     await client.waitReady;
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
+    const coordination = createLocalCoordination();
     return {
       db: db as unknown as Database,
       kind: 'pglite',
       ping: () => client.query('select 1'),
+      coordination,
       close: async () => {
+        await coordination.close();
         await client.close();
         lock?.release();
       },
@@ -87,11 +94,16 @@ async function openPostgres(url: string, statementTimeoutMs = 10_000): Promise<D
     connection: { application_name: 'ai-utility-hub', statement_timeout: statementTimeoutMs },
   });
   const db = drizzlePostgres({ client, schema });
+  const coordination = await createPostgresCoordination(client, url);
   return {
     db: db as unknown as Database,
     kind: 'postgres',
     ping: () => pingPostgres(url),
-    close: () => client.end({ timeout: 5 }),
+    coordination,
+    close: async () => {
+      await coordination.close();
+      await client.end({ timeout: 5 });
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { createDatabaseMonitor, type DatabaseMonitor } from '../db/availability.
 import { openDatabase, type Database } from '../db/client.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { pollScheduleOf } from './jobs/poll-schedule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
 import { createWatches, type WatchOptions } from './jobs/watch-module.js';
@@ -26,6 +27,7 @@ import { createUrlDetectOperation } from './operations/url-detect/url-detect.js'
 import { createUrlDetection, type UrlDetection } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
+import { createKeyCache } from './platform/key-cache.js';
 import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
 import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js';
@@ -38,6 +40,9 @@ import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
+
+/** How often a PostgreSQL instance looks for calls held by instances that died. */
+const HOLD_RECOVERY_INTERVAL_MS = 5_000;
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -132,7 +137,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
   });
 
-  const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock });
+  const { coordination } = database;
+  const subscriptions = createSubscriptions(db, {
+    defaultQuota: config.DEFAULT_QUOTA,
+    instanceId: coordination.instanceId,
+    separateSettles: database.kind === 'postgres',
+    clock,
+  });
+  // Calls a crashed process charged but never answered are given back (on PostgreSQL also
+  // those of other instances that die later: checked every few seconds).
+  await subscriptions.startRecovery(database.kind === 'postgres' ? HOLD_RECOVERY_INTERVAL_MS : undefined);
+  const keyCache = createKeyCache(coordination);
   const throttles = createThrottleStore(db, clock);
   const guard = createLoginGuard(
     throttles,
@@ -147,7 +162,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const platform: Platform = {
     subscriptions,
     accounts: createAccounts(db, subscriptions, { clock, guard, passwords }),
-    apiKeys: createApiKeys(db),
+    apiKeys: createApiKeys(db, keyCache),
     workspaceLinks: createWorkspaceLinks(db, clock),
     replayGuard: createReplayGuard(db, clock),
   };
@@ -189,7 +204,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const delivery = createDelivery({ db, tracker, llm, logger, clock }, options.delivery);
   /** Watched parcels: `watches` for the doors, `watchPoller` for the cron job (api/server.ts). */
-  const watches = createWatches({ db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE }, options.watches);
+  const watches = createWatches(
+    { db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE },
+    { schedule: pollScheduleOf(config), ...options.watches },
+  );
 
   /** The eight operations by catalogue id: every door serves them from here. */
   const operations = {
@@ -239,6 +257,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close(): Promise<void> {
       await housekeeping.stop();
       databaseMonitor.stop();
+      subscriptions.stopRecovery();
+      await keyCache.close();
       urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();

@@ -92,7 +92,10 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
         ? await services.workspaceLinks.accountFor({ platform: invocation.platform, workspaceId: invocation.workspaceId })
         : undefined;
       if (!account && !guard.unlinked) return { title: t(TEXTS.notLinkedTitle), text: t(TEXTS.notLinked), tone: 'info' };
-      const reply = await work(contextFor(invocation, account, logger, image));
+      const reply = withStoppedWatches(
+        await work(contextFor(invocation, account, logger, image)),
+        account ? await services.watches.takeStopped(account.id, invocation) : [],
+      );
       logger.info({ ms: Math.round(performance.now() - started), tone: reply.tone }, 'bot command answered');
       return { ...reply, public: reply.public !== false && isPublicReply(guard, requestedPublic) };
     } catch (error) {
@@ -125,6 +128,12 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
       return guarded(invocation, { label: id, sensitive: action?.sensitive }, undefined, (ctx) => runMessageAction(ctx, id, message));
     },
   };
+}
+
+/** Watches of this person that stopped unseen (their DM failed) are told in the next reply. */
+function withStoppedWatches(reply: Reply, notices: string[]): Reply {
+  if (notices.length === 0) return reply;
+  return { ...reply, context: [reply.context, ...notices].filter(Boolean).join('\n') };
 }
 
 function usageReply(ctx: CommandContext, command: BotCommand, problem: string | undefined): Reply {
