@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import { accounts, apiKeys } from '../../db/schema.js';
 import { AppError } from '../errors.js';
 import type { KeyCache } from './key-cache.js';
-import { parseInput } from '../validation.js';
+import { MAX_ROW_ID, parseInput } from '../validation.js';
 import type { Account } from './accounts.js';
 import { constantTimeEqual, generateApiKey, isWellFormedApiKey, sha256 } from './secrets.js';
 
@@ -77,6 +77,8 @@ export function createApiKeys(db: Database, cache: KeyCache): ApiKeys {
 
     /** Revokes at once: the next call with the key is refused here, and within a second on every instance. */
     async revoke(account: Account, id: number): Promise<void> {
+      // Ids are PostgreSQL integers: a larger one names no key (and would fail the query).
+      if (id > MAX_ROW_ID) throw new AppError('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.');
       const revoked = await db
         .update(apiKeys)
         .set({ revokedAt: new Date() })
