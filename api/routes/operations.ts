@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { AppError } from '../../src/errors.js';
 import { CATALOG, type ApiId } from '../../src/platform/catalog.js';
 import { executeOperation, type Operation } from '../../src/platform/execute.js';
@@ -6,15 +6,20 @@ import type { Runtime } from '../../src/runtime.js';
 import { accountOf, authenticate } from '../middleware/auth.js';
 import { setQuotaHeaders } from '../middleware/quota-headers.js';
 
-function contextOf(req: Request) {
-  return { account: accountOf(req), logger: req.log, requestId: String(req.id) };
+function contextOf(req: Request, res: Response) {
+  // A client that disconnects before the answer aborts the work (an image waiting for OCR).
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new AppError('INVALID_REQUEST', '요청이 취소되었습니다.'));
+  });
+  return { account: accountOf(req), logger: req.log, requestId: String(req.id), signal: controller.signal };
 }
 
 /** The whole door of one operation: authenticate, execute (validate, charge, run), answer. */
 export function operationHandler(runtime: Runtime, operation: Operation): RequestHandler {
   return async (req, res) => {
     try {
-      const { body, lease } = await executeOperation(runtime.platform.subscriptions, operation, contextOf(req), req.body);
+      const { body, lease } = await executeOperation(runtime.platform.subscriptions, operation, contextOf(req, res), req.body);
       setQuotaHeaders(res, lease);
       res.json(body);
     } catch (error) {

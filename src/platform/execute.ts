@@ -10,6 +10,8 @@ export interface OperationContext {
   account: Account;
   logger: Logger;
   requestId: string;
+  /** Aborted when the caller goes away (HTTP client disconnected): long work may stop early. */
+  signal?: AbortSignal;
 }
 
 /**

@@ -46,6 +46,9 @@ export const TYPE_LABELS: Record<DocumentKind, string> = {
   business: '사업자등록증',
 };
 
+const HANJA = ['金', '李', '朴', '崔', '鄭', '民', '瑞', '俊', '智', '賢', '宇', '秀', '英', '夏', '恩', '道', '允', '在', '元', '承'];
+const hanjaName = (rng: Rng) => Array.from({ length: 3 }, () => pick(rng, HANJA)).join('');
+
 function personName(rng: Rng): string {
   return pick(rng, SURNAMES) + pick(rng, SYLLABLES) + pick(rng, SYLLABLES);
 }
@@ -77,7 +80,10 @@ function address(rng: Rng): { lines: string[]; text: string } {
   const unit = rng() < 0.5;
   const rest = unit ? `${int(rng, 101, 115)}동 ${int(rng, 1, 25)}${pad(int(rng, 1, 8))}호` : `(${pick(rng, DONGS)})`;
   const head = unit ? `${road},` : road;
-  const lines = rng() < 0.5 ? [`${head} ${rest}`] : [head, rest];
+  const split = rng();
+  const [sido, sigungu, ...tail] = road.split(' ');
+  const lines =
+    split < 0.4 ? [`${head} ${rest}`] : split < 0.75 ? [head, rest] : [`${sido} ${sigungu}`, `${tail.join(' ')}${unit ? ',' : ''} ${rest}`];
   return { lines, text: `${head} ${rest}` };
 }
 
@@ -135,7 +141,7 @@ function residentCard(rng: Rng): DocumentSpec {
   const issuer = `${pick(rng, SIDO)} ${sigungu}${sigungu.endsWith('군') ? '수' : '청장'}`;
   const texts: Text[] = [
     { x: 60, y: 100, size: 56, text: '주민등록증', bold: true, spacing: 6 },
-    { x: 60, y: 190, size: 44, text: name, bold: true },
+    { x: 60, y: 190, size: 44, text: rng() < 0.4 ? `${name}(${hanjaName(rng)})` : name, bold: true },
     { x: 60, y: 260, size: 38, text: id },
     ...addr.lines.map((line, i) => ({ x: 60, y: 340 + i * 44, size: 28, text: line })),
     { x: 700, y: 510, size: 30, text: `${issued.y}. ${issued.m}. ${issued.d}.`, anchor: 'end' as const },
@@ -159,9 +165,18 @@ function licenseCard(rng: Rng): DocumentSpec {
   const issued = date(rng);
   const licence = `${int(rng, 11, 28)}-${pad(issued.y % 100)}-${digits(rng, 6)}-${digits(rng, 2)}`;
   const until = { y: issued.y + 10, m: 12, d: 31 };
+  const classes = pick(rng, ['1종보통', '2종보통', '1종대형', '2종소형', '1종보통 2종소형', '1종대형 1종특수']);
+  // Newer cards print the class boxes on the name's line, right of the name.
+  const boxed = rng() < 0.5;
+  const boxes = boxed
+    ? classes
+        .split(' ')
+        .map((c, i) => `<rect x="${640 + i * 150}" y="${226}" width="136" height="46" fill="none" stroke="#333" stroke-width="2"/>`)
+        .join('')
+    : '';
   const texts: Text[] = [
     { x: 300, y: 80, size: 46, text: '자동차운전면허증', bold: true, spacing: 2 },
-    { x: 300, y: 140, size: 30, text: pick(rng, ['1종보통', '2종보통', '1종대형', '2종소형']) },
+    ...(boxed ? classes.split(' ').map((c, i) => ({ x: 708 + i * 150, y: 260, size: 30, text: c, anchor: 'middle' as const })) : [{ x: 300, y: 140, size: 30, text: classes }]),
     { x: 300, y: 200, size: 36, text: licence, bold: true },
     { x: 300, y: 260, size: 40, text: name, bold: true },
     { x: 300, y: 320, size: 34, text: id },
@@ -179,7 +194,7 @@ function licenseCard(rng: Rng): DocumentSpec {
     issue_date: dotted(issued),
     license_number: licence,
   };
-  return { kind: 'license', width: CARD_W, height: CARD_H, svg: svg(CARD_W, CARD_H, '#f3efe6', texts, photo(40, 130, 220, 280)), expected };
+  return { kind: 'license', width: CARD_W, height: CARD_H, svg: svg(CARD_W, CARD_H, '#f3efe6', texts, photo(40, 130, 220, 280) + boxes), expected };
 }
 
 const emptyBusiness = { representative: '', biz_type: '', biz_item: '' };

@@ -1,9 +1,11 @@
 import { AppError } from '../../errors.js';
 import type { Operation, OperationContext } from '../../platform/execute.js';
 import type { OcrEngine } from '../../providers/ocr/tesseract-pool.js';
-import { decodeBase64Image } from './image-input.js';
+import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
+import { fieldConfidence, type FieldConfidence } from './confidence.js';
+import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
-import { ocrIdcardSchema } from './ocr-idcard.schema.js';
+import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
 import { parseDocument, type DocumentInfo, type FieldWarning, type ParsedDocument } from './parse.js';
 import { prepareImage, visionImage } from './preprocess.js';
 import { splitLines } from './text.js';
@@ -14,6 +16,8 @@ export interface OcrIdcardDeps {
   ocr: () => OcrEngine;
   /** A vision model, when `OPENAI_VISION_MODEL` is configured. */
   vision?: VisionReader;
+  /** Images one account may have in work at once (default 2); more are 429, not charged. */
+  maxImagesPerAccount?: number;
 }
 
 export interface OcrIdcardOutput {
@@ -21,6 +25,8 @@ export interface OcrIdcardOutput {
   info: DocumentInfo;
   raw_text: string;
   warnings: FieldWarning[];
+  /** Per field, 0–1: the engine's confidence in the lines read, lowered by failed checks. */
+  confidence: FieldConfidence;
   engine: 'tesseract' | 'tesseract+vision';
   api: 'ocr-idcard';
 }
@@ -36,37 +42,75 @@ const NOTHING_READ = '이미지에서 글자를 읽지 못했습니다. 문서 �
  * The image, the text and the fields are never stored or logged: only sizes, type, timings.
  */
 export function createOcrIdcardOperation(deps: OcrIdcardDeps): Operation<typeof ocrIdcardSchema, OcrIdcardOutput> {
+  const limit = accountLimit(deps.maxImagesPerAccount ?? 2);
   return {
     api: 'ocr-idcard',
     schema: ocrIdcardSchema,
-    async run(ctx, input) {
-      const started = performance.now();
-      const bytes = decodeBase64Image(input.base64_image);
-      const image = await prepareImage(bytes);
-      const prepared = performance.now();
-      const read = await deps.ocr().recognize(image.png);
-      const recognized = performance.now();
-      const rawText = splitLines(read.text).join('\n');
-      let parsed = parseDocument(rawText);
-      let engine: OcrIdcardOutput['engine'] = 'tesseract';
-      if (deps.vision) {
-        const merged = await secondReading(deps.vision, ctx, bytes, rawText, parsed);
-        if (merged) [parsed, engine] = [merged, 'tesseract+vision'];
-      }
-      const timings = {
-        prepareMs: Math.round(prepared - started),
-        ocrMs: Math.round(recognized - prepared),
-        totalMs: Math.round(performance.now() - started),
-      };
-      const sizes = { bytes: bytes.length, format: image.format, width: image.width, height: image.height, skew: image.skewDegrees };
-      if (!parsed) {
-        ctx.logger.info({ ...sizes, ...timings, textChars: rawText.length, engine }, 'ocr-idcard: not a document');
-        throw new AppError('UNPROCESSABLE', rawText.replace(/[^0-9A-Za-z가-힣]/g, '').length < 4 ? NOTHING_READ : NOT_A_DOCUMENT);
-      }
-      ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: parsed.warnings.length, engine }, 'ocr-idcard read');
-      const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
-      return { success: true, info: output.info, raw_text: output.rawText, warnings: parsed.warnings, engine, api: 'ocr-idcard' };
-    },
+    run: (ctx, input) => limit(ctx.account.id, () => readDocument(deps, ctx, input)),
+  };
+}
+
+async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: OcrIdcardInput): Promise<OcrIdcardOutput> {
+  const signal = ctx.signal;
+  const started = performance.now();
+  const bytes = decodeBase64Image(input.base64_image);
+  const format = sniffFormat(bytes);
+  const image = await prepareImage(format === 'pdf' ? await renderPdfFirstPage(bytes, signal) : bytes);
+  signal?.throwIfAborted();
+  const prepared = performance.now();
+  const read = await deps.ocr().recognize(image.png, signal);
+  const recognized = performance.now();
+  const rawText = splitLines(read.text).join('\n');
+  let parsed = parseDocument(rawText);
+  let engine: OcrIdcardOutput['engine'] = 'tesseract';
+  if (deps.vision && format !== 'pdf') {
+    const merged = await secondReading(deps.vision, ctx, bytes, rawText, parsed);
+    if (merged) [parsed, engine] = [merged, 'tesseract+vision'];
+  }
+  const timings = {
+    prepareMs: Math.round(prepared - started),
+    ocrMs: Math.round(recognized - prepared),
+    totalMs: Math.round(performance.now() - started),
+  };
+  const sizes = { bytes: bytes.length, format: image.format, width: image.width, height: image.height, skew: image.skewDegrees };
+  if (!parsed) {
+    ctx.logger.info({ ...sizes, ...timings, textChars: rawText.length, engine }, 'ocr-idcard: not a document');
+    throw new AppError('UNPROCESSABLE', rawText.replace(/[^0-9A-Za-z가-힣]/g, '').length < 4 ? NOTHING_READ : NOT_A_DOCUMENT);
+  }
+  const scored = fieldConfidence(parsed.info, read.lines, parsed.warnings);
+  ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: scored.warnings.length, engine }, 'ocr-idcard read');
+  const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
+  return {
+    success: true,
+    info: output.info,
+    raw_text: output.rawText,
+    warnings: scored.warnings,
+    confidence: scored.confidence,
+    engine,
+    api: 'ocr-idcard',
+  };
+}
+
+/**
+ * At most `max` images per account in work at once: one account sending many heavy images
+ * cannot take every worker from the others. The refusal is a 429 with `Retry-After`; the
+ * executor gives the call back, as for every failure.
+ */
+function accountLimit(max: number) {
+  const active = new Map<number, number>();
+  return async <T>(account: number, work: () => Promise<T>): Promise<T> => {
+    const running = active.get(account) ?? 0;
+    if (running >= max) {
+      throw new AppError('RATE_LIMITED', `이미지는 한 계정에서 동시에 ${max}장까지 처리합니다. 앞의 요청이 끝난 뒤 다시 보내 주세요.`, {}, 2);
+    }
+    active.set(account, running + 1);
+    try {
+      return await work();
+    } finally {
+      const left = (active.get(account) ?? 1) - 1;
+      if (left > 0) active.set(account, left);
+      else active.delete(account);
+    }
   };
 }
 

@@ -3,7 +3,7 @@ import { detectDocumentType, type DocumentType } from './detect-type.js';
 import { businessChecksumOk, residentChecksumOk } from './numbers.js';
 import { parseBusiness } from './parse-business.js';
 import { parseCard } from './parse-card.js';
-import { splitLines } from './text.js';
+import { splitLines, withParticle } from './text.js';
 
 /** SPEC §5's `info`; `license_number` is added for a driver's licence. */
 export interface DocumentInfo {
@@ -66,7 +66,7 @@ export function checkFields(info: DocumentInfo): FieldWarning[] {
     ? ['name', 'id_number', 'representative', 'address', 'issue_date', 'biz_type', 'biz_item']
     : ['name', 'id_number', 'address', 'issue_date', ...(info.type === '자동차운전면허증' ? (['license_number'] as const) : [])];
   for (const field of required) {
-    if (!info[field]) warnings.push({ field, code: 'NOT_FOUND', message: `${FIELD_NAMES[field]}을(를) 읽지 못했습니다.` });
+    if (!info[field]) warnings.push({ field, code: 'NOT_FOUND', message: `${withParticle(FIELD_NAMES[field] ?? field, '을', '를')} 읽지 못했습니다.` });
   }
   if (info.id_number) {
     if (business && !businessChecksumOk(info.id_number)) {
@@ -83,7 +83,7 @@ export function checkFields(info: DocumentInfo): FieldWarning[] {
   for (const field of personal) {
     const value = info[field];
     if (value && !/^[가-힣]{2,5}$/.test(value)) {
-      warnings.push({ field, code: 'LOW_CONFIDENCE', message: `${FIELD_NAMES[field]}이(가) 이름 형식이 아닙니다.` });
+      warnings.push({ field, code: 'LOW_CONFIDENCE', message: `${withParticle(FIELD_NAMES[field] ?? field, '이', '가')} 이름 형식이 아닙니다.` });
     }
   }
   if (info.address && !looksLikeAddress(info.address)) {

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { AppError } from '../../errors.js';
+import type { RawImage } from '../../providers/ocr/pdf-page.js';
 
 /** Decompression-bomb guard: more pixels than this are refused before decoding. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
@@ -21,11 +22,14 @@ export interface PreparedImage {
  * applies the EXIF orientation, turns it grey, scales it, evens out uneven light, stretches
  * contrast and straightens a skew of up to ~9°. The result is a PNG for Tesseract.
  */
-export async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
-  if (bytes.length > MAX_IMAGE_BYTES) {
+export async function prepareImage(input: Buffer | RawImage): Promise<PreparedImage> {
+  const raw = Buffer.isBuffer(input) ? undefined : input;
+  const bytes = Buffer.isBuffer(input) ? input : input.data;
+  const decodeOptions = raw ? { raw: { width: raw.width, height: raw.height, channels: raw.channels } } : {};
+  if (!raw && bytes.length > MAX_IMAGE_BYTES) {
     throw new AppError('PAYLOAD_TOO_LARGE', `이미지가 너무 큽니다 (최대 ${MAX_IMAGE_BYTES / 1024 / 1024}MB).`);
   }
-  const meta = await sharp(bytes, { limitInputPixels: false })
+  const meta = await sharp(bytes, { limitInputPixels: false, ...decodeOptions })
     .metadata()
     .catch(() => {
       throw new AppError('INVALID_REQUEST', "'base64_image' 필드: 이미지로 읽을 수 없는 데이터입니다 (PNG, JPEG, WebP 등).", {
@@ -36,9 +40,9 @@ export async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
   if (pixels > MAX_IMAGE_PIXELS) {
     throw new AppError('PAYLOAD_TOO_LARGE', `이미지 해상도가 너무 큽니다 (최대 ${MAX_IMAGE_PIXELS / 1_000_000}백만 화소).`);
   }
-  const gray = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none' })
+  const colour = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none', ...decodeOptions })
     .rotate()
-    .grayscale()
+    .flatten({ background: '#ffffff' })
     .resize({ width: TARGET_LONG_SIDE, height: TARGET_LONG_SIDE, fit: 'inside', kernel: 'lanczos3' })
     .median(3)
     .raw()
@@ -51,14 +55,34 @@ export async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
           : '이미지를 해독하지 못했습니다. 손상된 파일인지 확인하세요.';
       throw new AppError('INVALID_REQUEST', `'base64_image' 필드: ${reason}`, { field: 'base64_image' });
     });
+  const gray = { data: inkChannel(colour.data, colour.info.channels), info: colour.info };
   const { width, height } = gray.info;
   const flat = await flattenLight(gray.data, width, height);
   const skew = estimateSkew(flat, width, height);
   let image = sharp(flat, { raw: { width, height, channels: 1 } });
   if (Math.abs(skew) >= 0.3) image = image.rotate(-skew, { background: '#ffffff' });
   const png = await image.toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
-  return { png, width, height, format: meta.format ?? 'unknown', skewDegrees: skew };
+  return { png, width, height, format: raw ? 'pdf' : (meta.format ?? 'unknown'), skewDegrees: skew };
 }
+
+/**
+ * Grey from the brightest channel: black ink stays black while coloured print — the red
+ * seal over the issuer, blue or green guilloche and rosettes — turns light and drops out.
+ */
+function inkChannel(data: Buffer, channels: number): Buffer {
+  if (channels === 1) return data;
+  const out = Buffer.alloc(data.length / channels);
+  for (let i = 0, j = 0; j < out.length; i += channels, j++) {
+    const r = data[i] as number;
+    const g = data[i + 1] as number;
+    const b = data[i + 2] as number;
+    const max = Math.max(r, g, b);
+    const luma = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
+    out[j] = INK_MODE === 'max' ? max : INK_MODE === 'hybrid' ? (max - Math.min(r, g, b) > 60 ? max : luma) : luma;
+  }
+  return out;
+}
+const INK_MODE = process.env.OCR_INK ?? 'max';
 
 /** A copy for a vision model: upright, at most 1600 px, JPEG, as a data URL. */
 export async function visionImage(bytes: Buffer): Promise<string> {

@@ -102,3 +102,13 @@ export function normalizeDigits(line: string, joinSpaces = true): string {
 export function hangulOnly(text: string): string {
   return text.replace(/[^가-힣]/g, '');
 }
+
+/**
+ * The particle that fits after a word: `withParticle('종목', '을', '를')` is "종목을",
+ * `withParticle('주소', '을', '를')` "주소를", decided by the last syllable's final consonant.
+ */
+export function withParticle(word: string, afterConsonant: string, afterVowel: string): string {
+  const last = [...word.replace(/[^가-힣]/g, '')].pop();
+  const hasFinal = last !== undefined && (last.charCodeAt(0) - 0xac00) % 28 !== 0;
+  return `${word}${hasFinal ? afterConsonant : afterVowel}`;
+}
