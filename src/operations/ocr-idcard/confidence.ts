@@ -1,5 +1,6 @@
 import type { OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import type { DocumentInfo, FieldWarning } from './parse.js';
+import { findDate } from './numbers.js';
 import { withParticle } from './text.js';
 
 export type FieldConfidence = Partial<Record<keyof DocumentInfo, number>>;
@@ -29,7 +30,7 @@ const key = (text: string) => text.replace(/[^0-9가-힣]/g, '');
 export function fieldConfidence(info: DocumentInfo, lines: OcrLine[], warnings: FieldWarning[]): { confidence: FieldConfidence; warnings: FieldWarning[] } {
   const confidence: FieldConfidence = {};
   const added: FieldWarning[] = [];
-  const keyed = lines.map((line) => ({ key: key(line.text), confidence: line.confidence / 100 }));
+  const keyed = lines.map((line) => ({ text: line.text, key: key(line.text), confidence: line.confidence / 100 }));
   for (const field of fieldsOf(info)) {
     const value = info[field] ?? '';
     if (!value) {
@@ -38,7 +39,10 @@ export function fieldConfidence(info: DocumentInfo, lines: OcrLine[], warnings: 
     }
     const target = key(value);
     // A value may run over two lines (an address): every line holding a piece of it counts.
-    const pieces = keyed.filter((line) => line.key.length > 0 && (target.includes(line.key.slice(0, 6)) || line.key.includes(target.slice(0, 6))));
+    const pieces =
+      field === 'issue_date'
+        ? keyed.filter((line) => findDate(line.text) === value)
+        : keyed.filter((line) => line.key.length > 0 && (target.includes(line.key.slice(0, 6)) || line.key.includes(target.slice(0, 6))));
     const engine = pieces.length > 0 ? Math.min(...pieces.map((line) => line.confidence)) : 0.5;
     const penalties = warnings.filter((warning) => warning.field === field).length;
     const score = Math.max(0, Math.min(1, engine * 0.5 ** penalties));
