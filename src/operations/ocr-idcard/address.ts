@@ -106,7 +106,10 @@ function joinRoadNames(text: string): string {
  */
 export function cleanAddress(lines: string[]): string {
   const tokens = correctDivisions(
-    respaceHangul(lines.map((line) => trimJunk(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1'))).join(' '))
+    // Each line is re-spaced alone: a line break is always a word break.
+    lines
+      .map((line) => respaceHangul(trimJunk(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1'))))
+      .join(' ')
       .split(' ')
       .filter(Boolean),
   );

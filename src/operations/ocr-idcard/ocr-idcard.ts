@@ -6,7 +6,7 @@ import { fieldConfidence, type FieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
 import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
-import { parseDocument, type DocumentInfo, type FieldWarning, type ParsedDocument } from './parse.js';
+import { combineReadings, needsSecondLook, parseDocument, type DocumentInfo, type FieldWarning, type ParsedDocument } from './parse.js';
 import { prepareImage, visionImage } from './preprocess.js';
 import { splitLines } from './text.js';
 import { mergeReadings, type VisionReader } from './vision.js';
@@ -55,13 +55,24 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const started = performance.now();
   const bytes = decodeBase64Image(input.base64_image);
   const format = sniffFormat(bytes);
-  const image = await prepareImage(format === 'pdf' ? await renderPdfFirstPage(bytes, signal) : bytes);
+  const source = format === 'pdf' ? await renderPdfFirstPage(bytes, signal) : bytes;
+  const image = await prepareImage(source);
   signal?.throwIfAborted();
   const prepared = performance.now();
   const read = await deps.ocr().recognize(image.png, signal);
-  const recognized = performance.now();
-  const rawText = splitLines(read.text).join('\n');
+  let rawText = splitLines(read.text).join('\n');
+  let lines = read.lines;
   let parsed = parseDocument(rawText);
+  if (needsSecondLook(parsed)) {
+    // A field is missing or fails its check: read once more, prepared the other way
+    // (coloured print kept, a larger scale for small text), and fill the gaps from it.
+    const again = await deps.ocr().recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800 })).png, signal);
+    const secondText = splitLines(again.text).join('\n');
+    const combined = combineReadings(parsed, parseDocument(secondText));
+    if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
+    parsed = combined;
+  }
+  const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';
   if (deps.vision && format !== 'pdf') {
     const merged = await secondReading(deps.vision, ctx, bytes, rawText, parsed);
@@ -77,7 +88,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
     ctx.logger.info({ ...sizes, ...timings, textChars: rawText.length, engine }, 'ocr-idcard: not a document');
     throw new AppError('UNPROCESSABLE', rawText.replace(/[^0-9A-Za-z가-힣]/g, '').length < 4 ? NOTHING_READ : NOT_A_DOCUMENT);
   }
-  const scored = fieldConfidence(parsed.info, read.lines, parsed.warnings);
+  const scored = fieldConfidence(parsed.info, lines, parsed.warnings);
   ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: scored.warnings.length, engine }, 'ocr-idcard read');
   const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
   return {

@@ -65,6 +65,9 @@ export function nameFrom(line: string): string | undefined {
     syllables.push(token);
   }
   if (syllables.length >= 2 && syllables.length <= 4) return syllables.join('');
+  // A name followed by specks read as syllables (its hanja without the parentheses):
+  // most names are a family name and two syllables.
+  if (syllables.length > 4 && SURNAMES.has(syllables[0] as string)) return syllables.slice(0, 3).join('');
   const first = tokens.find((token) => /[가-힣]/.test(token));
   if (first && /^[가-힣]{2,4}$/.test(first) && tokens.indexOf(first) <= 1) return first;
   const joined = compact(respaceHangul(text));

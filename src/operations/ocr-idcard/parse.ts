@@ -91,3 +91,29 @@ export function checkFields(info: DocumentInfo): FieldWarning[] {
   }
   return warnings;
 }
+
+/** True when a second reading may help: a field is missing or a check digit fails. */
+export function needsSecondLook(parsed: ParsedDocument | undefined): boolean {
+  return !parsed || parsed.warnings.some((warning) => warning.code === 'NOT_FOUND' || warning.code === 'CHECKSUM_MISMATCH');
+}
+
+/**
+ * Two readings of one document (two preparations of the image): the first is kept, and
+ * each field it missed, or whose check digit failed where the other's holds, is taken from
+ * the second. A second reading of another type is ignored.
+ */
+export function combineReadings(first: ParsedDocument | undefined, second: ParsedDocument | undefined): ParsedDocument | undefined {
+  if (!first || !second) return first ?? second;
+  if (first.info.type !== second.info.type) return first;
+  const info: DocumentInfo = { ...first.info };
+  const failed = new Set(first.warnings.filter((w) => w.code === 'CHECKSUM_MISMATCH').map((w) => w.field));
+  const secondFailed = new Set(second.warnings.filter((w) => w.code === 'CHECKSUM_MISMATCH').map((w) => w.field));
+  for (const field of Object.keys(info) as Array<keyof DocumentInfo>) {
+    if (field === 'type') continue;
+    const mine = info[field];
+    const theirs = second.info[field];
+    if (!theirs) continue;
+    if (!mine || (failed.has(field) && !secondFailed.has(field))) (info as unknown as Record<string, string>)[field] = theirs;
+  }
+  return { info, warnings: checkFields(info) };
+}

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { AppError } from '../../errors.js';
 import type { RawImage } from '../../providers/ocr/pdf-page.js';
+import { findDocumentQuad, warpQuad } from './document-quad.js';
 
 /** Decompression-bomb guard: more pixels than this are refused before decoding. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
@@ -17,12 +18,49 @@ export interface PreparedImage {
   skewDegrees: number;
 }
 
+export interface PrepareOptions {
+  /** `drop-colour` (default) whitens strongly coloured print; `luminance` keeps it as grey. */
+  ink?: 'drop-colour' | 'luminance';
+  /** Long side after scaling (default 1400 px). */
+  longSide?: number;
+  /** Find the paper in a photo and undo its perspective (see DETECT_DOCUMENT). */
+  detect?: boolean;
+}
+
 /**
- * Decodes any image sharp reads (PNG, JPEG, WebP, GIF, TIFF, AVIF/HEIC where libheif can),
+ * Document detection and perspective correction, off by default: measured with
+ * `npm run eval:ocr` (see README), it did not pay for itself on the photo set.
+ */
+const DETECT_DOCUMENT = process.env.OCR_DETECT === '1';
+
+interface Grey {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** The paper cut out of the photo and warped upright; the image unchanged when none stands out. */
+async function straighten(image: Grey, luminance: Buffer): Promise<Grey> {
+  const scale = 320 / Math.max(image.width, image.height);
+  const small = await sharp(luminance, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .resize(Math.round(image.width * scale), Math.round(image.height * scale))
+    .blur(1.5)
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const quad = findDocumentQuad(small.data, small.info.width, small.info.height);
+  if (!quad) return image;
+  const full = quad.map(([x, y]) => [x / scale, y / scale] as [number, number]);
+  return warpQuad(image.data, image.width, image.height, full);
+}
+
+/**
+ * Decodes any image sharp reads (JPEG, PNG, WebP, GIF, TIFF, AVIF; a PDF page as pixels),
  * applies the EXIF orientation, turns it grey, scales it, evens out uneven light, stretches
  * contrast and straightens a skew of up to ~9°. The result is a PNG for Tesseract.
  */
-export async function prepareImage(input: Buffer | RawImage): Promise<PreparedImage> {
+export async function prepareImage(input: Buffer | RawImage, options: PrepareOptions = {}): Promise<PreparedImage> {
+  const longSide = options.longSide ?? TARGET_LONG_SIDE;
   const raw = Buffer.isBuffer(input) ? undefined : input;
   const bytes = Buffer.isBuffer(input) ? input : input.data;
   const decodeOptions = raw ? { raw: { width: raw.width, height: raw.height, channels: raw.channels } } : {};
@@ -43,7 +81,7 @@ export async function prepareImage(input: Buffer | RawImage): Promise<PreparedIm
   const colour = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none', ...decodeOptions })
     .rotate()
     .flatten({ background: '#ffffff' })
-    .resize({ width: TARGET_LONG_SIDE, height: TARGET_LONG_SIDE, fit: 'inside', kernel: 'lanczos3' })
+    .resize({ width: longSide, height: longSide, fit: 'inside', kernel: 'lanczos3' })
     .median(3)
     .raw()
     .toBuffer({ resolveWithObject: true })
@@ -55,8 +93,12 @@ export async function prepareImage(input: Buffer | RawImage): Promise<PreparedIm
           : '이미지를 해독하지 못했습니다. 손상된 파일인지 확인하세요.';
       throw new AppError('INVALID_REQUEST', `'base64_image' 필드: ${reason}`, { field: 'base64_image' });
     });
-  const gray = { data: inkChannel(colour.data, colour.info.channels), info: colour.info };
-  const { width, height } = gray.info;
+  let gray = { data: inkChannel(colour.data, colour.info.channels, options.ink ?? 'drop-colour'), width: colour.info.width, height: colour.info.height };
+  if (options.detect ?? DETECT_DOCUMENT) {
+    // The paper is found in plain luminance: a red or blue desk must not turn white.
+    gray = await straighten(gray, inkChannel(colour.data, colour.info.channels, 'luminance'));
+  }
+  const { width, height } = gray;
   const flat = await flattenLight(gray.data, width, height);
   const skew = estimateSkew(flat, width, height);
   let image = sharp(flat, { raw: { width, height, channels: 1 } });
@@ -66,10 +108,11 @@ export async function prepareImage(input: Buffer | RawImage): Promise<PreparedIm
 }
 
 /**
- * Grey from the brightest channel: black ink stays black while coloured print — the red
- * seal over the issuer, blue or green guilloche and rosettes — turns light and drops out.
+ * Grey for the engine. With `drop-colour`, a strongly coloured pixel takes its brightest
+ * channel, so the red seal over the issuer and saturated guilloche turn light and drop out,
+ * while black and grey ink (and faintly tinted card stock) keep their luminance.
  */
-function inkChannel(data: Buffer, channels: number): Buffer {
+function inkChannel(data: Buffer, channels: number, ink: PrepareOptions['ink']): Buffer {
   if (channels === 1) return data;
   const out = Buffer.alloc(data.length / channels);
   for (let i = 0, j = 0; j < out.length; i += channels, j++) {
@@ -78,11 +121,10 @@ function inkChannel(data: Buffer, channels: number): Buffer {
     const b = data[i + 2] as number;
     const max = Math.max(r, g, b);
     const luma = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
-    out[j] = INK_MODE === 'max' ? max : INK_MODE === 'hybrid' ? (max - Math.min(r, g, b) > 60 ? max : luma) : luma;
+    out[j] = ink === 'drop-colour' && max - Math.min(r, g, b) > 60 ? max : luma;
   }
   return out;
 }
-const INK_MODE = process.env.OCR_INK ?? 'max';
 
 /** A copy for a vision model: upright, at most 1600 px, JPEG, as a data URL. */
 export async function visionImage(bytes: Buffer): Promise<string> {
