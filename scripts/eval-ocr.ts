@@ -20,6 +20,8 @@ import { makePhotoSet } from '../test/helpers/id-photos.js';
  * Synthetic sets come from a tuning seed and a set-aside seed that nobody looks at while
  * tuning (`--part aside` prints it). A field is right when it equals the truth after removing
  * whitespace and punctuation; numbers compare by digits, dates by year, month and day.
+ * `--detect` turns on document detection and perspective correction, to measure it;
+ * `--show <label part>` prints the text read from matching images.
  */
 
 const SEEDS = { tune: { cards: 1, photo: 11 }, aside: { cards: 5, photo: 12 } } as const;
@@ -40,6 +42,7 @@ const { values: args } = parseArgs({
     per: { type: 'string', default: '6' },
     verbose: { type: 'boolean', default: false },
     show: { type: 'string' },
+    detect: { type: 'boolean', default: false },
   },
 });
 const PER_KIND = Number(args.per);
@@ -109,11 +112,14 @@ interface Tally {
   types: number;
   typesRight: number;
   misses: string[];
+  /** Fields with a warning, wrong (the warning was useful) and right (a false alarm). */
+  warnedWrong: number;
+  warnedRight: number;
 }
 
 async function main(): Promise<void> {
   const pool = createTesseractPool({ size: 2, maxQueue: 10_000, timeoutMs: 120_000 });
-  const operation = createOcrIdcardOperation({ ocr: () => pool });
+  const operation = createOcrIdcardOperation({ ocr: () => pool, detectDocument: args.detect });
   const ctx = { account: { id: 0, email: 'eval@example.com' }, logger: createLogger('silent'), requestId: 'eval' };
   const parts = args.part.split(',') as Array<'tune' | 'aside'>;
   const tallies = new Map<string, Tally>();
@@ -123,17 +129,19 @@ async function main(): Promise<void> {
       set === 'outside' ? [['outside', outsideSet()]] : await Promise.all(parts.map(async (part) => [`${set} (${part})`, await syntheticSet(set, part)] as [string, Item[]]));
     for (const [name, items] of groups) {
       if (items.length === 0) continue;
-      const tally: Tally = { fields: 0, right: 0, types: 0, typesRight: 0, misses: [] };
+      const tally: Tally = { fields: 0, right: 0, types: 0, typesRight: 0, misses: [], warnedWrong: 0, warnedRight: 0 };
       tallies.set(name, tally);
       let next = 0;
       await Promise.all(
         [0, 1].map(async () => {
           while (next < items.length) {
             const item = items[next++] as Item;
+            let warned = new Set<string>();
             const info = await operation
               .run(ctx, { base64_image: item.image.toString('base64'), mask: false })
               .then((out) => {
                 if (args.show && item.label.includes(args.show)) console.log(`--- ${item.label}\n${out.raw_text}\n${JSON.stringify(out.warnings)}`);
+                warned = new Set(out.warnings.map((warning) => warning.field));
                 return out.info as unknown as Record<string, string>;
               })
               .catch(() => ({}) as Record<string, string>);
@@ -144,15 +152,18 @@ async function main(): Promise<void> {
               if (field === 'type' || item.skip.includes(field)) continue;
               tally.fields++;
               const got = info[field] ?? '';
-              if (normalise(field, got) === normalise(field, want)) tally.right++;
+              const right = normalise(field, got) === normalise(field, want);
+              if (right) tally.right++;
               else tally.misses.push(`${item.label} ${field}: got ${JSON.stringify(got)} want ${JSON.stringify(want)}`);
+              if (warned.has(field)) tally[right ? 'warnedRight' : 'warnedWrong']++;
             }
           }
         }),
       );
       const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
       console.log(
-        `${name.padEnd(22)} fields ${pct(tally.right, tally.fields).padStart(6)} (${tally.right}/${tally.fields})  type ${pct(tally.typesRight, tally.types).padStart(6)} (${tally.typesRight}/${tally.types})`,
+        `${name.padEnd(22)} fields ${pct(tally.right, tally.fields).padStart(6)} (${tally.right}/${tally.fields})  type ${pct(tally.typesRight, tally.types).padStart(6)} (${tally.typesRight}/${tally.types})` +
+          `  warned: ${tally.warnedWrong}/${tally.fields - tally.right} wrong, ${tally.warnedRight}/${tally.right} right`,
       );
       if (args.verbose) for (const miss of tally.misses) console.log(`    ${miss}`);
     }

@@ -79,6 +79,9 @@ describe('Korean text clean-up', () => {
     expect(cleanAddress(['대전광역시 성남셔동문로 103'])).toBe('대전광역시 성남시 동문로 103');
     // a real name is never "corrected" into the 시·도's own (창원시 is not 경기도's, but it exists)
     expect(cleanAddress(['경기도 창원시 세종대로 97'])).toBe('경기도 창원시 세종대로 97');
+    // specks between the 시·군·구 and the road go; after a village address's reference, too
+    expect(cleanAddress(['제주특별자치도 포항시 의 ^ 중앙로 228, 106동 101호'])).toBe('제주특별자치도 포항시 중앙로 228, 106동 101호');
+    expect(cleanAddress(['서 울 특 별시 가 산 디 지 털 1 로', '( 대 륭 테 크 노 타 운 18 차 ) / 7'])).toBe('서울특별시 가산디지털1로 (대 륭테크노타운 18 차)');
     // two-syllable names are too close to each other to guess
     expect(cleanAddress(['부산광역시 둥구 중앙로 1'])).toBe('부산광역시 둥구 중앙로 1');
   });
@@ -181,7 +184,7 @@ describe('parseDocument', () => {
 
   it('reads an address over three lines, stopping at the date', () => {
     const text = ['주민등록증', '둘 리 ( 찬 뽀 )', '830422-1185600', '| 부천시 원미구 상 1 동', '412-3 번 지', '둘 리 의 거리', '2003.4.22', '경기도 부 천 시 장 _ 2!'];
-    expect(parseDocument(text.join('\n'))?.info).toMatchObject({ name: '둘리', address: '부천시 원미구상 1 동 412-3 번지 둘리의거리', issue_date: '2003.04.22.' });
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({ name: '둘리', address: '부천시 원미구 상 1 동 412-3 번지 둘리의거리', issue_date: '2003.04.22.' });
   });
 
   it('finds no document in other text', () => {

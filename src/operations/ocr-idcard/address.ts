@@ -83,7 +83,7 @@ function splitGlued(token: string): [string, string] | undefined {
  * "강남구", "테헤린로22길"): split where a prefix is within one jamo or so of a known name.
  */
 function splitLeadingDivision(token: string, preferred: readonly string[]): [string, string] | undefined {
-  for (let k = Math.min(5, token.length - 2); k >= 3; k--) {
+  for (let k = Math.min(5, token.length - 1); k >= 3; k--) {
     const head = token.slice(0, k);
     const tail = token.slice(k);
     if (!/^[가-힣]/.test(tail)) continue;
@@ -96,6 +96,19 @@ function splitLeadingDivision(token: string, preferred: readonly string[]): [str
 /** "테헤란로 22 길 12" → "테헤란로22길 12", "역삼 1 길" → "역삼1길": OCR spaces inside road names. */
 function joinRoadNames(text: string): string {
   return text.replace(/([가-힣]+(?:로|길)?)\s*(\d+)\s*(번길|길|로|가)(?=\s|$|[(,])/g, '$1$2$3');
+}
+
+/**
+ * Specks of the card's print read between the 시·군·구 and the road ("포항시 의 ^ 중앙로"):
+ * tokens without two Hangul syllables, when a road name follows within three tokens.
+ */
+function dropSpecksBeforeRoad(tokens: string[]): string[] {
+  const division = tokens.findIndex((token) => SIGUNGU_NAMES.includes(token));
+  if (division < 0) return tokens;
+  const road = tokens.findIndex((token, i) => i > division && i <= division + 4 && /^[가-힣]{2,}[\d가-힣]*(로|길)$/.test(token));
+  if (road < 0) return tokens;
+  const between = tokens.slice(division + 1, road).filter((token) => /[가-힣]{2,}/.test(token) && !/^[가-힣]$/.test(token));
+  return [...tokens.slice(0, division + 1), ...between, ...tokens.slice(road)];
 }
 
 /**
@@ -120,9 +133,10 @@ export function cleanAddress(lines: string[]): string {
     if (first >= 0) tokens[first] = (tokens[first] as string).replace(GLUED_SIDO, '$1');
   }
   if (first < 0) first = tokens.findIndex((token, i) => i < 3 && SIGUNGU_NAMES.includes(token));
-  const text = joinRoadNames(trimJunk(tokens.slice(Math.max(0, first)).join(' ')));
+  const text = joinRoadNames(trimJunk(dropSpecksBeforeRoad(tokens.slice(Math.max(0, first))).join(' ')));
   const road = ROAD.exec(text);
-  if (!road) return text.replace(/\s*,\s*/g, ', ').trim();
+  // Not a road-name address (a lot number, a village): kept as read, up to its last reference.
+  if (!road) return text.replace(/(.*[)）]).*$/, '$1').replace(/\s*,\s*/g, ', ').trim();
   const rest = text.slice(road[0].length);
   const unit = UNIT.exec(rest);
   const references = [...rest.matchAll(REFERENCES)].map((m) => m[1] as string);

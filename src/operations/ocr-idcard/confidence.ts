@@ -6,7 +6,7 @@ import { withParticle } from './text.js';
 export type FieldConfidence = Partial<Record<keyof DocumentInfo, number>>;
 
 /** Below this a field is reported as uncertain: the caller should ask for a better photo. */
-export const UNCERTAIN_BELOW = 0.6;
+export const UNCERTAIN_BELOW = 0.5;
 
 const LABELS: Partial<Record<keyof DocumentInfo, string>> = {
   name: '이름(상호)',

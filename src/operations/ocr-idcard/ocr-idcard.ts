@@ -18,6 +18,8 @@ export interface OcrIdcardDeps {
   vision?: VisionReader;
   /** Images one account may have in work at once (default 2); more are 429, not charged. */
   maxImagesPerAccount?: number;
+  /** Document detection and perspective correction (off: see PrepareOptions.detect). */
+  detectDocument?: boolean;
 }
 
 export interface OcrIdcardOutput {
@@ -56,7 +58,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const bytes = decodeBase64Image(input.base64_image);
   const format = sniffFormat(bytes);
   const source = format === 'pdf' ? await renderPdfFirstPage(bytes, signal) : bytes;
-  const image = await prepareImage(source);
+  const image = await prepareImage(source, { detect: deps.detectDocument });
   signal?.throwIfAborted();
   const prepared = performance.now();
   const read = await deps.ocr().recognize(image.png, signal);
@@ -66,7 +68,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   if (needsSecondLook(parsed)) {
     // A field is missing or fails its check: read once more, prepared the other way
     // (coloured print kept, a larger scale for small text), and fill the gaps from it.
-    const again = await deps.ocr().recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800 })).png, signal);
+    const again = await deps.ocr().recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800, detect: deps.detectDocument })).png, signal);
     const secondText = splitLines(again.text).join('\n');
     const combined = combineReadings(parsed, parseDocument(secondText));
     if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];

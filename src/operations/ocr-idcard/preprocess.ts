@@ -23,15 +23,12 @@ export interface PrepareOptions {
   ink?: 'drop-colour' | 'luminance';
   /** Long side after scaling (default 1400 px). */
   longSide?: number;
-  /** Find the paper in a photo and undo its perspective (see DETECT_DOCUMENT). */
+  /**
+   * Find the paper in a photo and undo its perspective. Off by default: measured with
+   * `npm run eval:ocr -- --detect`, it lowered field accuracy on every set (README).
+   */
   detect?: boolean;
 }
-
-/**
- * Document detection and perspective correction, off by default: measured with
- * `npm run eval:ocr` (see README), it did not pay for itself on the photo set.
- */
-const DETECT_DOCUMENT = process.env.OCR_DETECT === '1';
 
 interface Grey {
   data: Buffer;
@@ -94,7 +91,7 @@ export async function prepareImage(input: Buffer | RawImage, options: PrepareOpt
       throw new AppError('INVALID_REQUEST', `'base64_image' 필드: ${reason}`, { field: 'base64_image' });
     });
   let gray = { data: inkChannel(colour.data, colour.info.channels, options.ink ?? 'drop-colour'), width: colour.info.width, height: colour.info.height };
-  if (options.detect ?? DETECT_DOCUMENT) {
+  if (options.detect) {
     // The paper is found in plain luminance: a red or blue desk must not turn white.
     gray = await straighten(gray, inkChannel(colour.data, colour.info.channels, 'luminance'));
   }
