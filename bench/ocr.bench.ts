@@ -112,7 +112,10 @@ function fieldScore(texts: string[], images: Array<{ expected: Record<string, un
  */
 async function compareBinary(images: Array<{ image: Buffer; expected: Record<string, unknown> }>): Promise<void> {
   try {
-    execFileSync('tesseract', ['--list-langs'], { stdio: 'pipe' }).toString().includes('kor') || (() => { throw new Error('no kor'); })();
+    execFileSync('tesseract', ['--list-langs'], { stdio: 'pipe' }).toString().includes('kor') ||
+      (() => {
+        throw new Error('no kor');
+      })();
   } catch {
     console.log('tesseract binary with Korean data: absent (apt-get install tesseract-ocr tesseract-ocr-kor to compare)');
     return;
@@ -152,7 +155,11 @@ export async function run(): Promise<void> {
   const service = await startBenchService();
   const headers = { 'content-type': 'application/json', 'x-api-key': service.apiKey };
   const post = async (image: Buffer) => {
-    const res = await fetch(`${service.base}/api/v1/ocr/idcard`, { method: 'POST', headers, body: JSON.stringify({ base64_image: image.toString('base64') }) });
+    const res = await fetch(`${service.base}/api/v1/ocr/idcard`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ base64_image: image.toString('base64') }),
+    });
     await res.arrayBuffer();
     return res.status === 200;
   };
@@ -175,12 +182,16 @@ export async function run(): Promise<void> {
   const bare = await createWorker('kor', OEM.LSTM_ONLY, { langPath: langPath(), gzip: true, cacheMethod: 'none' });
   await bare.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, debug_file: '/dev/null' });
   await bare.recognize(clean[0] as Buffer);
-  const baseline = await load('bare tesseract.js, clean, 1 at a time', 1, clean.length, async (i) => Boolean(await bare.recognize(clean[i % clean.length] as Buffer)));
+  const baseline = await load('bare tesseract.js, clean, 1 at a time', 1, clean.length, async (i) =>
+    Boolean(await bare.recognize(clean[i % clean.length] as Buffer)),
+  );
   await bare.terminate();
 
   const results: Figures[] = [];
   for (const concurrency of [1, 2]) {
-    results.push(await load(`service, clean, ${concurrency} concurrent`, concurrency, clean.length, (i) => post(clean[i % clean.length] as Buffer)));
+    results.push(
+      await load(`service, clean, ${concurrency} concurrent`, concurrency, clean.length, (i) => post(clean[i % clean.length] as Buffer)),
+    );
   }
   for (const level of ['mild', 'hard', 'photo'] as const) {
     const images = sets[level].map((image) => image.image);
@@ -190,13 +201,17 @@ export async function run(): Promise<void> {
   results.push(await load('service, PDF certificate, 1 at a time', 1, 2, () => post(pdf)));
 
   // Where the time goes: preprocessing alone, in process.
-  const prepare = await load('preprocessing only (sharp), clean', 1, clean.length, async (i) => Boolean(await prepareImage(clean[i % clean.length] as Buffer)));
+  const prepare = await load('preprocessing only (sharp), clean', 1, clean.length, async (i) =>
+    Boolean(await prepareImage(clean[i % clean.length] as Buffer)),
+  );
 
   for (const figures of [...results, prepare, baseline]) print(figures);
   const single = results[0] as Figures;
   const photo = results.find((f) => f.label.includes('photo')) as Figures;
   console.log(`ratio service (clean, 1 at a time) / bare worker p50: ${(single.p50 / baseline.p50).toFixed(2)}`);
-  console.log(`clean image warm, 1 at a time: p50 ${Math.round(single.p50)} ms (target ≤ 1000 ms); photo: p50 ${Math.round(photo.p50)} ms (target ≤ 2000 ms)`);
+  console.log(
+    `clean image warm, 1 at a time: p50 ${Math.round(single.p50)} ms (target ≤ 1000 ms); photo: p50 ${Math.round(photo.p50)} ms (target ≤ 2000 ms)`,
+  );
   await service.close();
   await compareBinary([...sets.clean, ...sets.photo]);
 }

@@ -49,21 +49,29 @@ const PER_KIND = Number(args.per);
 
 /** Generated images are cached under the system temp directory, keyed by the generator's source. */
 function cacheDir(): string {
-  const sources = ['id-documents.ts', 'id-images.ts', 'id-photos.ts'].map((f) => readFileSync(new URL(`../test/helpers/${f}`, import.meta.url)));
+  const sources = ['id-documents.ts', 'id-images.ts', 'id-photos.ts'].map((f) =>
+    readFileSync(new URL(`../test/helpers/${f}`, import.meta.url)),
+  );
   const key = createHash('sha256').update(Buffer.concat(sources)).digest('hex').slice(0, 12);
   const dir = join(tmpdir(), `aih-ocr-eval-${key}`);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
 
-async function cached(name: string, make: () => Promise<Array<{ image: Buffer; expected: object; kind: string }>>): Promise<Array<{ image: Buffer; expected: Record<string, string>; kind: string }>> {
+async function cached(
+  name: string,
+  make: () => Promise<Array<{ image: Buffer; expected: object; kind: string }>>,
+): Promise<Array<{ image: Buffer; expected: Record<string, string>; kind: string }>> {
   const file = join(cacheDir(), `${name}.json`);
   if (existsSync(file)) {
     const rows = JSON.parse(readFileSync(file, 'utf8')) as Array<{ image: string; expected: Record<string, string>; kind: string }>;
     return rows.map((row) => ({ ...row, image: Buffer.from(row.image, 'base64') }));
   }
   const items = await make();
-  writeFileSync(file, JSON.stringify(items.map((item) => ({ kind: item.kind, expected: item.expected, image: item.image.toString('base64') }))));
+  writeFileSync(
+    file,
+    JSON.stringify(items.map((item) => ({ kind: item.kind, expected: item.expected, image: item.image.toString('base64') }))),
+  );
   return items as Array<{ image: Buffer; expected: Record<string, string>; kind: string }>;
 }
 
@@ -79,7 +87,7 @@ async function syntheticSet(set: string, part: 'tune' | 'aside'): Promise<Item[]
     rows.forEach((row, i) => {
       const { representative, biz_type, biz_item, ...card } = row.expected;
       const truth = row.kind === 'business' ? row.expected : card;
-      void representative, biz_type, biz_item;
+      (void representative, biz_type, biz_item);
       items.push({ set, label: `${part} ${level} ${row.kind} #${i}`, image: row.image, truth, skip: [] });
     });
   }
@@ -93,7 +101,13 @@ function outsideSet(): Item[] {
     return [];
   }
   const rows = JSON.parse(readFileSync(truthFile, 'utf8')) as Array<{ file: string; truth: Record<string, string>; api_skip?: string[] }>;
-  return rows.map((row) => ({ set: 'outside', label: row.file, image: readFileSync(join(SAMPLES, row.file)), truth: row.truth, skip: row.api_skip ?? [] }));
+  return rows.map((row) => ({
+    set: 'outside',
+    label: row.file,
+    image: readFileSync(join(SAMPLES, row.file)),
+    truth: row.truth,
+    skip: row.api_skip ?? [],
+  }));
 }
 
 /** Whitespace and punctuation out; dates as Y-M-D digits; numbers as digits. */
@@ -119,14 +133,22 @@ interface Tally {
 
 async function main(): Promise<void> {
   const pool = createTesseractPool({ size: 2, maxQueue: 10_000, timeoutMs: 120_000 });
+  // Two images at a time from one caller: the per-account limit (2) is not reached.
   const operation = createOcrIdcardOperation({ ocr: () => pool, detectDocument: args.detect });
-  const ctx = { account: { id: 0, email: 'eval@example.com' }, logger: createLogger('silent'), requestId: 'eval' };
+  const ctx = {
+    account: { id: 0, email: 'eval@example.com' },
+    logger: createLogger('silent'),
+    requestId: 'eval',
+    charge: () => Promise.reject(new Error('not charged in the evaluation')),
+  };
   const parts = args.part.split(',') as Array<'tune' | 'aside'>;
   const tallies = new Map<string, Tally>();
   const started = performance.now();
   for (const set of args.sets.split(',')) {
     const groups: Array<[string, Item[]]> =
-      set === 'outside' ? [['outside', outsideSet()]] : await Promise.all(parts.map(async (part) => [`${set} (${part})`, await syntheticSet(set, part)] as [string, Item[]]));
+      set === 'outside'
+        ? [['outside', outsideSet()]]
+        : await Promise.all(parts.map(async (part) => [`${set} (${part})`, await syntheticSet(set, part)] as [string, Item[]]));
     for (const [name, items] of groups) {
       if (items.length === 0) continue;
       const tally: Tally = { fields: 0, right: 0, types: 0, typesRight: 0, misses: [], warnedWrong: 0, warnedRight: 0 };
@@ -140,7 +162,8 @@ async function main(): Promise<void> {
             const info = await operation
               .run(ctx, { base64_image: item.image.toString('base64'), mask: false })
               .then((out) => {
-                if (args.show && item.label.includes(args.show)) console.log(`--- ${item.label}\n${out.raw_text}\n${JSON.stringify(out.warnings)}`);
+                if (args.show && item.label.includes(args.show))
+                  console.log(`--- ${item.label}\n${out.raw_text}\n${JSON.stringify(out.warnings)}`);
                 warned = new Set(out.warnings.map((warning) => warning.field));
                 return out.info as unknown as Record<string, string>;
               })

@@ -31,7 +31,18 @@ describe('document detection', () => {
 
   it('leaves alone a frame the document fills, or one with no paper', () => {
     expect(findDocumentQuad(Buffer.alloc(200 * 100, 230), 200, 100)).toBeUndefined();
-    expect(findDocumentQuad(scene(200, 100, [[10, 10], [30, 10], [30, 30], [10, 30]]), 200, 100)).toBeUndefined();
+    expect(
+      findDocumentQuad(
+        scene(200, 100, [
+          [10, 10],
+          [30, 10],
+          [30, 30],
+          [10, 30],
+        ]),
+        200,
+        100,
+      ),
+    ).toBeUndefined();
   });
 
   it('warps the quadrilateral to an upright rectangle', () => {

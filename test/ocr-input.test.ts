@@ -17,7 +17,9 @@ const refusal = (run: () => unknown) => {
 
 describe('input formats', () => {
   it('recognises photo formats and PDF by their first bytes', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     expect(sniffFormat(png)).toBe('png');
     expect(sniffFormat(await sharp(png).jpeg().toBuffer())).toBe('jpeg');
     expect(sniffFormat(await sharp(png).webp().toBuffer())).toBe('webp');
@@ -41,14 +43,18 @@ describe('input formats', () => {
   });
 
   it('refuses an image of more pixels than the limit from its header, before decoding', async () => {
-    const huge = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#fff' } }).png({ compressionLevel: 9 }).toBuffer();
+    const huge = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#fff' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     await expect(prepareImage(huge)).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
 });
 
 describe('PDF input', () => {
   it('renders the first page of a PDF to pixels', { timeout: 60_000 }, async () => {
-    const red = await sharp({ create: { width: 300, height: 420, channels: 3, background: '#d00' } }).png().toBuffer();
+    const red = await sharp({ create: { width: 300, height: 420, channels: 3, background: '#d00' } })
+      .png()
+      .toBuffer();
     const page = await renderPdfFirstPage(await pdfWithImage(red, 2));
     expect(page.width).toBeGreaterThan(page.height * 0.6);
     expect(Math.max(page.width, page.height)).toBe(2000);

@@ -15,7 +15,11 @@ function heldEngine() {
       new Promise<OcrText>((resolve, reject) => {
         signal?.addEventListener('abort', () => (aborted.push(signal.reason), reject(signal.reason)));
         waiting.push(() =>
-          resolve({ text: CARD.join('\n'), rotateRadians: 0, lines: CARD.map((text) => ({ text, confidence: 91, box: { left: 0, top: 0, width: 1, height: 1 } })) }),
+          resolve({
+            text: CARD.join('\n'),
+            rotateRadians: 0,
+            lines: CARD.map((text) => ({ text, confidence: 91, box: { left: 0, top: 0, width: 1, height: 1 } })),
+          }),
         );
       }),
     stats: () => ({ workers: 1, busy: 0, queued: waiting.length }),
@@ -25,8 +29,19 @@ function heldEngine() {
 }
 
 const image = async () =>
-  (await sharp({ create: { width: 120, height: 80, channels: 3, background: '#fff' } }).png().toBuffer()).toString('base64');
-const ctx = (id: number, signal?: AbortSignal) => ({ account: { id, email: `${id}@example.com` }, logger: createLogger('silent'), requestId: 't', signal });
+  (
+    await sharp({ create: { width: 120, height: 80, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+/** The operation itself never charges (the executor does, before `run`). */
+const ctx = (id: number, signal?: AbortSignal) => ({
+  account: { id, email: `${id}@example.com` },
+  logger: createLogger('silent'),
+  requestId: 't',
+  signal,
+  charge: () => Promise.reject(new Error('the ID reader charges through the executor only')),
+});
 const until = async (check: () => boolean) => {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
 };

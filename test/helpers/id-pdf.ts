@@ -15,10 +15,13 @@ export async function pdfWithImage(image: Buffer, pages = 1): Promise<Buffer> {
     `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
     ...Array.from(
       { length: pages },
-      () => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources << /XObject << /Im0 ${3 + pages} 0 R >> >> /Contents ${4 + pages} 0 R >>`,
+      () =>
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources << /XObject << /Im0 ${3 + pages} 0 R >> >> /Contents ${4 + pages} 0 R >>`,
     ),
     Buffer.concat([
-      Buffer.from(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n`),
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n`,
+      ),
       jpeg,
       Buffer.from('\nendstream'),
     ]),
@@ -29,7 +32,11 @@ export async function pdfWithImage(image: Buffer, pages = 1): Promise<Buffer> {
   let position = parts[0]!.length;
   objects.forEach((object, i) => {
     offsets.push(position);
-    const part = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(object) ? object : Buffer.from(object), Buffer.from('\nendobj\n')]);
+    const part = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`),
+      Buffer.isBuffer(object) ? object : Buffer.from(object),
+      Buffer.from('\nendobj\n'),
+    ]);
     parts.push(part);
     position += part.length;
   });

@@ -67,7 +67,11 @@ async function printedDocument(spec: DocumentSpec, rng: Rng): Promise<Buffer> {
     const withSeal = existsSync(blank) ? svg : svg.replace('</svg>', `${seal(820, 1440, 120)}</svg>`);
     const text = await sharp(Buffer.from(withSeal)).png().toBuffer();
     if (!existsSync(blank)) return text;
-    return sharp(blank).resize(spec.width, spec.height, { fit: 'fill' }).composite([{ input: text }]).png().toBuffer();
+    return sharp(blank)
+      .resize(spec.width, spec.height, { fit: 'fill' })
+      .composite([{ input: text }])
+      .png()
+      .toBuffer();
   }
   const svg = spec.svg
     .replace(background, (rect) => rect + guilloche(rng, spec.width, spec.height))
@@ -121,7 +125,11 @@ async function photograph(document: Buffer, rng: Rng, small: boolean): Promise<{
   const portrait = docHeight > docWidth;
   const cardWidth = small ? 400 : Math.round(between(rng, portrait ? 900 : 1000, portrait ? 1200 : 1450));
   const scale = cardWidth / docWidth;
-  const src = await sharp(document).resize(Math.round(docWidth * scale)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const src = await sharp(document)
+    .resize(Math.round(docWidth * scale))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const w = src.info.width;
   const h = src.info.height;
   const margin = Math.round(w * between(rng, 0.08, 0.2));
@@ -175,7 +183,9 @@ function lighting(rng: Rng, width: number, height: number): { multiply: string; 
     `<linearGradient id="l" x1="${rng().toFixed(2)}" y1="${rng().toFixed(2)}" x2="1" y2="1"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="rgb(${dark},${dark},${dark})"/></linearGradient>` +
     `<filter id="s"><feGaussianBlur stdDeviation="${(width / 40).toFixed(1)}"/></filter></defs>` +
     `<rect width="100%" height="100%" fill="url(#l)"/>` +
-    (rng() < 0.6 ? `<ellipse cx="${shadowX.toFixed(0)}" cy="${(height * between(rng, 0.6, 1.1)).toFixed(0)}" rx="${(width * 0.35).toFixed(0)}" ry="${(height * 0.45).toFixed(0)}" fill="rgb(150,150,150)" filter="url(#s)"/>` : '') +
+    (rng() < 0.6
+      ? `<ellipse cx="${shadowX.toFixed(0)}" cy="${(height * between(rng, 0.6, 1.1)).toFixed(0)}" rx="${(width * 0.35).toFixed(0)}" ry="${(height * 0.45).toFixed(0)}" fill="rgb(150,150,150)" filter="url(#s)"/>`
+      : '') +
     '</svg>';
   const glare = rng() < 0.7;
   const gx = between(rng, 0.15, 0.85) * width;
@@ -194,7 +204,9 @@ export async function renderPhoto(spec: DocumentSpec, seed: number): Promise<Buf
   const shot = await photograph(await printedDocument(spec, rng), rng, small);
   const { width, height } = shot;
   const light = lighting(rng, width, height);
-  const noise = await sharp(gaussianNoise(rng, width * height, 128, between(rng, 8, 18)), { raw: { width, height, channels: 1 } }).png().toBuffer();
+  const noise = await sharp(gaussianNoise(rng, width * height, 128, between(rng, 8, 18)), { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
   const lit = await sharp(shot.data, { raw: { width, height, channels: 3 } })
     .composite([
       { input: Buffer.from(light.multiply), blend: 'multiply' },
@@ -204,7 +216,10 @@ export async function renderPhoto(spec: DocumentSpec, seed: number): Promise<Buf
     .png()
     .toBuffer();
   const sigma = between(rng, 0.4, small ? 0.9 : 1.6);
-  return sharp(lit).blur(sigma).jpeg({ quality: Math.round(between(rng, 50, 75)) }).toBuffer();
+  return sharp(lit)
+    .blur(sigma)
+    .jpeg({ quality: Math.round(between(rng, 50, 75)) })
+    .toBuffer();
 }
 
 /** `count` photos of each kind from one seed. */

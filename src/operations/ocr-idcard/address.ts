@@ -27,7 +27,9 @@ export function looksLikeAddress(line: string): boolean {
 /** A line that continues an address: the unit, or the reference dong in parentheses. */
 export function continuesAddress(line: string): boolean {
   const text = trimJunk(line);
-  return /[(（]\s*[가-힣]/.test(line) || /[가-힣]\s*[)）]/.test(line) || /\d+\s*동\s*\d+\s*호/.test(text) || /^[가-힣\d\s,-]*\d+\s*호/.test(text);
+  return (
+    /[(（]\s*[가-힣]/.test(line) || /[가-힣]\s*[)）]/.test(line) || /\d+\s*동\s*\d+\s*호/.test(text) || /^[가-힣\d\s,-]*\d+\s*호/.test(text)
+  );
 }
 
 const ROAD = /^(.*?[가-힣\d](?:로|길)(?:\d+번?길)?\s*\d+(?:-\d+)?)(?!\d)/;
@@ -78,7 +80,7 @@ function splitGlued(token: string): [string, string] | undefined {
   return undefined;
 }
 
- /**
+/**
  * A 시·군·구 glued by the syllable re-joining to the road after it ("강낳구테헤린로22길" →
  * "강남구", "테헤린로22길"): split where a prefix is within one jamo or so of a known name.
  */
@@ -136,7 +138,11 @@ export function cleanAddress(lines: string[]): string {
   const text = joinRoadNames(trimJunk(dropSpecksBeforeRoad(tokens.slice(Math.max(0, first))).join(' ')));
   const road = ROAD.exec(text);
   // Not a road-name address (a lot number, a village): kept as read, up to its last reference.
-  if (!road) return text.replace(/(.*[)）]).*$/, '$1').replace(/\s*,\s*/g, ', ').trim();
+  if (!road)
+    return text
+      .replace(/(.*[)）]).*$/, '$1')
+      .replace(/\s*,\s*/g, ', ')
+      .trim();
   const rest = text.slice(road[0].length);
   const unit = UNIT.exec(rest);
   const references = [...rest.matchAll(REFERENCES)].map((m) => m[1] as string);

@@ -27,7 +27,11 @@ const key = (text: string) => text.replace(/[^0-9가-힣]/g, '');
  * parser raised for it; 0 when the field was not read. A field of the document that scores
  * under {@link UNCERTAIN_BELOW} gets a `LOW_CONFIDENCE` warning, in Korean, saying to retake.
  */
-export function fieldConfidence(info: DocumentInfo, lines: OcrLine[], warnings: FieldWarning[]): { confidence: FieldConfidence; warnings: FieldWarning[] } {
+export function fieldConfidence(
+  info: DocumentInfo,
+  lines: OcrLine[],
+  warnings: FieldWarning[],
+): { confidence: FieldConfidence; warnings: FieldWarning[] } {
   const confidence: FieldConfidence = {};
   const added: FieldWarning[] = [];
   const keyed = lines.map((line) => ({ text: line.text, key: key(line.text), confidence: line.confidence / 100 }));

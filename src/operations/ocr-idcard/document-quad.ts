@@ -29,7 +29,12 @@ function otsu(data: Uint8Array | Buffer): number {
 }
 
 /** The largest 4-connected region of bright pixels, as a mask, and its size. */
-function largestBrightRegion(data: Uint8Array | Buffer, width: number, height: number, threshold: number): { mask: Uint8Array; area: number } {
+function largestBrightRegion(
+  data: Uint8Array | Buffer,
+  width: number,
+  height: number,
+  threshold: number,
+): { mask: Uint8Array; area: number } {
   const label = new Int32Array(width * height);
   const stack: number[] = [];
   let best = 0;

@@ -35,7 +35,9 @@ export type InputFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff' | 'avif' | 'p
 
 const PHOTO_FORMATS = 'JPEG, PNG, WebP 사진이나 PDF';
 const unsupported = (what: string) =>
-  new AppError('INVALID_REQUEST', `'base64_image' 필드: ${what}은 받지 않습니다. 사진(JPEG, PNG, WebP)이나 PDF로 보내 주세요.`, { field: 'base64_image' });
+  new AppError('INVALID_REQUEST', `'base64_image' 필드: ${what}은 받지 않습니다. 사진(JPEG, PNG, WebP)이나 PDF로 보내 주세요.`, {
+    field: 'base64_image',
+  });
 
 /** ISO-BMFF brands (`ftyp` box): AVIF decodes; HEVC-coded HEIC (iPhone photos) does not. */
 function isoBrands(bytes: Buffer): string[] {
@@ -70,10 +72,13 @@ export function sniffFormat(bytes: Buffer): InputFormat {
     );
   }
   const head = bytes.subarray(0, 512).toString('utf8').trimStart().toLowerCase();
-  if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg')) || head.includes('<svg')) return raise(unsupported('SVG 같은 벡터 그림'));
+  if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg')) || head.includes('<svg'))
+    return raise(unsupported('SVG 같은 벡터 그림'));
   if (head.startsWith('<')) return raise(unsupported('HTML·XML 문서'));
   return raise(
-    new AppError('INVALID_REQUEST', `'base64_image' 필드: 지원하지 않는 파일 형식입니다. ${PHOTO_FORMATS}로 보내 주세요.`, { field: 'base64_image' }),
+    new AppError('INVALID_REQUEST', `'base64_image' 필드: 이미지로 읽을 수 없는 파일입니다. ${PHOTO_FORMATS}로 보내 주세요.`, {
+      field: 'base64_image',
+    }),
   );
 }
 

@@ -23,14 +23,12 @@ export interface OcrIdcardDeps {
 }
 
 export interface OcrIdcardOutput {
-  success: true;
   info: DocumentInfo;
   raw_text: string;
   warnings: FieldWarning[];
   /** Per field, 0–1: the engine's confidence in the lines read, lowered by failed checks. */
   confidence: FieldConfidence;
   engine: 'tesseract' | 'tesseract+vision';
-  api: 'ocr-idcard';
 }
 
 const NOT_A_DOCUMENT =
@@ -68,7 +66,9 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   if (needsSecondLook(parsed)) {
     // A field is missing or fails its check: read once more, prepared the other way
     // (coloured print kept, a larger scale for small text), and fill the gaps from it.
-    const again = await deps.ocr().recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800, detect: deps.detectDocument })).png, signal);
+    const again = await deps
+      .ocr()
+      .recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800, detect: deps.detectDocument })).png, signal);
     const secondText = splitLines(again.text).join('\n');
     const combined = combineReadings(parsed, parseDocument(secondText));
     if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
@@ -93,15 +93,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const scored = fieldConfidence(parsed.info, lines, parsed.warnings);
   ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: scored.warnings.length, engine }, 'ocr-idcard read');
   const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
-  return {
-    success: true,
-    info: output.info,
-    raw_text: output.rawText,
-    warnings: scored.warnings,
-    confidence: scored.confidence,
-    engine,
-    api: 'ocr-idcard',
-  };
+  return { info: output.info, raw_text: output.rawText, warnings: scored.warnings, confidence: scored.confidence, engine };
 }
 
 /**
@@ -114,7 +106,12 @@ function accountLimit(max: number) {
   return async <T>(account: number, work: () => Promise<T>): Promise<T> => {
     const running = active.get(account) ?? 0;
     if (running >= max) {
-      throw new AppError('RATE_LIMITED', `이미지는 한 계정에서 동시에 ${max}장까지 처리합니다. 앞의 요청이 끝난 뒤 다시 보내 주세요.`, {}, 2);
+      throw new AppError(
+        'RATE_LIMITED',
+        `이미지는 한 계정에서 동시에 ${max}장까지 처리합니다. 앞의 요청이 끝난 뒤 다시 보내 주세요.`,
+        {},
+        2,
+      );
     }
     active.set(account, running + 1);
     try {
@@ -141,7 +138,10 @@ async function secondReading(
     return mergeReadings(parsed, reading, rawText);
   } catch (error) {
     const code = error instanceof AppError ? error.code : 'INTERNAL';
-    ctx.logger.warn({ visionMs: Math.round(performance.now() - started), errorCode: code }, 'ocr-idcard: vision model failed, embedded result used');
+    ctx.logger.warn(
+      { visionMs: Math.round(performance.now() - started), errorCode: code },
+      'ocr-idcard: vision model failed, embedded result used',
+    );
     return undefined;
   }
 }

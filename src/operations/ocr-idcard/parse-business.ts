@@ -74,7 +74,9 @@ export function parseBusiness(lines: string[]): BusinessFields {
 
 /** The representative: Hangul only, OCR spacing removed (a name has no spaces). */
 function personName(value: string): string {
-  const hangul = respaceHangul(value).split(' ').filter((token) => /^[가-힣]+$/.test(token));
+  const hangul = respaceHangul(value)
+    .split(' ')
+    .filter((token) => /^[가-힣]+$/.test(token));
   const joined = hangul.join('');
   return joined.length <= 5 ? joined : (hangul[0] ?? '');
 }

@@ -20,7 +20,8 @@ export function isIssuerLine(line: string): boolean {
 }
 
 /** The class boxes of a licence (1종보통, 2종소형 …), printed on the name's line on newer cards. */
-const LICENCE_CLASS = /[12l|I]\s*종\s*(?:보\s*통|대\s*형|소\s*형|특\s*수|원\s*동\s*기)[가-힣()]*|원\s*동\s*기\s*장\s*치?|특\s*수\s*\(?[가-힣]*\)?/g;
+const LICENCE_CLASS =
+  /[12l|I]\s*종\s*(?:보\s*통|대\s*형|소\s*형|특\s*수|원\s*동\s*기)[가-힣()]*|원\s*동\s*기\s*장\s*치?|특\s*수\s*\(?[가-힣]*\)?/g;
 /** A line that ends like an address: a road, a lot number, a village or a reference in parentheses. */
 const ADDRESS_END = /(로|길|동|리|가|읍|면|번지|호|층|차|[)）])$/;
 
@@ -75,9 +76,9 @@ export function nameFrom(line: string): string | undefined {
 }
 
 /** The most common family names (over 95% of the population): a name that starts with one is likelier right. */
-const SURNAMES = new Set(
-  [...'김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감호제'],
-);
+const SURNAMES = new Set([
+  ...'김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감호제',
+]);
 
 function nameScore(name: string, distance: number): number {
   const lengthScore = name.length === 3 ? 2 : 1;

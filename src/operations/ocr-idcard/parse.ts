@@ -38,9 +38,7 @@ export function parseDocument(text: string): ParsedDocument | undefined {
   if (!type) return undefined;
   const empty = { representative: '', biz_type: '', biz_item: '' };
   const info: DocumentInfo =
-    type === '사업자등록증'
-      ? { type, ...parseBusiness(lines) }
-      : { type, ...empty, ...parseCard(lines, type === '자동차운전면허증') };
+    type === '사업자등록증' ? { type, ...parseBusiness(lines) } : { type, ...empty, ...parseCard(lines, type === '자동차운전면허증') };
   return { info, warnings: checkFields(info) };
 }
 
@@ -66,11 +64,16 @@ export function checkFields(info: DocumentInfo): FieldWarning[] {
     ? ['name', 'id_number', 'representative', 'address', 'issue_date', 'biz_type', 'biz_item']
     : ['name', 'id_number', 'address', 'issue_date', ...(info.type === '자동차운전면허증' ? (['license_number'] as const) : [])];
   for (const field of required) {
-    if (!info[field]) warnings.push({ field, code: 'NOT_FOUND', message: `${withParticle(FIELD_NAMES[field] ?? field, '을', '를')} 읽지 못했습니다.` });
+    if (!info[field])
+      warnings.push({ field, code: 'NOT_FOUND', message: `${withParticle(FIELD_NAMES[field] ?? field, '을', '를')} 읽지 못했습니다.` });
   }
   if (info.id_number) {
     if (business && !businessChecksumOk(info.id_number)) {
-      warnings.push({ field: 'id_number', code: 'CHECKSUM_MISMATCH', message: '사업자등록번호의 검증번호가 맞지 않습니다. 잘못 읽었을 수 있습니다.' });
+      warnings.push({
+        field: 'id_number',
+        code: 'CHECKSUM_MISMATCH',
+        message: '사업자등록번호의 검증번호가 맞지 않습니다. 잘못 읽었을 수 있습니다.',
+      });
     } else if (!business && !residentChecksumOk(info.id_number)) {
       warnings.push({
         field: 'id_number',
@@ -83,7 +86,11 @@ export function checkFields(info: DocumentInfo): FieldWarning[] {
   for (const field of personal) {
     const value = info[field];
     if (value && !/^[가-힣]{2,5}$/.test(value)) {
-      warnings.push({ field, code: 'LOW_CONFIDENCE', message: `${withParticle(FIELD_NAMES[field] ?? field, '이', '가')} 이름 형식이 아닙니다.` });
+      warnings.push({
+        field,
+        code: 'LOW_CONFIDENCE',
+        message: `${withParticle(FIELD_NAMES[field] ?? field, '이', '가')} 이름 형식이 아닙니다.`,
+      });
     }
   }
   if (info.address && !looksLikeAddress(info.address)) {

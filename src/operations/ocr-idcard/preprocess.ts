@@ -90,7 +90,11 @@ export async function prepareImage(input: Buffer | RawImage, options: PrepareOpt
           : '이미지를 해독하지 못했습니다. 손상된 파일인지 확인하세요.';
       throw new AppError('INVALID_REQUEST', `'base64_image' 필드: ${reason}`, { field: 'base64_image' });
     });
-  let gray = { data: inkChannel(colour.data, colour.info.channels, options.ink ?? 'drop-colour'), width: colour.info.width, height: colour.info.height };
+  let gray = {
+    data: inkChannel(colour.data, colour.info.channels, options.ink ?? 'drop-colour'),
+    width: colour.info.width,
+    height: colour.info.height,
+  };
   if (options.detect) {
     // The paper is found in plain luminance: a red or blue desk must not turn white.
     gray = await straighten(gray, inkChannel(colour.data, colour.info.channels, 'luminance'));
@@ -199,8 +203,7 @@ function runningMax(line: Uint8Array, length: number, window: number, out: Uint8
     forward[i] = i % window === 0 ? (line[i] as number) : Math.max(forward[i - 1] as number, line[i] as number);
   }
   for (let i = length - 1; i >= 0; i--) {
-    backward[i] =
-      i === length - 1 || (i + 1) % window === 0 ? (line[i] as number) : Math.max(backward[i + 1] as number, line[i] as number);
+    backward[i] = i === length - 1 || (i + 1) % window === 0 ? (line[i] as number) : Math.max(backward[i + 1] as number, line[i] as number);
   }
   for (let i = 0; i < length; i++) {
     const lo = Math.max(0, i - radius);

@@ -15,7 +15,8 @@ const DIVISIONS: Record<string, string> = {
   세종특별자치시: '',
   경기도:
     '수원시 장안구 권선구 팔달구 영통구 성남시 수정구 중원구 분당구 의정부시 안양시 만안구 동안구 부천시 원미구 소사구 오정구 광명시 평택시 동두천시 안산시 상록구 단원구 고양시 덕양구 일산동구 일산서구 과천시 구리시 남양주시 오산시 시흥시 군포시 의왕시 하남시 용인시 처인구 기흥구 수지구 파주시 이천시 안성시 김포시 화성시 광주시 양주시 포천시 여주시 연천군 가평군 양평군',
-  강원특별자치도: '춘천시 원주시 강릉시 동해시 태백시 속초시 삼척시 홍천군 횡성군 영월군 평창군 정선군 철원군 화천군 양구군 인제군 고성군 양양군',
+  강원특별자치도:
+    '춘천시 원주시 강릉시 동해시 태백시 속초시 삼척시 홍천군 횡성군 영월군 평창군 정선군 철원군 화천군 양구군 인제군 고성군 양양군',
   충청북도: '청주시 상당구 서원구 흥덕구 청원구 충주시 제천시 보은군 옥천군 영동군 증평군 진천군 괴산군 음성군 단양군',
   충청남도: '천안시 동남구 서북구 공주시 보령시 아산시 서산시 논산시 계룡시 당진시 금산군 부여군 서천군 청양군 홍성군 예산군 태안군',
   전북특별자치도: '전주시 완산구 덕진구 군산시 익산시 정읍시 남원시 김제시 완주군 진안군 무주군 장수군 임실군 순창군 고창군 부안군',
@@ -75,7 +76,12 @@ function distance(a: string, b: string): number {
  * as close (동구/중구/서구 are never guessed). `preferred` (the 시·군·구 of the 시·도 read)
  * only settles a tie. Exact names come back unchanged.
  */
-export function closestName(token: string, names: readonly string[], preferred: readonly string[] = [], maxCost?: number): string | undefined {
+export function closestName(
+  token: string,
+  names: readonly string[],
+  preferred: readonly string[] = [],
+  maxCost?: number,
+): string | undefined {
   if (names.includes(token)) return token;
   if (token.length < 3) return undefined;
   const allowed = maxCost ?? (token.length >= 5 ? 2 : 1);

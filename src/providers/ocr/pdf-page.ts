@@ -77,7 +77,8 @@ export function renderPdfFirstPage(bytes: Buffer, signal?: AbortSignal): Promise
       settle();
     };
     const timer = setTimeout(
-      () => finish(() => reject(new AppError('UNPROCESSABLE', 'PDF를 그리는 데 시간이 너무 오래 걸립니다. 첫 페이지를 이미지로 보내 주세요.'))),
+      () =>
+        finish(() => reject(new AppError('UNPROCESSABLE', 'PDF를 그리는 데 시간이 너무 오래 걸립니다. 첫 페이지를 이미지로 보내 주세요.'))),
       RENDER_TIMEOUT_MS,
     );
     const onAbort = () => finish(() => reject(signal?.reason ?? new Error('aborted')));
@@ -88,7 +89,11 @@ export function renderPdfFirstPage(bytes: Buffer, signal?: AbortSignal): Promise
       else {
         const locked = message.error === 'PasswordException';
         finish(() =>
-          reject(new AppError('INVALID_REQUEST', locked ? "'base64_image' 필드: 암호가 걸린 PDF는 읽을 수 없습니다." : UNREADABLE_PDF, { field: 'base64_image' })),
+          reject(
+            new AppError('INVALID_REQUEST', locked ? "'base64_image' 필드: 암호가 걸린 PDF는 읽을 수 없습니다." : UNREADABLE_PDF, {
+              field: 'base64_image',
+            }),
+          ),
         );
       }
     });

@@ -48,7 +48,11 @@ export async function readPage(worker: Worker, png: Buffer, signal?: AbortSignal
   const replaced = new Map<number, OcrLine>();
   for (const group of groups) {
     signal?.throwIfAborted();
-    const box = unionBox(group.map((i) => (lines[i] as OcrLine).box), size.width, size.height);
+    const box = unionBox(
+      group.map((i) => (lines[i] as OcrLine).box),
+      size.width,
+      size.height,
+    );
     const again = await worker.recognize(png, { rectangle: box, rotateRadians, tessedit_pageseg_mode: PSM.SINGLE_LINE } as never, OUTPUT);
     replaced.set(group[0] as number, { text: again.data.text.replace(/\s+/g, ' ').trim(), confidence: again.data.confidence, box });
     for (const index of group.slice(1)) replaced.set(index, { text: '', confidence: 0, box });
@@ -61,7 +65,6 @@ export async function readPage(worker: Worker, png: Buffer, signal?: AbortSignal
 function imageSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
-
 
 /**
  * Tesseract's line finder (page segmentation mode 6) sometimes cuts a line of large Korean

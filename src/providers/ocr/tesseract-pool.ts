@@ -92,7 +92,10 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
   async function runOn(slot: Slot, job: Job): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.')), timeoutMs);
+      timer = setTimeout(
+        () => reject(new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.')),
+        timeoutMs,
+      );
     });
     const work = workerOf(slot).then((worker) => readPage(worker, job.png, job.signal));
     // After a timeout the abandoned recognition fails on its terminated worker: nobody awaits it.
@@ -108,10 +111,12 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
         const end = () => void stuck?.then((worker) => worker.terminate()).catch(() => {});
         const kill = setTimeout(end, 60_000);
         kill.unref();
-        void work.finally(() => {
-          clearTimeout(kill);
-          end();
-        }).catch(() => {});
+        void work
+          .finally(() => {
+            clearTimeout(kill);
+            end();
+          })
+          .catch(() => {});
       }
       if (job.signal?.aborted) job.reject(job.signal.reason);
       else job.reject(error instanceof AppError ? error : new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.'));
@@ -138,7 +143,9 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
       if (closed) return Promise.reject(new AppError('UNAVAILABLE', '문자 인식 엔진이 종료되었습니다.', {}, 5));
       const busy = slots.filter((slot) => slot.busy).length;
       if (busy === slots.length && queue.length >= maxQueue) {
-        return Promise.reject(new AppError('UNAVAILABLE', '이미지 인식 요청이 많아 잠시 처리할 수 없습니다. 잠시 후 다시 시도하세요.', {}, 5));
+        return Promise.reject(
+          new AppError('UNAVAILABLE', '이미지 인식 요청이 많아 잠시 처리할 수 없습니다. 잠시 후 다시 시도하세요.', {}, 5),
+        );
       }
       return new Promise<OcrText>((resolve, reject) => {
         const job: Job = { png, signal, resolve, reject };
