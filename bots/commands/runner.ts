@@ -1,4 +1,4 @@
-import { AppError } from '../../src/errors.js';
+import { AppError, fromDatabaseError } from '../../src/errors.js';
 import { englishIssueMessage } from '../../src/validation-messages.js';
 import type { Logger } from '../../src/logger.js';
 import type { Account } from '../../src/platform/accounts.js';
@@ -161,7 +161,9 @@ function usageReply(ctx: CommandContext, command: BotCommand, problem: string | 
  * (`target_lang`), never typed in a chat: the bots say what is wrong and show how to type
  * the command instead.
  */
-function renderError(error: unknown, invocation: Invocation, logger: Logger, t: (text: Text) => string, usage?: Text): Reply {
+function renderError(raw: unknown, invocation: Invocation, logger: Logger, t: (text: Text) => string, usage?: Text): Reply {
+  // A database outage or statement timeout reads as "try again shortly", not as a bug.
+  const error = raw instanceof AppError ? raw : (fromDatabaseError(raw) ?? raw);
   if (error instanceof AppError) {
     logger.info({ status: error.status, code: error.code }, 'bot command refused');
     if (error.code === 'UNAUTHORIZED') return { title: t(TEXTS.notLinkedTitle), text: t(TEXTS.notLinked), tone: 'info' };

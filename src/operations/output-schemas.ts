@@ -62,6 +62,7 @@ export const OUTPUT_SCHEMAS = {
       license_number: z.string().optional(),
     }),
     raw_text: z.string(),
+    confidence: z.partialRecord(documentField, z.number().min(0).max(1)).describe('항목별 인식 신뢰도 (0–1)'),
     warnings: z.array(
       z.object({
         field: documentField,
