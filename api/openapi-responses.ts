@@ -86,6 +86,9 @@ const ROUTE_SCHEMAS: Record<string, z.ZodType> = {
     }),
   }),
   'get /healthz': z.object({ status: z.enum(['ok', 'starting', 'draining']) }),
+  'get /healthz/live': z.object({ status: z.literal('ok') }),
+  'get /healthz/ready': z.object({ status: z.literal('ok') }),
+  'post /api/v1/auth/logout': ok({}),
 };
 
 /** An operation's 200 body: its output in the envelope every door adds. */
