@@ -7,6 +7,7 @@ import { accountRoutes } from './routes/account.js';
 import { docsRoutes } from './routes/docs.js';
 import { operationRoutes } from './routes/operations.js';
 import { redirectHandler } from './routes/redirect.js';
+import { urlListRoutes } from './routes/url-lists.js';
 import { watchRoutes } from './routes/watches.js';
 
 /** JSON bodies: a 10 MB image in Base64 is ~13.4 MB, so the reader's route gets 15 MB; others 1 MB. */
@@ -38,6 +39,7 @@ export function createApp(runtime: Runtime, state: AppState = { draining: false 
   app.use('/api/v1', accountRoutes(runtime));
   app.use('/api/v1', operationRoutes(runtime));
   app.use('/api/v1', watchRoutes(runtime));
+  app.use('/api/v1', urlListRoutes(runtime));
   app.use(docsRoutes(runtime));
 
   app.use(notFound);

@@ -29,6 +29,9 @@ async function main(): Promise<void> {
   const watchCron: WatchCron | undefined =
     config.WATCH_CRON === 'off' ? undefined : startWatchCron(runtime.watchPoller, config.WATCH_CRON, runtime.logger);
 
+  // Harmful-URL feeds refresh in-process (URL_LIST_REFRESH=off only reloads what others store).
+  runtime.urlDetection.start(config.URL_LIST_REFRESH);
+
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
     if (stopping) return;

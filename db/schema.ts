@@ -116,30 +116,34 @@ export const linkClicks = pgTable(
   (table) => [primaryKey({ columns: [table.linkId, table.minute, table.referrerHost, table.agentClass, table.isBot] })],
 );
 
-/** Downloaded URL feeds (`npm run lists:update`): one row per configured feed. */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * Harmful-URL feeds: one row per configured feed, its parsed entries as one gzip blob
+ * (newline-separated expressions), so a refresh replaces a feed in one statement and a start
+ * reads two million entries in a handful of rows. A failed download keeps `entries` and sets
+ * `last_error`.
+ */
 export const urlListSources = pgTable('url_list_sources', {
   name: text('name').primaryKey(),
   url: text('url').notNull(),
-  /** spam | gambling | adult | phishing | malware */
+  /** spam | gambling | adult | phishing | malware | clean (a top-sites list for the model) */
   category: text('category').notNull(),
-  /** hosts | domains | urls */
+  /** hosts | domains | urls | adblock | csv */
   format: text('format').notNull(),
   entryCount: integer('entry_count').notNull(),
-  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+  /** Lines of the last download that could not be read. */
+  skippedCount: integer('skipped_count').notNull().default(0),
+  /** Last successful download (null until one succeeds). */
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }),
+  lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+  lastError: text('last_error'),
+  /** gzip of `entries` lines, then a line `@@`, then exception lines. */
+  entries: bytea('entries'),
 });
-
-/** Entries of the feeds as Safe Browsing expressions (`host/` or `host/path`), with their 47-bit hash. */
-export const urlListEntries = pgTable(
-  'url_list_entries',
-  {
-    source: text('source')
-      .notNull()
-      .references(() => urlListSources.name, { onDelete: 'cascade' }),
-    expression: text('expression').notNull(),
-    hash: bigint('hash', { mode: 'number' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.source, table.expression] })],
-);
 
 /**
  * Parcel tracking results shared by every account (SPEC §7 rule 4): served for 2 hours while
@@ -302,7 +306,6 @@ export const schema = {
   shortLinks,
   linkClicks,
   urlListSources,
-  urlListEntries,
   deliveryTrackingCache,
   deliveryRateSlots,
   knowledgeEntries,

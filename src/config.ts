@@ -71,7 +71,13 @@ const envSchema = z.object({
     .trim()
     .refine((value) => value === 'off' || cron.validate(value), "must be a node-cron expression (e.g. '*/10 * * * *') or 'off'")
     .default('*/10 * * * *'),
-  /** Feeds of `npm run lists:update`: `name=category:format:url`, comma-separated (unset: the defaults). */
+  /** In-process refresh of the harmful-URL feeds (node-cron syntax), or 'off'. */
+  URL_LIST_REFRESH: z
+    .string()
+    .trim()
+    .refine((value) => value === 'off' || cron.validate(value), "must be a node-cron expression (e.g. '0 */6 * * *') or 'off'")
+    .default('0 */6 * * *'),
+  /** Harmful-URL feeds: `name=category:format:url`, comma-separated (unset: the README's defaults); a bad entry is reported and skipped. */
   URL_LIST_FEEDS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

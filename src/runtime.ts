@@ -18,7 +18,8 @@ import { createTranslateOperation } from './operations/translate/translate.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
 import { createUrlDetectOperation } from './operations/url-detect/url-detect.js';
-import { createUrlDetection } from './operations/url-detect/url-detection.js';
+import { parseFeedSpecs } from './operations/url-detect/feeds.js';
+import { createUrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts } from './platform/accounts.js';
 import { createApiKeys } from './platform/api-keys.js';
 import type { ApiId } from './platform/catalog.js';
@@ -47,6 +48,8 @@ export interface RuntimeOptions {
   delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
   /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings, a fixed clock (tests). */
   watches?: WatchOptions;
+  /** Harmful-URL feeds: download settings, scheduler and clock (tests). */
+  urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists'>;
 }
 
 /**
@@ -73,7 +76,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const links = createLinkStore(db, options.links);
   const clicks = createClickRecorder(db, logger);
   /** Harmful-URL engine: allowlist, team lists + stored feeds, rules; the LLM for uncertain URLs. */
-  const urlDetection = await createUrlDetection({ db, logger, judge: createLlmSecondOpinion(llm) });
+  const urlDetection = await createUrlDetection({
+    db,
+    databaseKind: database.kind,
+    logger,
+    judge: createLlmSecondOpinion(llm),
+    feeds: parseFeedSpecs(config.URL_LIST_FEEDS),
+    ...options.urlLists,
+  });
   const redirects = createRedirects(links, clicks, { safety: urlDetection.engine });
   const shortUrlBase = config.SHORT_URL_BASE;
 
@@ -145,7 +155,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     /** Flushes buffered work and closes the database. */
     async close(): Promise<void> {
-      urlDetection.stop();
+      await urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();
       await database.close();

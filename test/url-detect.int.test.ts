@@ -120,12 +120,12 @@ describe('redirect-time re-check of list hits', () => {
     expect((await app.get(path)).status).toBe(302);
 
     // What `lists:update` does, with a one-entry feed served from memory.
-    const { store, refresh } = app.runtime.urlDetection;
+    const { store, reload } = app.runtime.urlDetection;
     const results = await store.update([{ name: `redirect-test-${domain}`, category: 'phishing', format: 'domains', url: 'http://feed.invalid/' }], {
       fetch: async () => new Response(`${domain}\n`),
     });
     expect(results[0]?.ok).toBe(true);
-    await refresh();
+    await reload();
 
     const page = await app.get(path, { accept: 'text/html' });
     expect(page.status).toBe(403);

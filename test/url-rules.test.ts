@@ -3,7 +3,7 @@ import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
 import { createUrlEngine, HARMFUL_SCORE } from '../src/operations/url-detect/engine.js';
 import { entryExpression } from '../src/operations/url-detect/expressions.js';
 import { expressionHash, ListIndex, type HarmCategory } from '../src/operations/url-detect/list-index.js';
-import { teamEntries } from '../src/operations/url-detect/list-store.js';
+import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { structureSignals } from '../src/operations/url-detect/rules-structure.js';
 import { brandSignals, governmentSignals, vocabularySignals } from '../src/operations/url-detect/rules-words.js';
 import { editDistance, skeleton } from '../src/operations/url-detect/similarity.js';

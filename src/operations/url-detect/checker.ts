@@ -10,6 +10,8 @@ export interface UrlVerdict {
 /** What the shortener's `check_harmful` asks about a URL; the detection engine (engine.ts) implements it. */
 export interface UrlSafetyChecker {
   check(url: string): Promise<UrlVerdict>;
+  /** The lists alone, synchronously: a listed URL is refused even when nobody asked for a check. */
+  listCheck?(url: string): UrlVerdict | undefined;
 }
 
 /** Loopback, private, link-local, CGNAT, unspecified and unique-local addresses. */

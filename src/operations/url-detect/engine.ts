@@ -7,6 +7,9 @@ import { isWholeHostExpression, lookupExpressions } from './expressions.js';
 import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './list-index.js';
 import { brandSignals, governmentSignals, vocabularySignals } from './rules-words.js';
 import { structureSignals } from './rules-structure.js';
+import type { DetectionLists } from './detection-lists.js';
+import type { LexicalModel } from './lexical-model.js';
+import { modelSignals } from './rules-model.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
 
@@ -26,6 +29,8 @@ export interface Classification extends UrlVerdict {
 
 export interface EngineOptions {
   index?: ListIndex;
+  /** The lexical model trained on the loaded feeds; without it only the hand-written rules score. */
+  model?: LexicalModel | undefined;
   judge?: SecondOpinionJudge | undefined;
   logger?: Logger;
   cacheSize?: number;
@@ -38,6 +43,7 @@ export interface EngineOptions {
  */
 export function createUrlEngine(options: EngineOptions = {}) {
   let index = options.index ?? ListIndex.empty();
+  let model = options.model;
   let listVersion = 0;
   const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
 
@@ -50,7 +56,8 @@ export function createUrlEngine(options: EngineOptions = {}) {
     if (firstParty) {
       return { url: url.href, isMalicious: false, category: 'clean', reason: `잘 알려진 공식 서비스(${url.domain})의 주소입니다.`, source: 'allowlist', score: 0, signals: [] };
     }
-    return scoreVerdict(url.href, [...vocabularySignals(url), ...brandSignals(url), ...governmentSignals(url), ...structureSignals(url)]);
+    const ruleSignals = [...vocabularySignals(url), ...brandSignals(url), ...governmentSignals(url), ...structureSignals(url)];
+    return scoreVerdict(url.href, model ? [...ruleSignals, ...modelSignals(url, model, ruleSignals)] : ruleSignals);
   }
 
   async function classifyCanonical(url: CanonicalUrl): Promise<Classification> {
@@ -100,6 +107,18 @@ export function createUrlEngine(options: EngineOptions = {}) {
       index = next;
       listVersion++;
       cache.clear();
+    },
+
+    /** Swaps in a freshly loaded index and the model trained with it, in one step. */
+    setLists(next: DetectionLists): void {
+      index = next.index;
+      model = next.model;
+      listVersion++;
+      cache.clear();
+    },
+
+    get model(): LexicalModel | undefined {
+      return model;
     },
 
     /** Bumped on every list change, so callers holding verdicts know when to re-check. */
