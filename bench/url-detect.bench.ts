@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { expressionHash, ListIndex, type ListEntryRef } from '../src/operations/url-detect/list-index.js';
-import { teamEntries } from '../src/operations/url-detect/list-store.js';
+import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { createRuntime } from '../src/runtime.js';
 import { FRESH, HOLDOUT, TUNE } from '../test/data/url-labelled.js';
 import { measureHttp, percentile, report, startBareServer } from './lib.js';
