@@ -11,6 +11,7 @@
 import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/detection-lists.js';
 import { createUrlEngine, type UrlEngine } from '../src/operations/url-detect/engine.js';
 import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect/list-index.js';
+import { getDomain } from 'tldts';
 import { FRESH, HOLDOUT, TUNE } from './data/url-labelled.js';
 import { CLEAN, isKorean, LATEST, OLDER, partOf, readReal, realListsPresent, urlOf, type Part } from './data/url-real.js';
 
@@ -20,6 +21,8 @@ interface Case {
   url: string;
   label: HarmCategory | 'clean';
   korean: boolean;
+  /** A clean site's home page (one per registrable domain) rather than any popular host name. */
+  site?: boolean;
 }
 
 /** A deterministic sample (every n-th), so runs compare. */
@@ -39,9 +42,16 @@ function harmHosts(): Set<string> {
   return hosts;
 }
 
+/**
+ * Clean cases of a part: top-sites host names that no harm list names (many are CDN and API
+ * hosts nobody visits), and one home page per registrable domain (what users open).
+ */
 function cleanCases(part: Part, listed: Set<string>): Case[] {
   const entries = readReal(CLEAN).entries.filter((e) => partOf(e) === part && !listed.has(expressionHost(e)));
-  return sample(entries, SAMPLE * 2).map((e) => ({ url: urlOf(e), label: 'clean', korean: isKorean(e) }));
+  const hosts = sample(entries, SAMPLE * 2).map((e): Case => ({ url: urlOf(e), label: 'clean', korean: isKorean(e) }));
+  const domains = [...new Set(entries.flatMap((e) => getDomain(expressionHost(e)) ?? []))].filter((d) => !listed.has(d));
+  const sites = sample(domains, SAMPLE * 2).map((d): Case => ({ url: `https://${d}/`, label: 'clean', korean: /\.kr$/.test(d), site: true }));
+  return [...hosts, ...sites];
 }
 
 function unlisted(engine: UrlEngine, url: string): boolean {
@@ -65,9 +75,10 @@ interface Row {
   name: string;
   recall: Record<string, string>;
   fpr: string;
+  siteFpr: string;
 }
 
-function measure(engine: UrlEngine, cases: Case[]): { recall: Record<string, string>; fpr: string; fp: string[]; misses: Map<string, string[]> } {
+function measure(engine: UrlEngine, cases: Case[]): { recall: Record<string, string>; fpr: string; siteFpr: string; fp: string[]; misses: Map<string, string[]> } {
   const total = new Map<string, number>();
   const hit = new Map<string, number>();
   const misses = new Map<string, string[]>();
@@ -76,7 +87,7 @@ function measure(engine: UrlEngine, cases: Case[]): { recall: Record<string, str
   for (const item of cases) {
     const verdict = classifyOrUndefined(engine, item.url);
     if (!verdict) continue;
-    const keys = item.label === 'clean' ? ['clean'] : [item.label, 'all', ...(item.korean ? ['korean'] : [])];
+    const keys = item.label === 'clean' ? [item.site ? 'site' : 'clean'] : [item.label, 'all', ...(item.korean ? ['korean'] : [])];
     for (const key of keys) {
       bump(total, key);
       if (verdict.isMalicious) bump(hit, key);
@@ -89,7 +100,7 @@ function measure(engine: UrlEngine, cases: Case[]): { recall: Record<string, str
     return n === 0 ? '—' : `${(((hit.get(key) ?? 0) / n) * 100).toFixed(1)}% (${n})`;
   };
   const recall = Object.fromEntries([...HARM_CATEGORIES, 'all', 'korean'].map((key) => [key, pct(key)]));
-  return { recall, fpr: pct('clean'), fp, misses };
+  return { recall, fpr: pct('clean'), siteFpr: pct('site'), fp, misses };
 }
 
 const rows: Row[] = [];
@@ -97,8 +108,9 @@ const verbose = process.argv.includes('--verbose');
 
 function report(name: string, engine: UrlEngine, cases: Case[]): void {
   const result = measure(engine, cases);
-  rows.push({ name, recall: result.recall, fpr: result.fpr });
-  if (verbose) {
+  rows.push({ name, recall: result.recall, fpr: result.fpr, siteFpr: result.siteFpr });
+  // The held-out part is reported, never inspected: no examples printed for it.
+  if (verbose && !name.includes('heldout')) {
     console.log(`\n# ${name}: false positives`, result.fp.slice(0, 15));
     for (const [category, urls] of result.misses) console.log(`  misses ${category}:`, urls.slice(0, 8).join('  '));
   }
@@ -164,9 +176,9 @@ async function main(): Promise<void> {
 
 function printTable(): void {
   const columns = [...HARM_CATEGORIES, 'all', 'korean'];
-  console.log(`\n| setting | ${columns.join(' | ')} | clean FPR |`);
-  console.log(`|---|${columns.map(() => '---').join('|')}|---|`);
-  for (const row of rows) console.log(`| ${row.name} | ${columns.map((c) => row.recall[c]).join(' | ')} | ${row.fpr} |`);
+  console.log(`\n| setting | ${columns.join(' | ')} | clean hosts FPR | clean sites FPR |`);
+  console.log(`|---|${columns.map(() => '---').join('|')}|---|---|`);
+  for (const row of rows) console.log(`| ${row.name} | ${columns.map((c) => row.recall[c]).join(' | ')} | ${row.fpr} | ${row.siteFpr} |`);
 }
 
 await main();

@@ -10,12 +10,12 @@ export interface Brand {
   tokens: string[];
   /** Korean spellings, matched in IDN hosts and decoded paths. */
   korean: string[];
-  /** Registrable domains the brand owns. */
+  /** Registrable domains the brand owns (a bare name is the brand's own top-level domain, `.naver`). */
   domains: string[];
 }
 
 export const BRANDS: readonly Brand[] = [
-  { name: '네이버', tokens: ['naver'], korean: ['네이버'], domains: ['naver.com', 'naver.me', 'navercorp.com', 'naver.net', 'pstatic.net', 'navercloud.com', 'ncloud.com', 'line.me'] },
+  { name: '네이버', tokens: ['naver'], korean: ['네이버'], domains: ['naver', 'naver.com', 'naver.me', 'navercorp.com', 'naver.net', 'pstatic.net', 'navercloud.com', 'ncloud.com', 'line.me'] },
   { name: '카카오', tokens: ['kakao', 'kakaotalk', 'kakaopay'], korean: ['카카오', '카톡'], domains: ['kakao.com', 'kakaocorp.com', 'kakaopay.com', 'kakaobank.com', 'kakaomobility.com', 'kakaocdn.net', 'kko.to', 'daum.net', 'kakaoenterprise.com', 'kakaostyle.com'] },
   { name: '토스', tokens: ['toss', 'tossbank', 'tosspay'], korean: ['토스'], domains: ['toss.im', 'tossbank.com', 'tosspayments.com', 'tossinvest.com', 'toss.me', 'tossmini.com'] },
   { name: '정부24', tokens: ['gov24', 'minwon', 'mois'], korean: ['정부24', '민원24'], domains: ['gov.kr', 'korea.kr', 'go.kr'] },
@@ -35,19 +35,19 @@ export const BRANDS: readonly Brand[] = [
   { name: 'IBK기업은행', tokens: ['ibkbank', 'ibk'], korean: ['기업은행'], domains: ['ibk.co.kr'] },
   { name: '카카오뱅크', tokens: ['kakaobank'], korean: ['카카오뱅크'], domains: ['kakaobank.com'] },
   { name: '케이뱅크', tokens: ['kbank'], korean: ['케이뱅크'], domains: ['kbanknow.com'] },
-  { name: '삼성', tokens: ['samsung', 'samsungcard'], korean: ['삼성카드'], domains: ['samsung.com', 'samsungcard.com', 'samsungpay.com', 'samsungfire.com', 'samsunglife.com', 'samsungpop.com'] },
+  { name: '삼성', tokens: ['samsung', 'samsungcard'], korean: ['삼성카드'], domains: ['samsung', 'samsung.com', 'samsungcard.com', 'samsungpay.com', 'samsungfire.com', 'samsunglife.com', 'samsungpop.com', 'samsungosp.com', 'samsungapps.com', 'samsungcloud.com', 'samsungcloudsolution.com', 'samsungqbe.com', 'samsungelectronics.com', 'samsungsds.com'] },
   { name: '현대카드', tokens: ['hyundaicard'], korean: ['현대카드'], domains: ['hyundaicard.com'] },
   { name: '경찰청', tokens: ['police', 'ecrm'], korean: ['경찰청', '사이버수사'], domains: ['police.go.kr'] },
   { name: '금융감독원', tokens: ['fss'], korean: ['금융감독원', '금감원'], domains: ['fss.or.kr'] },
   { name: '업비트', tokens: ['upbit'], korean: ['업비트'], domains: ['upbit.com'] },
   { name: '빗썸', tokens: ['bithumb'], korean: ['빗썸'], domains: ['bithumb.com'] },
-  { name: '애플', tokens: ['apple', 'icloud', 'appleid'], korean: ['애플'], domains: ['apple.com', 'icloud.com', 'apple.co'] },
-  { name: '구글', tokens: ['google', 'gmail'], korean: ['구글'], domains: ['google.com', 'google.co.kr', 'gmail.com', 'youtube.com', 'googleapis.com', 'goo.gl', 'g.co'] },
-  { name: '마이크로소프트', tokens: ['microsoft', 'office365', 'outlook', 'onedrive'], korean: [], domains: ['microsoft.com', 'office.com', 'live.com', 'outlook.com', 'office365.com', 'microsoftonline.com', 'onedrive.com', 'sharepoint.com'] },
-  { name: '페이팔', tokens: ['paypal'], korean: [], domains: ['paypal.com', 'paypal.me'] },
-  { name: '넷플릭스', tokens: ['netflix'], korean: ['넷플릭스'], domains: ['netflix.com'] },
-  { name: '아마존', tokens: ['amazon'], korean: [], domains: ['amazon.com', 'amazon.co.jp', 'amazonaws.com', 'aws.amazon.com'] },
-  { name: '메타', tokens: ['facebook', 'instagram', 'whatsapp'], korean: ['페이스북', '인스타그램'], domains: ['facebook.com', 'instagram.com', 'whatsapp.com', 'fb.com', 'meta.com'] },
+  { name: '애플', tokens: ['apple', 'icloud', 'appleid'], korean: ['애플'], domains: ['apple', 'apple.com', 'icloud.com', 'apple.co', 'apple-dns.net', 'aaplimg.com', 'mzstatic.com', 'cdn-apple.com', 'apple-cloudkit.com', 'icloud-content.com', 'apple.news'] },
+  { name: '구글', tokens: ['google', 'gmail'], korean: ['구글'], domains: ['google', 'google.com', 'google.co.kr', 'gmail.com', 'youtube.com', 'googleapis.com', 'goo.gl', 'g.co', 'gstatic.com', 'googleusercontent.com', 'googlevideo.com', 'googlesyndication.com', 'googleadservices.com', 'google-analytics.com', 'googletagmanager.com', 'googletagservices.com', 'doubleclick.net', 'ggpht.com', 'gvt1.com', 'gvt2.com', 'withgoogle.com', 'googledomains.com', 'googleblog.com'] },
+  { name: '마이크로소프트', tokens: ['microsoft', 'office365', 'outlook', 'onedrive'], korean: [], domains: ['microsoft', 'microsoft.com', 'office.com', 'live.com', 'outlook.com', 'office365.com', 'microsoftonline.com', 'microsoftonline.us', 'onedrive.com', 'sharepoint.com', 'microsoft365.com', 'office.net', 'msn.com', 'bing.com', 'windows.com', 'windows.net', 'windowsupdate.com', 'msedge.net', 'azure.com', 'azureedge.net', 'msftauth.net', 'msauth.net', 'skype.com', 'xbox.com', 'microsoftstore.com', 'mcas.ms', 'msft.net', 'microsoftapp.net'] },
+  { name: '페이팔', tokens: ['paypal'], korean: [], domains: ['paypal.com', 'paypal.me', 'paypalobjects.com', 'paypal-dynamic.com'] },
+  { name: '넷플릭스', tokens: ['netflix'], korean: ['넷플릭스'], domains: ['netflix.com', 'netflix.net', 'nflxvideo.net', 'nflximg.net', 'nflxext.com', 'nflxso.net'] },
+  { name: '아마존', tokens: ['amazon'], korean: [], domains: ['amazon', 'amazon.com', 'amazon.co.jp', 'amazon.co.uk', 'amazon.de', 'amazonaws.com', 'aws.amazon.com', 'amazon.dev', 'a2z.com', 'media-amazon.com', 'ssl-images-amazon.com', 'images-amazon.com', 'amazon-adsystem.com', 'amazonvideo.com', 'primevideo.com', 'amazontrust.com', 'cloudfront.net'] },
+  { name: '메타', tokens: ['facebook', 'instagram', 'whatsapp'], korean: ['페이스북', '인스타그램'], domains: ['facebook.com', 'instagram.com', 'whatsapp.com', 'whatsapp.net', 'fb.com', 'fbcdn.net', 'facebook.net', 'cdninstagram.com', 'meta.com'] },
   { name: 'DHL', tokens: ['dhl'], korean: [], domains: ['dhl.com', 'dhl.co.kr'] },
   { name: '바이낸스', tokens: ['binance'], korean: [], domains: ['binance.com'] },
 ];

@@ -1,3 +1,4 @@
+import { getDomain } from 'tldts';
 import type { FeedCategory } from './feeds.js';
 import { LexicalModel, type TrainingOptions } from './lexical-model.js';
 import { expressionHash, HARM_CATEGORIES, ListIndexBuilder, type ListEntryRef, type ListIndex } from './list-index.js';
@@ -16,6 +17,38 @@ export interface LoadedFeed {
 export interface DetectionLists {
   index: ListIndex;
   model: LexicalModel | undefined;
+  /** Registrable domains of the `clean` (top-sites) feeds. */
+  popular?: DomainSet;
+}
+
+/**
+ * A set of registrable domains as sorted 47-bit hashes (8 bytes each): a top-million list
+ * costs 8 MB instead of a Set of strings.
+ */
+export class DomainSet {
+  private constructor(private readonly hashes: Float64Array) {}
+
+  static of(domains: Iterable<string>): DomainSet {
+    const hashes: number[] = [];
+    for (const domain of domains) hashes.push(expressionHash(domain));
+    return new DomainSet(Float64Array.from(new Set(hashes)).sort());
+  }
+
+  get size(): number {
+    return this.hashes.length;
+  }
+
+  has(domain: string): boolean {
+    const target = expressionHash(domain);
+    let low = 0;
+    let high = this.hashes.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.hashes[mid]! < target) low = mid + 1;
+      else high = mid;
+    }
+    return this.hashes[low] === target;
+  }
 }
 
 const YIELD_EVERY = 50_000;
@@ -49,7 +82,8 @@ export async function buildDetectionLists(feeds: readonly LoadedFeed[], training
   }
   const index = builder.finish();
   const model = training.model === false ? undefined : await LexicalModel.train(examples, training);
-  return { index, model };
+  const popular = DomainSet.of([...(examples.get('clean') ?? [])].flatMap((host) => getDomain(host) ?? []));
+  return { index, model, popular };
 }
 
 /** The shipped team lists as index entries (source `team`). */

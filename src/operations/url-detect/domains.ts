@@ -1,3 +1,4 @@
+import { parse as parseDomain } from 'tldts';
 import { BRANDS } from './brands.js';
 
 /**
@@ -23,8 +24,12 @@ const FIRST_PARTY = [
   'koreanair.com', 'flyasiana.com', 'letskorail.com', 'korail.com', 'tmoney.co.kr', 'tmap.co.kr', 'danawa.com',
   'enuri.com', 'aliexpress.com', 'temu.com', 'ebay.com', 'airbnb.com', 'booking.com', 'agoda.com', 'cgv.co.kr',
   'lottecinema.co.kr', 'megabox.co.kr', 'ticketlink.co.kr', 'melon.com', 'starbucks.co.kr', 'ikea.com',
+  'hmall.com', 'gsshop.com', 'lotteimall.com', 'lotte.com', 'cjonstyle.com', 'nsmall.com', 'akmall.com', 'shinsegae.com',
+  'ssgdfs.com', 'galleria.co.kr', 'wemakeprice.com', 'tmon.co.kr', 'ohou.se', 'zigzag.kr', 'a-bly.com', 'kream.co.kr',
+  'wconcept.co.kr', 'sivillage.com', 'halfclub.com', 'hyundaidepartment.com', 'thehyundai.com', 'gmarket.com',
   // finance, telecom, industry
-  'hanacard.co.kr', 'lottecard.co.kr', 'bccard.com', 'kbanknow.com', 'suhyup-bank.com', 'busanbank.co.kr',
+  'hanacard.co.kr', 'lottecard.co.kr', 'bccard.com', 'jbbank.co.kr', 'kjbank.com', 'jejubank.co.kr', 'im-bank.co.kr',
+  'imbank.co.kr', 'kdb.co.kr', 'epostbank.go.kr', 'cu.co.kr', 'kfcc.co.kr', 'shinhyup.co.kr', 'sc.co.kr', 'kebhana.com', 'kbanknow.com', 'suhyup-bank.com', 'busanbank.co.kr',
   'dgb.co.kr', 'knbank.co.kr', 'standardchartered.co.kr', 'citibank.co.kr', 'miraeasset.com', 'kiwoom.com',
   'koreainvestment.com', 'nhqv.com', 'kbsec.com', 'payco.com', 'naverpay.com', 'kftc.or.kr', 'kcredit.or.kr',
   'sktelecom.com', 'tworld.co.kr', 'kt.com', 'lguplus.com', 'lg.co.kr', 'lge.co.kr', 'hyundai.com', 'kia.com',
@@ -69,6 +74,25 @@ export const SHARED_HOSTING = new Set([
 
 /** Free Korean subdomain services, singled out in reasons. */
 export const KOREAN_FREE_SUBDOMAINS = new Set(['kro.kr', 'p-e.kr', 'o-r.kr', 'r-e.kr', 'n-e.kr']);
+
+/**
+ * CDN, DNS and load-balancer zones: their hostnames are CNAME targets that repeat a customer's
+ * name (`apple.com.akadns.net`, `paypal.com.cdn.cloudflare.net`), not pages anyone publishes.
+ */
+const INFRASTRUCTURE = new Set([
+  'akadns.net', 'akamaiedge.net', 'akamai.net', 'akamaized.net', 'akamaihd.net', 'edgekey.net', 'edgesuite.net',
+  'cloudflare.net', 'fastly.net', 'fastlylb.net', 'fastly-edge.com', 'trafficmanager.net', 'msedge.net',
+  'azurefd.net', 'edgecastcdn.net', 'cdn77.org', 'llnwd.net', 'footprint.net', 'spo-msedge.net', 'dual-spo-0005.spo-msedge.net',
+]);
+
+/** Hosts under a private public suffix (`x.github.io`, `x.r2.dev`) or where anyone can publish. */
+export function isSharedPlatformHost(host: string): boolean {
+  return UNTRUSTED_HOSTS.has(host) || parseDomain(host, { allowPrivateDomains: true }).isPrivate === true;
+}
+
+export function isInfrastructure(domain: string | undefined): boolean {
+  return domain !== undefined && INFRASTRUCTURE.has(domain);
+}
 
 /** URL shorteners: the destination is hidden, which is why spam and smishing love them. */
 export const SHORTENERS = new Set([

@@ -2,7 +2,8 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../logger.js';
 import { canonicalizeUrl, type CanonicalUrl } from './canonicalize.js';
 import type { UrlSafetyChecker, UrlVerdict } from './checker.js';
-import { isFirstParty } from './domains.js';
+import type { DomainSet } from './detection-lists.js';
+import { isFirstParty, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
 import { isWholeHostExpression, lookupExpressions } from './expressions.js';
 import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './list-index.js';
 import { brandSignals, governmentSignals, vocabularySignals } from './rules-words.js';
@@ -31,6 +32,8 @@ export interface EngineOptions {
   index?: ListIndex;
   /** The lexical model trained on the loaded feeds; without it only the hand-written rules score. */
   model?: LexicalModel | undefined;
+  /** Registrable domains of the top-sites feeds: the address's shape alone does not condemn them. */
+  popular?: DomainSet | undefined;
   judge?: SecondOpinionJudge | undefined;
   logger?: Logger;
   cacheSize?: number;
@@ -44,6 +47,7 @@ export interface EngineOptions {
 export function createUrlEngine(options: EngineOptions = {}) {
   let index = options.index ?? ListIndex.empty();
   let model = options.model;
+  let popular = options.popular;
   let listVersion = 0;
   const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
 
@@ -57,7 +61,17 @@ export function createUrlEngine(options: EngineOptions = {}) {
       return { url: url.href, isMalicious: false, category: 'clean', reason: `잘 알려진 공식 서비스(${url.domain})의 주소입니다.`, source: 'allowlist', score: 0, signals: [] };
     }
     const ruleSignals = [...vocabularySignals(url), ...brandSignals(url), ...governmentSignals(url), ...structureSignals(url)];
-    return scoreVerdict(url.href, model ? [...ruleSignals, ...modelSignals(url, model, ruleSignals)] : ruleSignals);
+    const verdict = scoreVerdict(url.href, model ? [...ruleSignals, ...modelSignals(url, model, ruleSignals)] : ruleSignals);
+    if (verdict.isMalicious && isPopular(url) && !verdict.signals.some((signal) => signal.decisive)) {
+      return { ...verdict, isMalicious: false, category: 'clean', reason: `널리 쓰이는 도메인(${url.domain}, 상위 사이트 목록)이라 주소 모양만으로는 유해하다고 판단하지 않았습니다.` };
+    }
+    return verdict;
+  }
+
+  /** A registrable domain of the top-sites feeds, not a platform where anyone publishes. */
+  function isPopular(url: CanonicalUrl): boolean {
+    if (!popular || !url.domain || SHARED_HOSTING.has(url.domain) || isSharedPlatformHost(url.host)) return false;
+    return popular.has(url.domain);
   }
 
   async function classifyCanonical(url: CanonicalUrl): Promise<Classification> {
@@ -113,6 +127,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
     setLists(next: DetectionLists): void {
       index = next.index;
       model = next.model;
+      popular = next.popular;
       listVersion++;
       cache.clear();
     },

@@ -28,8 +28,10 @@ export function hostFeatures(host: string): HostFeatures {
   const parsed = parseDomain(host, { allowPrivateDomains: true });
   const suffix = parsed.publicSuffix ?? host.slice(host.lastIndexOf('.') + 1);
   const own = host.endsWith(`.${suffix}`) ? host.slice(0, -suffix.length - 1) : host;
-  names.push(`.${suffix}`);
-  if (parsed.isPrivate) names.push('#shared-host');
+  // The platform of a shared-hosting name (github.io, r2.dev) is no evidence either way: its
+  // phishing pages fill the lists while its honest pages are too many and too small for any
+  // top-sites list, so only the part the owner chose is read.
+  if (!parsed.isPrivate) names.push(`.${suffix}`);
   const labels = own.split('.');
   const registrable = labels[labels.length - 1] ?? '';
   names.push(`#labels:${Math.min(labels.length, 5)}`, `#len:${bucket(registrable.length, [4, 6, 8, 11, 15, 20, 30])}`);

@@ -1,6 +1,6 @@
 import { BRANDS, SHORT_TOKEN_LENGTH, type Brand } from './brands.js';
 import type { CanonicalUrl } from './canonicalize.js';
-import { ownedBy, SHARED_HOSTING } from './domains.js';
+import { CHEAP_TLDS, isInfrastructure, ownedBy, SHARED_HOSTING } from './domains.js';
 import type { Signal } from './signals.js';
 import { charCounts, countsDistance, editDistance, skeleton } from './similarity.js';
 import { VOCABULARIES, type Vocabulary } from './vocabulary.js';
@@ -91,19 +91,25 @@ const BRAND_TOKENS = new RegExp(
 );
 const KOREAN_BRAND_TOKENS = new RegExp(BRANDS.flatMap((brand) => brand.korean).join('|'), 'g');
 /** Domain labels worth comparing against for typos and homoglyphs (five letters or more). */
+// Tokens and the brand's main domain only: CDN names (pstatic, gstatic) are no faces users know.
 const BRAND_LABELS: BrandToken[] = BRANDS.flatMap((brand) =>
-  [...new Set([...brand.tokens, ...brand.domains.map((d) => d.split('.')[0] ?? '')])]
+  [...new Set([...brand.tokens, brand.domains.find((d) => d.includes('.'))?.split('.')[0] ?? ''])]
     .filter((label) => label.length >= 5)
     .map((token) => ({ brand, token, counts: charCounts(token) })),
 );
+/** Shorter names have too many honest neighbours one letter away (jbbank, kjbank and kbbank are three banks). */
+const MIN_TYPO_LENGTH = 7;
 
 const PHISHY_HOST = /login|signin|verif|secure|account|auth|update|confirm|wallet|cert|otp|support|service|help|(?<![a-z])(kr|id|pay|m|mobile|center|event|check|web)(?![a-z])/;
 
 /** A brand's name in a host the brand does not own; lookalikes of its domain (typos, homoglyphs). */
 export function brandSignals(url: CanonicalUrl): Signal[] {
-  if (url.ipVersion) return [];
+  // CDN and DNS hostnames carry their customers' names (apple.com.akadns.net): no page to fake.
+  if (url.ipVersion || isInfrastructure(url.domain)) return [];
   const hostText = ownHostText(url);
-  const notOwner = (brand: Brand) => !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains);
+  // `amazon.co.za`, `google.com.br`: the brand's own name under a country suffix is the brand's.
+  const ownCountrySite = (brand: Brand) => brand.tokens.includes(url.domainLabel) && !CHEAP_TLDS.has(url.publicSuffix.split('.').pop() ?? '');
+  const notOwner = (brand: Brand) => !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains) && !ownCountrySite(brand);
   const signals: Signal[] = [];
   const named = new Set<Brand>();
 
@@ -151,7 +157,7 @@ function typoOf(label: string): BrandToken | undefined {
   const plain = label.replace(/-/g, '');
   const counts = charCounts(plain);
   return BRAND_LABELS.find(({ token, counts: tokenCounts }) => {
-    if (plain === token) return false;
+    if (plain === token || token.length < MIN_TYPO_LENGTH) return false;
     // Two edits only for long names, and only with the first letter kept: readers anchor on the
     // start, and two substitutions there turn one ordinary word into another (postbank/tossbank).
     const max = token.length >= 8 && plain[0] === token[0] ? 2 : 1;
@@ -166,8 +172,14 @@ function typoOf(label: string): BrandToken | undefined {
 /** `gov`-named hosts outside the government's own suffixes imitate 정부24 and ministries. */
 export function governmentSignals(url: CanonicalUrl): Signal[] {
   if (url.ipVersion || url.publicSuffix === 'go.kr' || url.domain === 'gov.kr' || url.domain === 'korea.kr') return [];
+  // Other countries' governments live under their own suffixes (.gov, gov.uk, gob.mx, gouv.fr…).
+  if (FOREIGN_GOVERNMENT.test(url.publicSuffix)) return [];
   const hostText = ownHostText(url);
-  const match = /(?<![a-z])(gov(?:24|-?kr|\d*)|go-?kr|minwon(?:24)?)(?![a-z])/.exec(hostText);
-  if (!match) return [];
-  return [{ category: 'phishing', weight: 50, reason: `정부 기관처럼 보이는 이름('${match[1]}')이지만 정부 도메인(go.kr)이 아님` }];
+  const korean = /(?<![a-z])(gov(?:24|-?kr)|go-?kr|minwon(?:24)?|jeongbu24)(?![a-z])/.exec(hostText);
+  if (korean) return [{ category: 'phishing', weight: 50, reason: `정부24·민원 서비스처럼 보이는 이름('${korean[1]}')이지만 정부 도메인(go.kr)이 아님` }];
+  // A bare `gov` label is everywhere abroad (gov.aniview.com): a hint, never a verdict alone.
+  const bare = /(?<![a-z])(gov\d*)(?![a-z])/.exec(hostText);
+  return bare ? [{ category: 'phishing', weight: 15, reason: `정부 기관처럼 보이는 이름('${bare[1]}')이지만 정부 도메인이 아님` }] : [];
 }
+
+const FOREIGN_GOVERNMENT = /(^|\.)(gov|mil|govt|gob|gouv|gv|go|government|admin|gub|guv)(\.|$)/;

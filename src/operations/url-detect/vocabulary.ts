@@ -56,7 +56,7 @@ export const VOCABULARIES: readonly Vocabulary[] = [
       'fetish', 'bdsm', 'camgirl', 'onlyfans', 'opguide', 'opstar', 'bamwar', 'gunma', 'chuljang', 'hooker', 'nsfw',
       'xvideo', 'xhamster', 'redtube', 'hotgirl', 'avsee', 'missav', 'javhd', 'yasa', 'bamje', 'opview', 'kissbang',
     ],
-    bounded: ['av', 'jav', 'anma', '19', 'op', 'sexy', 'tits', 'boobs', 'nsfw'],
+    bounded: ['av', 'jav', 'anma', 'sexy', 'tits', 'boobs', 'nsfw'],
     korean: [
       '야동', '성인', '섹스', '포르노', '야사', '조건만남', '출장안마', '출장마사지', '오피(?!스)', '건마', '휴게텔',
       '립카페', '키스방', '안마방', '유흥', '벗방', '19금', '몰카', '야한', '애인대행', '텐프로', '성인방송',
