@@ -146,6 +146,20 @@ export const urlListSources = pgTable('url_list_sources', {
 });
 
 /**
+ * The lexical model trained on the stored feeds, saved so that a restart or another instance
+ * loads it instead of training again. `version` names the feed state it was trained on.
+ */
+export const urlListModels = pgTable('url_list_models', {
+  name: text('name').primaryKey(),
+  version: text('version').notNull(),
+  /** JSON: examples per class, threshold, training time. */
+  info: text('info').notNull(),
+  /** gzip of the Float32 weights followed by the biases. */
+  weights: bytea('weights').notNull(),
+  trainedAt: timestamp('trained_at', { withTimezone: true }).notNull(),
+});
+
+/**
  * Parcel tracking results shared by every account (SPEC §7 rule 4): served for 2 hours while
  * the parcel moves, forever once delivered. `result` holds the SPEC-shaped carrier/state/progresses.
  */
@@ -306,6 +320,7 @@ export const schema = {
   shortLinks,
   linkClicks,
   urlListSources,
+  urlListModels,
   deliveryTrackingCache,
   deliveryRateSlots,
   knowledgeEntries,

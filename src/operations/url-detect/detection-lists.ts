@@ -1,6 +1,6 @@
 import { getDomain } from 'tldts';
 import type { FeedCategory } from './feeds.js';
-import { LexicalModel, type TrainingOptions } from './lexical-model.js';
+import { LexicalModel, stableHash, type TrainingOptions } from './lexical-model.js';
 import { expressionHash, HARM_CATEGORIES, ListIndexBuilder, type ListEntryRef, type ListIndex } from './list-index.js';
 import { TEAM_LISTS } from './lists/team-lists.js';
 import { entryExpression } from './expressions.js';
@@ -64,26 +64,62 @@ export function expressionHost(expression: string): string {
  * feeds' hosts against the `clean` feeds. Yields to the event loop as it goes: a reload of
  * millions of entries never holds up requests, and the engine swaps to the result at once.
  */
-export async function buildDetectionLists(feeds: readonly LoadedFeed[], training: TrainingOptions & { model?: boolean } = {}): Promise<DetectionLists> {
+export async function buildDetectionLists(
+  feeds: Iterable<LoadedFeed> | AsyncIterable<LoadedFeed>,
+  training: TrainingOptions & { model?: boolean; trained?: LexicalModel } = {},
+): Promise<DetectionLists> {
   const builder = new ListIndexBuilder();
   for (const entry of teamEntries()) builder.add(entry.hash, entry.category, entry.source);
-  const examples = new Map<FeedCategory, Set<string>>();
+  const capOf = (category: FeedCategory) => (category === 'clean' ? (training.maxClean ?? 100_000) : (training.maxPerCategory ?? 40_000));
+  const samples = new Map<FeedCategory, HostSample>();
+  const popularDomains: string[] = [];
   let done = 0;
-  for (const feed of feeds) {
-    const hosts = examples.get(feed.category) ?? new Set<string>();
-    examples.set(feed.category, hosts);
+  for await (const feed of feeds) {
+    let sample = samples.get(feed.category);
+    if (!sample) samples.set(feed.category, (sample = new HostSample(capOf(feed.category))));
     for (const expression of feed.entries) {
-      if (feed.category !== 'clean') builder.add(expressionHash(expression), feed.category, feed.name);
-      hosts.add(expressionHost(expression));
+      const host = expressionHost(expression);
+      if (feed.category === 'clean') popularDomains.push(getDomain(host) ?? host);
+      else builder.add(expressionHash(expression), feed.category, feed.name);
+      sample.add(host);
       if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     if (feed.category === 'clean') continue;
     for (const expression of feed.exceptions ?? []) builder.add(expressionHash(expression), feed.category, feed.name, true);
   }
   const index = builder.finish();
-  const model = training.model === false ? undefined : await LexicalModel.train(examples, training);
-  const popular = DomainSet.of([...(examples.get('clean') ?? [])].flatMap((host) => getDomain(host) ?? []));
-  return { index, model, popular };
+  const examples = new Map([...samples].map(([category, sample]) => [category, sample.values()]));
+  const model = training.model === false ? undefined : (training.trained ?? (await LexicalModel.train(examples, training)));
+  return { index, model, popular: DomainSet.of(popularDomains) };
+}
+
+/**
+ * The hosts of a category with the smallest hashes, at most a few times what training keeps:
+ * millions of list entries never sit in memory as strings at once.
+ */
+class HostSample {
+  private hosts = new Map<string, number>();
+  private ceiling = Infinity;
+
+  constructor(private readonly keep: number) {}
+
+  add(host: string): void {
+    const hash = stableHash(host);
+    if (hash >= this.ceiling || this.hosts.has(host)) return;
+    this.hosts.set(host, hash);
+    if (this.hosts.size > this.keep * 2) this.prune();
+  }
+
+  /** Keeps the `keep` smallest hashes (a typed-array sort: milliseconds, not a long pause). */
+  private prune(): void {
+    const hashes = Float64Array.from(this.hosts.values()).sort();
+    this.ceiling = hashes[this.keep] ?? Infinity;
+    for (const [host, hash] of this.hosts) if (hash >= this.ceiling) this.hosts.delete(host);
+  }
+
+  values(): string[] {
+    return [...this.hosts.keys()];
+  }
 }
 
 /** The shipped team lists as index entries (source `team`). */

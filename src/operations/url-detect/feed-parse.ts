@@ -1,4 +1,5 @@
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync } from 'node:zlib';
 import { entryExpression } from './expressions.js';
 
 export const FEED_FORMATS = ['hosts', 'domains', 'urls', 'adblock', 'csv'] as const;
@@ -15,6 +16,7 @@ export interface ParsedFeed {
   skippedSamples: string[];
 }
 
+const gunzipAsync = promisify(gunzip);
 const SINKHOLES = /^(0\.0\.0\.0|127\.0\.0\.1|::1?|0|::)$/;
 const LOCAL_NAMES = /^(localhost|localhost\.localdomain|local|broadcasthost|ip6-\w+|0\.0\.0\.0)$/;
 /** Adblock options that restrict a rule to some pages or rewrite requests: not a plain block. */
@@ -28,12 +30,35 @@ export function feedText(body: Buffer): string {
 
 /** Parses a feed body in one of the `URL_LIST_FEEDS` formats. */
 export function parseFeed(body: Buffer, format: FeedFormat): ParsedFeed {
-  const parsed: ParsedFeed = { entries: new Set(), exceptions: new Set(), skipped: 0, skippedSamples: [] };
+  const parsed = emptyFeed();
+  parseLines(feedText(body).split(/\r?\n|\r/), format, parsed);
+  return parsed;
+}
+
+const LINES_PER_SLICE = 20_000;
+
+/** The same, yielding to the event loop between slices of lines: a refresh never stalls requests. */
+export async function parseFeedAsync(body: Buffer, format: FeedFormat): Promise<ParsedFeed> {
+  const raw = body[0] === 0x1f && body[1] === 0x8b ? await gunzipAsync(body) : body;
+  const lines = raw.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n|\r/);
+  const parsed = emptyFeed();
+  for (let start = 0; start < lines.length; start += LINES_PER_SLICE) {
+    parseLines(lines.slice(start, start + LINES_PER_SLICE), format, parsed);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return parsed;
+}
+
+function emptyFeed(): ParsedFeed {
+  return { entries: new Set(), exceptions: new Set(), skipped: 0, skippedSamples: [] };
+}
+
+function parseLines(lines: string[], format: FeedFormat, parsed: ParsedFeed): void {
   const skip = (line: string) => {
     parsed.skipped++;
     if (parsed.skippedSamples.length < 3) parsed.skippedSamples.push(line.slice(0, 120));
   };
-  for (const rawLine of feedText(body).split(/\r?\n|\r/)) {
+  for (const rawLine of lines) {
     const line = rawLine.trim();
     if (!line || line.startsWith('#') || line.startsWith('!') || (format === 'adblock' && line.startsWith('['))) continue;
     if (format === 'adblock') {
@@ -46,7 +71,6 @@ export function parseFeed(body: Buffer, format: FeedFormat): ParsedFeed {
     if (expressions === undefined) skip(line);
     else for (const expression of expressions) parsed.entries.add(expression);
   }
-  return parsed;
 }
 
 /** Expressions of one plain line; [] for lines that carry nothing on purpose (`127.0.0.1 localhost`). */

@@ -1,7 +1,7 @@
 import { FEED_FORMATS, type FeedFormat } from './feed-parse.js';
 import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
 
-export { FEED_FORMATS, parseFeed, type FeedFormat, type ParsedFeed } from './feed-parse.js';
+export { FEED_FORMATS, parseFeed, parseFeedAsync, type FeedFormat, type ParsedFeed } from './feed-parse.js';
 
 /**
  * A feed's category: a harm category, or `clean` for a popularity list (top sites) that only

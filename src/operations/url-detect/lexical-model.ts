@@ -108,6 +108,22 @@ export class LexicalModel {
     return model;
   }
 
+  /** Weights and biases as bytes (Float32, little-endian), for the database. */
+  toBytes(): Buffer {
+    const out = Buffer.alloc((this.weights.length + K) * 4);
+    out.set(new Uint8Array(this.weights.buffer, this.weights.byteOffset, this.weights.byteLength));
+    out.set(new Uint8Array(this.bias.buffer, this.bias.byteOffset, this.bias.byteLength), this.weights.byteLength);
+    return out;
+  }
+
+  /** A model saved with `toBytes`; undefined when the bytes do not fit this feature space. */
+  static fromBytes(bytes: Buffer, info: LexicalModelInfo): LexicalModel | undefined {
+    const size = (1 << FEATURE_BITS) * K;
+    if (bytes.length !== (size + K) * 4) return undefined;
+    const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+    return new LexicalModel(floats.subarray(0, size), floats.slice(size), info);
+  }
+
   predict(host: string): LexicalPrediction {
     const { ids, names } = hostFeatures(host);
     const probabilities = new Float64Array(K);
@@ -195,7 +211,8 @@ function capped(hosts: string[], label: number, max: number): Row[] {
   return rows.sort((a, b) => a.hash - b.hash).slice(0, max);
 }
 
-function stableHash(text: string): number {
+/** The hash that orders hosts for sampling: the same feeds always give the same sample. */
+export function stableHash(text: string): number {
   let hash = 2166136261;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
   return (hash >>> 0) % 1_000_003;

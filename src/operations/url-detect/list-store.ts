@@ -1,11 +1,13 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
-import { sql } from 'drizzle-orm';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
-import { urlListSources } from '../../../db/schema.js';
+import { urlListModels, urlListSources } from '../../../db/schema.js';
 import type { Logger } from '../../logger.js';
 import type { LoadedFeed } from './detection-lists.js';
 import { downloadFeed, type DownloadOptions } from './feed-download.js';
-import { parseFeed, type FeedCategory, type FeedSpec, type ParsedFeed } from './feeds.js';
+import { LexicalModel, type LexicalModelInfo } from './lexical-model.js';
+import { parseFeedAsync, type FeedCategory, type FeedSpec, type ParsedFeed } from './feeds.js';
 
 export interface FeedResult {
   name: string;
@@ -28,14 +30,20 @@ export interface FeedState {
 }
 
 const EXCEPTIONS_MARK = '@@';
+const MODEL_NAME = 'lexical-host';
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 /** Downloaded feeds in the database: one row a feed, its entries as one gzip blob. */
 export function createListStore(db: Database) {
   return {
-    /** Every stored feed with its entries, for the engine to index. */
-    async loadFeeds(): Promise<LoadedFeed[]> {
-      const rows = await db.select({ name: urlListSources.name, category: urlListSources.category, entries: urlListSources.entries }).from(urlListSources);
-      return rows.flatMap((row) => (row.entries ? [{ name: row.name, category: row.category as FeedCategory, ...unpack(row.entries) }] : []));
+    /** The stored feeds with their entries, one at a time (two million entries never sit in memory twice). */
+    async *loadFeeds(): AsyncGenerator<LoadedFeed> {
+      const names = await db.select({ name: urlListSources.name, category: urlListSources.category }).from(urlListSources).orderBy(urlListSources.name);
+      for (const { name, category } of names) {
+        const [row] = await db.select({ entries: urlListSources.entries }).from(urlListSources).where(eq(urlListSources.name, name));
+        if (row?.entries) yield { name, category: category as FeedCategory, ...(await unpack(row.entries)) };
+      }
     },
 
     async states(): Promise<FeedState[]> {
@@ -80,7 +88,7 @@ export function createListStore(db: Database) {
         const started = Date.now();
         const now = options.now?.() ?? new Date();
         try {
-          const parsed = parseFeed(await downloadFeed(feed.url, options), feed.format);
+          const parsed = await parseFeedAsync(await downloadFeed(feed.url, options), feed.format);
           if (parsed.entries.size === 0) throw new Error(parsed.skipped > 0 ? `no entry could be read (${parsed.skipped} lines skipped, e.g. '${parsed.skippedSamples[0]}')` : 'no entries in the feed');
           await storeFeed(db, feed, parsed, now);
           options.logger?.info({ feed: feed.name, entries: parsed.entries.size, skipped: parsed.skipped, ms: Date.now() - started }, 'url list stored');
@@ -94,6 +102,18 @@ export function createListStore(db: Database) {
         }
       }
       return results;
+    },
+
+    /** The model trained on feed state `version`, if one was saved. */
+    async loadModel(version: string): Promise<LexicalModel | undefined> {
+      const [row] = await db.select().from(urlListModels).where(eq(urlListModels.name, MODEL_NAME));
+      if (!row || row.version !== version) return undefined;
+      return LexicalModel.fromBytes(await gunzipAsync(row.weights), JSON.parse(row.info) as LexicalModelInfo);
+    },
+
+    async saveModel(version: string, model: LexicalModel): Promise<void> {
+      const values = { version, info: JSON.stringify(model.info), weights: await gzipAsync(model.toBytes(), { level: 1 }), trainedAt: new Date() };
+      await db.insert(urlListModels).values({ name: MODEL_NAME, ...values }).onConflictDoUpdate({ target: urlListModels.name, set: values });
     },
 
     /** Drops the feeds that are no longer configured. */
@@ -114,7 +134,7 @@ async function storeFeed(db: Database, feed: FeedSpec, parsed: ParsedFeed, now: 
     fetchedAt: now,
     lastAttemptAt: now,
     lastError: parsed.skipped > 0 ? `${parsed.skipped} lines not understood were skipped (e.g. '${parsed.skippedSamples[0]}')` : null,
-    entries: pack(parsed),
+    entries: await pack(parsed),
   };
   await db.insert(urlListSources).values({ name: feed.name, ...source }).onConflictDoUpdate({ target: urlListSources.name, set: source });
 }
@@ -127,12 +147,13 @@ async function recordFailure(db: Database, feed: FeedSpec, message: string, now:
     .onConflictDoUpdate({ target: urlListSources.name, set: { lastAttemptAt: now, lastError: error } });
 }
 
-function pack(parsed: ParsedFeed): Buffer {
-  return gzipSync([...parsed.entries, EXCEPTIONS_MARK, ...parsed.exceptions].join('\n'), { level: 6 });
+// zlib's thread pool: compressing tens of MB never holds up requests.
+function pack(parsed: ParsedFeed): Promise<Buffer> {
+  return gzipAsync([...parsed.entries, EXCEPTIONS_MARK, ...parsed.exceptions].join('\n'), { level: 6 });
 }
 
-function unpack(blob: Buffer): { entries: string[]; exceptions: string[] } {
-  const lines = gunzipSync(blob).toString('utf8').split('\n');
+async function unpack(blob: Buffer): Promise<{ entries: string[]; exceptions: string[] }> {
+  const lines = (await gunzipAsync(blob)).toString('utf8').split('\n');
   const mark = lines.lastIndexOf(EXCEPTIONS_MARK);
   return mark === -1 ? { entries: lines, exceptions: [] } : { entries: lines.slice(0, mark), exceptions: lines.slice(mark + 1) };
 }

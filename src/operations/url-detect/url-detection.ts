@@ -67,7 +67,10 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     const current = await store.version();
     if (!force && current === version) return false;
     const started = performance.now();
-    const lists = await buildDetectionLists(await store.loadFeeds());
+    // A model saved for this very feed state (by this or another instance) spares the training.
+    const saved = await store.loadModel(current).catch(() => undefined);
+    const lists = await buildDetectionLists(store.loadFeeds(), { trained: saved });
+    if (lists.model && !saved) await store.saveModel(current, lists.model);
     engine.setLists(lists);
     version = current;
     deps.logger.info(
