@@ -115,7 +115,7 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
 
   for (const match of hostText.matchAll(BRAND_TOKENS)) {
     const brand = brandOfToken.get(match[0]);
-    if (!brand || named.has(brand) || !notOwner(brand)) continue;
+    if (!brand || named.has(brand) || !notOwner(brand) || !touchesWordEdge(hostText, match.index, match[0].length)) continue;
     named.add(brand);
     signals.push({ category: 'phishing', weight: 45, reason: `${brand.name}의 공식 도메인이 아닌데 호스트에 '${match[0]}'이(가) 들어 있음` });
     if (PHISHY_HOST.test(hostText.replace(match[0], ' '))) {
@@ -135,6 +135,15 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
     }
   }
   return signals.sort((a, b) => b.weight - a.weight).slice(0, 3);
+}
+
+/**
+ * A brand glued to words still starts or ends a word (`naverlogin`, `my-kakao`); buried inside
+ * one on both sides it is another word (`hicloudcam` is not iCloud).
+ */
+function touchesWordEdge(text: string, start: number, length: number): boolean {
+  const letter = (char: string | undefined) => char !== undefined && /[a-z]/.test(char);
+  return !letter(text[start - 1]) || !letter(text[start + length]);
 }
 
 /** Homoglyph spellings (Cyrillic letters, digits for letters) and typos of a brand's domain. */
@@ -157,7 +166,11 @@ function typoOf(label: string): BrandToken | undefined {
   const plain = label.replace(/-/g, '');
   const counts = charCounts(plain);
   return BRAND_LABELS.find(({ token, counts: tokenCounts }) => {
-    if (plain === token || token.length < MIN_TYPO_LENGTH) return false;
+    if (plain === token) return false;
+    // Short names: only swapped letters (naevr), the same letters in another order.
+    if (token.length < MIN_TYPO_LENGTH) {
+      return plain.length === token.length && countsDistance(counts, tokenCounts ?? charCounts(token)) === 0 && editDistance(plain, token, 1) <= 1;
+    }
     // Two edits only for long names, and only with the first letter kept: readers anchor on the
     // start, and two substitutions there turn one ordinary word into another (postbank/tossbank).
     const max = token.length >= 8 && plain[0] === token[0] ? 2 : 1;
