@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { chunkText } from '../src/operations/chatbot/chunk.js';
-import { createKnowledgeStore, rowsOf } from '../src/operations/chatbot/knowledge-store.js';
+import { rowsOf } from '../db/rows.js';
+import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.js';
 import { queryTerms, toOrQueryLiteral } from '../src/operations/chatbot/tokenize.js';
 import { ANSWERABLE, EVAL_ENTRIES, generateDistractors, UNANSWERABLE } from '../test/data/chatbot-eval.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../test/fakes/openai-server.js';

@@ -154,10 +154,13 @@ describe('scheduled refresh (injected scheduler and clock)', () => {
       { URL_LIST_FEEDS: `${name}=adult:hosts:${feedBase}/adult.hosts, ${name}-bad=adult:rss:${feedBase}/x` },
       {
         urlLists: {
-          scheduler: (expression, job) => {
-            expect(expression).toBe('0 */6 * * *');
-            tick = job;
-            return { stop: async () => {} };
+          scheduler: {
+            schedule: (expression, job) => {
+              expect(expression).toBe('0 */6 * * *');
+              tick = job;
+              return { stop: async () => {} };
+            },
+            periodMs: () => 6 * 3600_000,
           },
           now: () => clock,
           startupDelayMs: 5,
@@ -189,7 +192,7 @@ describe('scheduled refresh (injected scheduler and clock)', () => {
 });
 
 describe('npm run lists:update (scripts/update-url-lists.ts)', () => {
-  it('writes the configured feeds into the database the service then starts with', async () => {
+  it('writes the configured feeds into the database the service then starts with', { timeout: 90_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aih-lists-'));
     try {
       const dbEnv = testDatabaseEnv().DATABASE_URL ? testDatabaseEnv() : { DATA_DIR: dir };

@@ -1,3 +1,4 @@
+import { rowsOf } from '../../../db/rows.js';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { knowledgeChunks, knowledgeEntries, knowledgeStats } from '../../../db/schema.js';
@@ -18,11 +19,6 @@ export interface NewEntry {
 
 export class EntryLimitError extends Error {}
 
-/** postgres.js returns the rows as the result; PGlite wraps them in `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}
 
 export function unitVector(vector: number[]): number[] {
   const norm = Math.hypot(...vector) || 1;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
-import { rowsOf, unitVector } from './knowledge-store.js';
+import { rowsOf } from '../../../db/rows.js';
+import { unitVector } from './knowledge-store.js';
 import { toOrQueryLiteral } from './tokenize.js';
 
 export interface RetrievedChunk {

@@ -10,9 +10,10 @@ import { shortenSchema } from './shorten.schema.js';
 export interface ShortenDeps {
   links: LinkStore;
   redirects: Redirects;
-  subscriptions: Subscriptions;
   urlChecker: UrlSafetyChecker;
   shortUrlBase: string;
+  /** The caller's counters, for the `remaining` of a listed URL's 422. */
+  usage?: Pick<Subscriptions, 'usage'>;
 }
 
 interface SafetyCheck {
@@ -23,11 +24,9 @@ interface SafetyCheck {
 }
 
 export interface ShortenOutput {
-  success: true;
   short_url: string;
   code: string;
   url: string;
-  api: 'url-shortener';
   safety_check?: SafetyCheck;
 }
 
@@ -53,11 +52,9 @@ export function createShortenOperation(deps: ShortenDeps): Operation<typeof shor
       });
       deps.redirects.remember(link.code, { linkId: link.id, url: link.url });
       return {
-        success: true,
         short_url: shortUrl(deps.shortUrlBase, link.code),
         code: link.code,
         url: link.url,
-        api: 'url-shortener',
         ...(safetyCheck ? { safety_check: safetyCheck } : {}),
       };
     },
@@ -68,7 +65,7 @@ export function createShortenOperation(deps: ShortenDeps): Operation<typeof shor
 async function refuseListed(deps: ShortenDeps, ctx: OperationContext, url: string): Promise<void> {
   const listed = deps.urlChecker.listCheck?.(url);
   if (!listed?.isMalicious) return;
-  const usage = await deps.subscriptions.usage(ctx.account.id);
+  const usage = (await deps.usage?.usage(ctx.account.id)) ?? [];
   // This call is refunded as the error leaves the executor: count it back in.
   const remaining = (usage.find((row) => row.api === 'url-shortener')?.remaining ?? 0) + 1;
   throw new AppError('HARMFUL_URL', '유해 URL 목록에 등록된 주소라 단축 URL을 만들지 않았습니다.', {
@@ -80,7 +77,7 @@ async function refuseListed(deps: ShortenDeps, ctx: OperationContext, url: strin
 }
 
 async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string): Promise<SafetyCheck> {
-  const lease = await deps.subscriptions.reserve(ctx.account.id, 'harmful-url-detection').catch((error: unknown) => {
+  const charged = await ctx.charge('harmful-url-detection').catch((error: unknown) => {
     if (error instanceof AppError && error.code === 'SUBSCRIPTION_REQUIRED') {
       throw new AppError(
         'SUBSCRIPTION_REQUIRED',
@@ -89,24 +86,19 @@ async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string
     }
     throw error;
   });
-  try {
-    const verdict = await deps.urlChecker.check(url);
-    if (verdict.isMalicious) {
-      throw new AppError('HARMFUL_URL', '유해한 URL로 판단되어 단축 URL을 만들지 않았습니다.', {
-        is_malicious: true,
-        category: verdict.category,
-        reason: verdict.reason,
-        remaining: lease.remaining,
-      });
-    }
-    // SPEC §8 names a clean verdict `safe` in the shortener's embedded check.
-    const category = verdict.category === 'clean' ? 'safe' : verdict.category;
-    return { is_malicious: false, category, reason: verdict.reason, remaining: lease.remaining };
-  } catch (error) {
-    // The check was answered when the verdict is "harmful": that call is paid for.
-    if (!(error instanceof AppError && error.code === 'HARMFUL_URL')) await lease.refund();
-    throw error;
+  const verdict = await deps.urlChecker.check(url);
+  if (verdict.isMalicious) {
+    // The check was answered: the verdict "harmful" keeps its charge (the executor refunds the rest).
+    throw new AppError('HARMFUL_URL', '유해한 URL로 판단되어 단축 URL을 만들지 않았습니다.', {
+      is_malicious: true,
+      category: verdict.category,
+      reason: verdict.reason,
+      remaining: charged.remaining,
+    }).earns('harmful-url-detection');
   }
+  // SPEC §8 names a clean verdict `safe` in the shortener's embedded check.
+  const category = verdict.category === 'clean' ? 'safe' : verdict.category;
+  return { is_malicious: false, category, reason: verdict.reason, remaining: charged.remaining };
 }
 
 export function shortUrl(base: string, code: string): string {

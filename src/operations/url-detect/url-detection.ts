@@ -1,16 +1,18 @@
-import cron from 'node-cron';
 import type { Database } from '../../../db/client.js';
 import type { Logger } from '../../logger.js';
 import { buildDetectionLists } from './detection-lists.js';
 import { createUrlEngine, type UrlEngine } from './engine.js';
 import type { DownloadOptions } from './feed-download.js';
 import type { FeedSpecs } from './feeds.js';
-import { createRefreshLock } from './refresh-lock.js';
-import { createListStore, type FeedResult, type FeedState, type ListStore } from './list-store.js';
+import { createListStore, createRefreshLock, type FeedResult, type FeedState, type ListStore } from './list-store.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
 
-/** Runs `job` on a schedule; node-cron by default, a fake in tests. */
-export type Scheduler = (expression: string, job: () => Promise<unknown>) => { stop(): Promise<void> };
+/** Runs a job on a cron expression (src/jobs/watch-cron.ts's `cronScheduler`; a fake in tests). */
+export interface Scheduler {
+  schedule(expression: string, job: () => Promise<unknown>): { stop(): Promise<void> };
+  /** Time between two runs of the expression. */
+  periodMs(expression: string): number;
+}
 
 export interface UrlDetection {
   engine: UrlEngine;
@@ -24,7 +26,7 @@ export interface UrlDetection {
   refreshFeeds(): Promise<FeedResult[] | undefined>;
   feedStates(): Promise<FeedState[]>;
   /** `URL_LIST_REFRESH`: the schedule, plus one refresh soon after start when the lists are older than one period. */
-  start(schedule: string): void;
+  start(schedule: string, scheduler?: Scheduler): void;
   stop(): Promise<void>;
 }
 
@@ -114,13 +116,15 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     reload,
     refreshFeeds,
     feedStates: () => store.states(),
-    start(schedule) {
+    start(schedule, givenScheduler) {
       const poll = setInterval(safely('reload', () => reload()), deps.pollMs ?? 60_000);
       poll.unref();
       timers.push(poll);
       if (schedule === 'off') return;
-      scheduled = (deps.scheduler ?? cronScheduler)(schedule, () => refreshFeeds());
-      const periodMs = periodOf(schedule);
+      const scheduler = deps.scheduler ?? givenScheduler;
+      if (!scheduler) throw new Error('url list refresh needs a scheduler');
+      scheduled = scheduler.schedule(schedule, () => refreshFeeds());
+      const periodMs = scheduler.periodMs(schedule);
       const check = setTimeout(
         safely('start-up refresh', async () => {
           const last = await store.lastRefresh();
@@ -139,25 +143,4 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
       await reloading?.catch(() => undefined);
     },
   };
-}
-
-const cronScheduler: Scheduler = (expression, job) => {
-  const task = cron.schedule(expression, job, { name: 'url-list-refresh', noOverlap: true });
-  return {
-    async stop() {
-      await task.stop();
-      await task.destroy();
-    },
-  };
-};
-
-/** The time between two runs of a cron expression (six hours for the default). */
-export function periodOf(expression: string): number {
-  const task = cron.createTask(expression, () => undefined);
-  try {
-    const [first, second] = task.getNextRuns(2);
-    return first && second ? second.getTime() - first.getTime() : 6 * 3600_000;
-  } finally {
-    void task.destroy();
-  }
 }
