@@ -17,8 +17,9 @@ const UMBRELLA = new URL('../../shared/data/url-lists/clean-umbrella-top-100k-20
 
 /** Synthetic feed bodies (hosts, domains, adblock, URLs), gzip, in the shapes public lists use. */
 function feedBodies(): Record<string, Buffer> {
-  const word = (i: number) => `${(i * 2654435761 >>> 0).toString(36)}${['bet', 'shop', 'login', 'cam'][i % 4]}`;
-  const lines = (feed: number, format: (i: number) => string) => gzipSync(Array.from({ length: PER_FEED }, (_, i) => format(feed * PER_FEED + i)).join('\n'));
+  const word = (i: number) => `${((i * 2654435761) >>> 0).toString(36)}${['bet', 'shop', 'login', 'cam'][i % 4]}`;
+  const lines = (feed: number, format: (i: number) => string) =>
+    gzipSync(Array.from({ length: PER_FEED }, (_, i) => format(feed * PER_FEED + i)).join('\n'));
   return {
     '/hosts.gz': lines(0, (i) => `0.0.0.0    ${word(i)}.com`),
     '/domains.gz': lines(1, (i) => `${word(i)}.xyz`),
@@ -40,7 +41,10 @@ const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
 export async function runScale(): Promise<void> {
   console.log(`\n## Harmful-URL lists at scale (${(PER_FEED * FEEDS).toLocaleString()} entries in ${FEEDS} feeds, PGlite)`);
   const bodies = feedBodies();
-  const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/gzip' }).end(bodies[req.url ?? ''])).listen(0, '127.0.0.1');
+  const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/gzip' }).end(bodies[req.url ?? ''])).listen(
+    0,
+    '127.0.0.1',
+  );
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'aih-bench-lists-'));
@@ -61,8 +65,12 @@ export async function runScale(): Promise<void> {
   const cpuMs = (used.user + used.system) / 1000;
   delay.disable();
   const model = runtime.urlDetection.engine.model?.info;
-  console.log(`refresh (download, parse, store, index, train): ${(refreshMs / 1000).toFixed(1)} s wall, ${(cpuMs / 1000).toFixed(1)} s CPU; ${results?.filter((r) => r.ok).length}/${results?.length} feeds`);
-  console.log(`  event loop held at most ${(delay.max / 1e6).toFixed(0)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms) while it ran; model trained in ${model?.trainedMs} ms`);
+  console.log(
+    `refresh (download, parse, store, index, train): ${(refreshMs / 1000).toFixed(1)} s wall, ${(cpuMs / 1000).toFixed(1)} s CPU; ${results?.filter((r) => r.ok).length}/${results?.length} feeds`,
+  );
+  console.log(
+    `  event loop held at most ${(delay.max / 1e6).toFixed(0)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms) while it ran; model trained in ${model?.trainedMs} ms`,
+  );
   await runtime.close();
 
   started = performance.now();
@@ -75,10 +83,16 @@ export async function runScale(): Promise<void> {
   const rss = process.memoryUsage().rss;
   const engine = runtime.urlDetection.engine;
   const heap = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-  console.log(`restart to ready (${engine.listSize.toLocaleString()} entries indexed, saved model loaded): ${(loadMs / 1000).toFixed(1)} s wall, ${(loadCpuMs / 1000).toFixed(1)} s CPU`);
-  console.log(`  memory: process RSS ${mb(rss)} (${mb(rss - rssBefore)} over the bench's start, which includes the refresh's garbage); JS heap + buffers now ${mb(heap)}`);
+  console.log(
+    `restart to ready (${engine.listSize.toLocaleString()} entries indexed, saved model loaded): ${(loadMs / 1000).toFixed(1)} s wall, ${(loadCpuMs / 1000).toFixed(1)} s CPU`,
+  );
+  console.log(
+    `  memory: process RSS ${mb(rss)} (${mb(rss - rssBefore)} over the bench's start, which includes the refresh's garbage); JS heap + buffers now ${mb(heap)}`,
+  );
 
-  const probes = Array.from({ length: 20_000 }, (_, i) => (i % 2 ? `https://sub.${(i * 2654435761 >>> 0).toString(36)}bet.xyz/` : `https://example-${i}.org/page/${i}`));
+  const probes = Array.from({ length: 20_000 }, (_, i) =>
+    i % 2 ? `https://sub.${((i * 2654435761) >>> 0).toString(36)}bet.xyz/` : `https://example-${i}.org/page/${i}`,
+  );
   const time = (fn: (url: string) => unknown) => {
     for (const url of probes.slice(0, 2000)) fn(url);
     const samples = probes.map((url) => {

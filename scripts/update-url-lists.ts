@@ -32,7 +32,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     if (!results) {
       console.log('다른 인스턴스가 지금 목록을 갱신하고 있습니다. 끝나면 모든 서버가 새 목록을 불러옵니다.');
     } else {
-      for (const r of results) console.log(r.ok ? `✓ ${r.name}: ${r.entries} entries${r.skipped ? ` (${r.skipped} lines skipped)` : ''}` : `✗ ${r.name}: ${r.error}`);
+      for (const r of results)
+        console.log(
+          r.ok ? `✓ ${r.name}: ${r.entries} entries${r.skipped ? ` (${r.skipped} lines skipped)` : ''}` : `✗ ${r.name}: ${r.error}`,
+        );
       // Partial success is still success: the failed feeds keep their previous entries.
       process.exitCode = results.some((r) => r.ok) ? 0 : 1;
     }

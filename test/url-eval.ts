@@ -50,7 +50,12 @@ function cleanCases(part: Part, listed: Set<string>): Case[] {
   const entries = readReal(CLEAN).entries.filter((e) => partOf(e) === part && !listed.has(expressionHost(e)));
   const hosts = sample(entries, SAMPLE * 2).map((e): Case => ({ url: urlOf(e), label: 'clean', korean: isKorean(e) }));
   const domains = [...new Set(entries.flatMap((e) => getDomain(expressionHost(e)) ?? []))].filter((d) => !listed.has(d));
-  const sites = sample(domains, SAMPLE * 2).map((d): Case => ({ url: `https://${d}/`, label: 'clean', korean: /\.kr$/.test(d), site: true }));
+  const sites = sample(domains, SAMPLE * 2).map((d): Case => ({
+    url: `https://${d}/`,
+    label: 'clean',
+    korean: /\.kr$/.test(d),
+    site: true,
+  }));
   return [...hosts, ...sites];
 }
 
@@ -78,7 +83,10 @@ interface Row {
   siteFpr: string;
 }
 
-function measure(engine: UrlEngine, cases: Case[]): { recall: Record<string, string>; fpr: string; siteFpr: string; fp: string[]; misses: Map<string, string[]> } {
+function measure(
+  engine: UrlEngine,
+  cases: Case[],
+): { recall: Record<string, string>; fpr: string; siteFpr: string; fp: string[]; misses: Map<string, string[]> } {
   const total = new Map<string, number>();
   const hit = new Map<string, number>();
   const misses = new Map<string, string[]>();
@@ -119,7 +127,9 @@ function report(name: string, engine: UrlEngine, cases: Case[]): void {
 function harmCases(feeds: readonly LoadedFeed[], keep: (expression: string) => boolean, engine?: UrlEngine): Case[] {
   return feeds.flatMap((feed) => {
     if (feed.category === 'clean') return [];
-    const chosen = [...feed.entries].filter(keep).map((e) => ({ url: urlOf(e), label: feed.category as HarmCategory, korean: isKorean(e) }));
+    const chosen = [...feed.entries]
+      .filter(keep)
+      .map((e) => ({ url: urlOf(e), label: feed.category as HarmCategory, korean: isKorean(e) }));
     return sample(engine ? chosen.filter((c) => unlisted(engine, c.url)) : chosen, SAMPLE);
   });
 }
@@ -135,7 +145,9 @@ async function main(): Promise<void> {
   const clean = readReal(CLEAN);
   const listed = harmHosts();
   const cleanTrain = filterFeed(clean, (e) => partOf(e) === 'train');
-  const labelledClean: Case[] = [...TUNE, ...HOLDOUT, ...FRESH].filter((x) => x.label === 'clean').map((x) => ({ url: x.url, label: 'clean', korean: true }));
+  const labelledClean: Case[] = [...TUNE, ...HOLDOUT, ...FRESH]
+    .filter((x) => x.label === 'clean')
+    .map((x) => ({ url: x.url, label: 'clean', korean: true }));
   const cleanOf = (part: Part) => [...cleanCases(part, listed)];
 
   // 1. Listed: the production path, latest lists and the model trained on them.
@@ -145,13 +157,18 @@ async function main(): Promise<void> {
     report(`listed, ${part}`, fullEngine, [...harmCases(latest, (e) => partOf(e) === part), ...cleanOf(part)]);
   }
   report('listed, hand-written clean URLs with paths', fullEngine, labelledClean);
-  console.log(`(${full.index.size.toLocaleString()} entries loaded; model threshold ${full.model?.info.threshold.toFixed(3)}, trained in ${full.model?.info.trainedMs} ms on ${JSON.stringify(full.model?.info.examples)})`);
+  console.log(
+    `(${full.index.size.toLocaleString()} entries loaded; model threshold ${full.model?.info.threshold.toFixed(3)}, trained in ${full.model?.info.trainedMs} ms on ${JSON.stringify(full.model?.info.examples)})`,
+  );
 
   // 2. Zero-hour with the other feeds: lists and model from the train part only.
   const trainOnly = await buildDetectionLists([...latest.map((f) => filterFeed(f, (e) => partOf(e) === 'train')), cleanTrain]);
   const zeroEngine = createUrlEngine(trainOnly);
   for (const part of ['dev', 'heldout'] as const) {
-    report(`zero-hour (train part loaded), ${part}`, zeroEngine, [...harmCases(latest, (e) => partOf(e) === part, zeroEngine), ...cleanOf(part)]);
+    report(`zero-hour (train part loaded), ${part}`, zeroEngine, [
+      ...harmCases(latest, (e) => partOf(e) === part, zeroEngine),
+      ...cleanOf(part),
+    ]);
   }
 
   // 3. Time split: older snapshots loaded, URLs new in the later ones.
@@ -160,7 +177,10 @@ async function main(): Promise<void> {
   const before = new Set(older.flatMap((f) => f.entries));
   const newer = latest.filter((f) => f.category !== 'malware');
   for (const part of ['dev', 'heldout'] as const) {
-    report(`time split (older loaded), ${part}`, oldEngine, [...harmCases(newer, (e) => !before.has(e) && partOf(e) === part, oldEngine), ...cleanOf(part)]);
+    report(`time split (older loaded), ${part}`, oldEngine, [
+      ...harmCases(newer, (e) => !before.has(e) && partOf(e) === part, oldEngine),
+      ...cleanOf(part),
+    ]);
   }
 
   // 4. No feeds: team lists and rules only.
@@ -171,7 +191,9 @@ async function main(): Promise<void> {
   report('no feeds, hand-written clean URLs with paths', bare, labelledClean);
 
   printTable();
-  console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; sample ≤ ${SAMPLE} a category and part; set EVAL_SAMPLE to change)`);
+  console.log(
+    `\n(${((performance.now() - started) / 1000).toFixed(1)} s; sample ≤ ${SAMPLE} a category and part; set EVAL_SAMPLE to change)`,
+  );
 }
 
 function printTable(): void {

@@ -38,11 +38,18 @@ describe('feed formats as public lists publish them', () => {
   });
 
   it('CSV (URLhaus): the first field holding a URL, the header and comments skipped', () => {
-    expect([...parseFeed(fixture('urlhaus.csv'), 'csv').entries]).toEqual(['203.0.113.77/bins/arm7/', 'dl-files.example/update/setup.exe/']);
+    expect([...parseFeed(fixture('urlhaus.csv'), 'csv').entries]).toEqual([
+      '203.0.113.77/bins/arm7/',
+      'dl-files.example/update/setup.exe/',
+    ]);
   });
 
   it('hosts files name hosts; URL lists name pages', () => {
-    expect([...parseFeed(fixture('adult.hosts'), 'hosts').entries]).toEqual(['=velvet-evenings.com/', '=midnight-gallery.net/', '=silk-room.org/']);
+    expect([...parseFeed(fixture('adult.hosts'), 'hosts').entries]).toEqual([
+      '=velvet-evenings.com/',
+      '=midnight-gallery.net/',
+      '=silk-room.org/',
+    ]);
     expect(parseFeed(Buffer.from('0.0.0.0 a.example b.example\n'), 'hosts').entries.size).toBe(2);
     expect([...parseFeed(fixture('urlhaus-online.txt'), 'urls').entries]).toContain('198.51.100.23/bins/Mozi.m/');
   });
@@ -52,7 +59,12 @@ describe('matching as list authors mean it', () => {
   async function engineWith(feeds: [string, FeedFormat, string][]) {
     const loaded = feeds.map(([name, format, file]) => {
       const parsed = parseFeed(fixture(file), format);
-      return { name, category: name === 'adult' ? ('adult' as const) : name === 'malware' ? ('malware' as const) : ('phishing' as const), entries: parsed.entries, exceptions: parsed.exceptions };
+      return {
+        name,
+        category: name === 'adult' ? ('adult' as const) : name === 'malware' ? ('malware' as const) : ('phishing' as const),
+        entries: parsed.entries,
+        exceptions: parsed.exceptions,
+      };
     });
     return createUrlEngine(await buildDetectionLists(loaded, { model: false }));
   }
@@ -90,7 +102,9 @@ describe('matching as list authors mean it', () => {
 
 describe('URL_LIST_FEEDS', () => {
   it('reads entries, and reports and skips the ones it cannot use instead of dropping them all', () => {
-    const specs = parseFeedSpecs('gb=gambling:domains:https://x.test/d, malware:csv:https://y.test/u, bad=phishing:xml:https://z.test/, top=clean:domains:https://t.test/');
+    const specs = parseFeedSpecs(
+      'gb=gambling:domains:https://x.test/d, malware:csv:https://y.test/u, bad=phishing:xml:https://z.test/, top=clean:domains:https://t.test/',
+    );
     expect(specs.feeds).toEqual([
       { name: 'gb', category: 'gambling', format: 'domains', url: 'https://x.test/d' },
       { name: 'feed-2', category: 'malware', format: 'csv', url: 'https://y.test/u' },

@@ -44,7 +44,11 @@ function startFeedServer(): Promise<Server> {
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     if (range && req.headers['if-range'] === etag) {
       const start = Number(range[1]);
-      res.writeHead(206, { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}`, 'content-length': body.length - start, etag });
+      res.writeHead(206, {
+        'content-range': `bytes ${start}-${body.length - 1}/${body.length}`,
+        'content-length': body.length - start,
+        etag,
+      });
       return void res.end(body.subarray(start));
     }
     res.writeHead(200, { 'content-length': body.length, 'accept-ranges': 'bytes', etag });
@@ -96,12 +100,22 @@ describe('list update from a local server', () => {
       ],
       { sleep: async () => {} },
     );
-    expect(results.map((r) => [r.ok, r.entries, r.skipped])).toEqual([[true, 2, 0], [true, 5, 1], [true, 7, 1], [true, 3, 0], [true, 3, 0]]);
+    expect(results.map((r) => [r.ok, r.entries, r.skipped])).toEqual([
+      [true, 2, 0],
+      [true, 5, 1],
+      [true, 7, 1],
+      [true, 3, 0],
+      [true, 3, 0],
+    ]);
     expect(seen.filter((s) => s.path === '/flaky/domains').map((s) => s.range)).toEqual([undefined, 'bytes=40-']);
     expect(await reload()).toBe(true);
     expect(await reload()).toBe(false);
 
-    expect(await engine.classify('https://m.sunny-fields-club.com/anything')).toMatchObject({ isMalicious: true, category: 'gambling', source: 'list' });
+    expect(await engine.classify('https://m.sunny-fields-club.com/anything')).toMatchObject({
+      isMalicious: true,
+      category: 'gambling',
+      source: 'list',
+    });
     expect(await engine.classify('https://velvet-evenings.com/')).toMatchObject({ category: 'adult', source: 'list' });
     expect(await engine.classify('http://203.0.113.77:4455/bins/arm7')).toMatchObject({ category: 'malware', source: 'list' });
     expect(await engine.classify('https://pages-host.example/view/fake-bank-kr/')).toMatchObject({ category: 'phishing', source: 'list' });
@@ -112,8 +126,13 @@ describe('list update from a local server', () => {
 
   it('keeps the previous entries when a download fails or comes back empty, and records why', async () => {
     const { engine, store, reload } = app.runtime.urlDetection;
-    const broken = await store.update([feed('gambling', 'gambling', 'domains', '/gone'), feed('adult', 'adult', 'hosts', '/empty.txt')], { sleep: async () => {} });
-    expect(broken.map((r) => [r.ok, r.error])).toEqual([[false, 'HTTP 500'], [false, 'no entries in the feed']]);
+    const broken = await store.update([feed('gambling', 'gambling', 'domains', '/gone'), feed('adult', 'adult', 'hosts', '/empty.txt')], {
+      sleep: async () => {},
+    });
+    expect(broken.map((r) => [r.ok, r.error])).toEqual([
+      [false, 'HTTP 500'],
+      [false, 'no entries in the feed'],
+    ]);
     await reload();
     expect((await engine.classify('https://green-river-lounge.net/')).category).toBe('gambling');
     expect((await engine.classify('https://silk-room.org/')).category).toBe('adult');
@@ -202,11 +221,17 @@ describe('npm run lists:update (scripts/update-url-lists.ts)', () => {
         URL_LIST_FEEDS: `fixture-script-${run}=adult:hosts:${feedBase}/adult.hosts, fixture-broken-${run}=spam:domains:${feedBase}/nope`,
       };
       const results = await updateUrlLists(loadConfig(env));
-      expect(results?.map((r) => [r.name, r.ok])).toEqual([[`fixture-script-${run}`, true], [`fixture-broken-${run}`, false]]);
+      expect(results?.map((r) => [r.name, r.ok])).toEqual([
+        [`fixture-script-${run}`, true],
+        [`fixture-broken-${run}`, false],
+      ]);
 
       const runtime = await createRuntime(loadConfig(env));
       try {
-        expect(await runtime.urlDetection.engine.classify('https://midnight-gallery.net/')).toMatchObject({ category: 'adult', source: 'list' });
+        expect(await runtime.urlDetection.engine.classify('https://midnight-gallery.net/')).toMatchObject({
+          category: 'adult',
+          source: 'list',
+        });
       } finally {
         await runtime.db.delete(urlListSources).where(like(urlListSources.name, `fixture-%-${run}`));
         await runtime.close();

@@ -64,11 +64,27 @@ describe('false positives that hurt Korean users', () => {
   const clean = (url: string) => expect(engine.classifyRules(url), url).toMatchObject({ isMalicious: false });
 
   it('regional banks are not typos of KB or NH', () => {
-    for (const url of ['https://www.jbbank.co.kr/', 'https://www.kjbank.com/', 'https://www.busanbank.co.kr/', 'https://www.jejubank.co.kr/', 'https://www.imbank.co.kr/']) clean(url);
+    for (const url of [
+      'https://www.jbbank.co.kr/',
+      'https://www.kjbank.com/',
+      'https://www.busanbank.co.kr/',
+      'https://www.jejubank.co.kr/',
+      'https://www.imbank.co.kr/',
+    ])
+      clean(url);
   });
 
   it('foreign government sites are not 정부24 impersonation', () => {
-    for (const url of ['https://www.gov.uk/', 'https://www.usa.gov/', 'https://www.gov.pl/web/gov', 'https://www.gob.mx/', 'https://www.service-public.fr/', 'https://gov.aniview.com/', 'https://www.govt.nz/']) clean(url);
+    for (const url of [
+      'https://www.gov.uk/',
+      'https://www.usa.gov/',
+      'https://www.gov.pl/web/gov',
+      'https://www.gob.mx/',
+      'https://www.service-public.fr/',
+      'https://gov.aniview.com/',
+      'https://www.govt.nz/',
+    ])
+      clean(url);
     expect(engine.classifyRules('https://gov24-refund.com/login')).toMatchObject({ isMalicious: true, category: 'phishing' });
   });
 
@@ -80,11 +96,18 @@ describe('false positives that hurt Korean users', () => {
       'https://blog.naver.com/travel_kim/223456789012',
       'https://my-portfolio.vercel.app/',
       'https://docs-site.pages.dev/guide/',
-    ]) clean(url);
+    ])
+      clean(url);
     expect(engine.classifyRules('https://kakaobank-login.vercel.app/')).toMatchObject({ isMalicious: true, category: 'phishing' });
   });
 
   it('CDN host names that repeat a customer name are not brand impersonation', () => {
-    for (const url of ['https://itunes-apple.com.akadns.net/', 'https://paypal.com.cdn.cloudflare.net/', 'https://m.media-amazon.com/images/x.jpg', 'https://www.gstatic.com/']) clean(url);
+    for (const url of [
+      'https://itunes-apple.com.akadns.net/',
+      'https://paypal.com.cdn.cloudflare.net/',
+      'https://m.media-amazon.com/images/x.jpg',
+      'https://www.gstatic.com/',
+    ])
+      clean(url);
   });
 });

@@ -56,7 +56,7 @@ const YIELD_EVERY = 50_000;
 /** The host an expression names (`=host/`, `host/`, `host/path…`). */
 export function expressionHost(expression: string): string {
   const slash = expression.indexOf('/');
-  return (expression.startsWith('=') ? expression.slice(1, slash) : expression.slice(0, slash === -1 ? undefined : slash));
+  return expression.startsWith('=') ? expression.slice(1, slash) : expression.slice(0, slash === -1 ? undefined : slash);
 }
 
 /**

@@ -58,12 +58,25 @@ export function createUrlEngine(options: EngineOptions = {}) {
     const hit = index.lookup(lookupExpressions(url)).find((h) => !firstParty || !isWholeHostExpression(h.expression));
     if (hit) return listVerdict(url.href, hit);
     if (firstParty) {
-      return { url: url.href, isMalicious: false, category: 'clean', reason: `잘 알려진 공식 서비스(${url.domain})의 주소입니다.`, source: 'allowlist', score: 0, signals: [] };
+      return {
+        url: url.href,
+        isMalicious: false,
+        category: 'clean',
+        reason: `잘 알려진 공식 서비스(${url.domain})의 주소입니다.`,
+        source: 'allowlist',
+        score: 0,
+        signals: [],
+      };
     }
     const ruleSignals = [...vocabularySignals(url), ...brandSignals(url), ...governmentSignals(url), ...structureSignals(url)];
     const verdict = scoreVerdict(url.href, model ? [...ruleSignals, ...modelSignals(url, model, ruleSignals)] : ruleSignals);
     if (verdict.isMalicious && isPopular(url) && !verdict.signals.some((signal) => signal.decisive)) {
-      return { ...verdict, isMalicious: false, category: 'clean', reason: `널리 쓰이는 도메인(${url.domain}, 상위 사이트 목록)이라 주소 모양만으로는 유해하다고 판단하지 않았습니다.` };
+      return {
+        ...verdict,
+        isMalicious: false,
+        category: 'clean',
+        reason: `널리 쓰이는 도메인(${url.domain}, 상위 사이트 목록)이라 주소 모양만으로는 유해하다고 판단하지 않았습니다.`,
+      };
     }
     return verdict;
   }
@@ -81,10 +94,22 @@ export function createUrlEngine(options: EngineOptions = {}) {
     if (options.judge && verdict.source === 'rules' && verdict.score >= UNCERTAIN_SCORE && verdict.score < HARMFUL_SCORE) {
       const leading = leadingCategory(verdict.signals);
       try {
-        const opinion = await options.judge.judge({ url: url.href, leadingCategory: leading, score: verdict.score, signals: verdict.signals });
-        verdict = opinion.category === 'clean'
-          ? { ...verdict, source: 'llm', reason: `AI 검토 결과 유해하지 않은 것으로 보입니다: ${opinion.reason}` }
-          : { ...verdict, source: 'llm', isMalicious: true, category: opinion.category, reason: `${CATEGORY_LABEL[opinion.category]} 위험이 있는 URL입니다(AI 검토): ${opinion.reason}` };
+        const opinion = await options.judge.judge({
+          url: url.href,
+          leadingCategory: leading,
+          score: verdict.score,
+          signals: verdict.signals,
+        });
+        verdict =
+          opinion.category === 'clean'
+            ? { ...verdict, source: 'llm', reason: `AI 검토 결과 유해하지 않은 것으로 보입니다: ${opinion.reason}` }
+            : {
+                ...verdict,
+                source: 'llm',
+                isMalicious: true,
+                category: opinion.category,
+                reason: `${CATEGORY_LABEL[opinion.category]} 위험이 있는 URL입니다(AI 검토): ${opinion.reason}`,
+              };
       } catch (error) {
         // The rules' verdict stands; not cached, so the next call asks again.
         options.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, 'url second opinion failed');
@@ -174,9 +199,20 @@ function scoreVerdict(href: string, signals: Signal[]): Classification {
   const specific = signals.filter((s) => s.category === category);
   const generic = signals.filter((s) => s.category === 'generic');
   const score = sum(specific) + sum(generic);
-  const strongest = [...specific, ...generic].sort((a, b) => b.weight - a.weight).slice(0, 3).map((s) => s.reason);
+  const strongest = [...specific, ...generic]
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, 3)
+    .map((s) => s.reason);
   if (score >= HARMFUL_SCORE) {
-    return { url: href, isMalicious: true, category, reason: `${CATEGORY_LABEL[category]} 위험이 있는 URL입니다: ${strongest.join(', ')}.`, source: 'rules', score, signals };
+    return {
+      url: href,
+      isMalicious: true,
+      category,
+      reason: `${CATEGORY_LABEL[category]} 위험이 있는 URL입니다: ${strongest.join(', ')}.`,
+      source: 'rules',
+      score,
+      signals,
+    };
   }
   const reason =
     score >= UNCERTAIN_SCORE

@@ -63,7 +63,10 @@ function stripWww(host: string): string {
  * wildcards, `:port`, brackets, Unicode names (to punycode). Undefined when it is no host name.
  */
 export function normalizeHost(raw: string): { host: string; wildcard: boolean } | undefined {
-  let text = raw.replace(/^\uFEFF/, '').trim().toLowerCase();
+  let text = raw
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase();
   let wildcard = false;
   if (text.startsWith('*.')) [text, wildcard] = [text.slice(2), true];
   else if (text.startsWith('.')) [text, wildcard] = [text.slice(1), true];

@@ -20,7 +20,8 @@ const gunzipAsync = promisify(gunzip);
 const SINKHOLES = /^(0\.0\.0\.0|127\.0\.0\.1|::1?|0|::)$/;
 const LOCAL_NAMES = /^(localhost|localhost\.localdomain|local|broadcasthost|ip6-\w+|0\.0\.0\.0)$/;
 /** Adblock options that restrict a rule to some pages or rewrite requests: not a plain block. */
-const CONTEXT_OPTIONS = /(^|,)~?(domain|from|to|denyallow|badfilter|redirect(-rule)?|removeparam|csp|header|permissions|replace|urltransform|method)(=|,|$)/;
+const CONTEXT_OPTIONS =
+  /(^|,)~?(domain|from|to|denyallow|badfilter|redirect(-rule)?|removeparam|csp|header|permissions|replace|urltransform|method)(=|,|$)/;
 
 /** Decompresses gzip (recognised by its bytes) and decodes UTF-8 without a BOM. */
 export function feedText(body: Buffer): string {
@@ -40,7 +41,10 @@ const LINES_PER_SLICE = 20_000;
 /** The same, yielding to the event loop between slices of lines: a refresh never stalls requests. */
 export async function parseFeedAsync(body: Buffer, format: FeedFormat): Promise<ParsedFeed> {
   const raw = body[0] === 0x1f && body[1] === 0x8b ? await gunzipAsync(body) : body;
-  const lines = raw.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n|\r/);
+  const lines = raw
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n|\r/);
   const parsed = emptyFeed();
   for (let start = 0; start < lines.length; start += LINES_PER_SLICE) {
     parseLines(lines.slice(start, start + LINES_PER_SLICE), format, parsed);
@@ -132,7 +136,10 @@ function adblockRule(line: string): { expression: string; exception: boolean } |
   else if (rule.startsWith('|')) text = rule.slice(1);
   else if (/^[a-z0-9*.-]+\.[a-z0-9-]+\^?$/i.test(rule)) text = rule;
   else return undefined;
-  text = text.replace(/\|$/, '').replace(/\^$/, '').replace(/\^?\*$/, '');
+  text = text
+    .replace(/\|$/, '')
+    .replace(/\^$/, '')
+    .replace(/\^?\*$/, '');
   // `^` elsewhere is a separator: the end of the host (`||host^/path` is rare) or of the path.
   text = text.replace(/\^/g, '/');
   if (text.includes('*')) return undefined;

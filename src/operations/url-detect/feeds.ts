@@ -28,13 +28,33 @@ const raw = (repo: string, path: string) => `https://raw.githubusercontent.com/$
 export const DEFAULT_FEEDS: readonly FeedSpec[] = [
   { name: 'urlhaus', category: 'malware', format: 'csv', url: 'https://urlhaus.abuse.ch/downloads/csv_online/' },
   { name: 'usom', category: 'malware', format: 'domains', url: raw('elliotwutingfeng/USOM-Blocklists', 'urls.txt') },
-  { name: 'phishing-database', category: 'phishing', format: 'domains', url: raw('mitchellkrogza/Phishing.Database', 'phishing-domains-ACTIVE.txt') },
+  {
+    name: 'phishing-database',
+    category: 'phishing',
+    format: 'domains',
+    url: raw('mitchellkrogza/Phishing.Database', 'phishing-domains-ACTIVE.txt'),
+  },
   { name: 'openphish', category: 'phishing', format: 'adblock', url: raw('stephenhawk8054/openphish-adblock', 'filters_init.txt') },
   { name: 'ut1-gambling', category: 'gambling', format: 'domains', url: raw('olbat/ut1-blacklists', 'blacklists/gambling/domains') },
-  { name: 'emta-gambling', category: 'gambling', format: 'adblock', url: raw('elliotwutingfeng/Estonia-Blocked-Gambling-Websites', 'blocklist_ABP.txt') },
+  {
+    name: 'emta-gambling',
+    category: 'gambling',
+    format: 'adblock',
+    url: raw('elliotwutingfeng/Estonia-Blocked-Gambling-Websites', 'blocklist_ABP.txt'),
+  },
   { name: 'antiporn', category: 'adult', format: 'hosts', url: raw('4skinSkywalker/Anti-Porn-HOSTS-File', 'HOSTS.txt') },
-  { name: 'gaso-scam', category: 'spam', format: 'domains', url: raw('elliotwutingfeng/GlobalAntiScamOrg-blocklist', 'global-anti-scam-org-scam-urls.txt') },
-  { name: 'umbrella-top', category: 'clean', format: 'domains', url: raw('Loughty/Cisco-Umbrella-Top-1M-PiHole-Whitelist', 'umbrella-top-100k.txt') },
+  {
+    name: 'gaso-scam',
+    category: 'spam',
+    format: 'domains',
+    url: raw('elliotwutingfeng/GlobalAntiScamOrg-blocklist', 'global-anti-scam-org-scam-urls.txt'),
+  },
+  {
+    name: 'umbrella-top',
+    category: 'clean',
+    format: 'domains',
+    url: raw('Loughty/Cisco-Umbrella-Top-1M-PiHole-Whitelist', 'umbrella-top-100k.txt'),
+  },
 ];
 
 export interface FeedSpecs {

@@ -46,7 +46,10 @@ export class LexicalModel {
     readonly info: LexicalModelInfo,
   ) {}
 
-  static async train(examples: Map<(typeof CLASSES)[number], Iterable<string>>, options: TrainingOptions = {}): Promise<LexicalModel | undefined> {
+  static async train(
+    examples: Map<(typeof CLASSES)[number], Iterable<string>>,
+    options: TrainingOptions = {},
+  ): Promise<LexicalModel | undefined> {
     const started = performance.now();
     const rows = sample(examples, options.maxPerCategory ?? 40_000, options.maxClean ?? 100_000);
     const counts = Object.fromEntries(CLASSES.map((c, i) => [c, rows.filter((r) => r.label === i).length])) as LexicalModelInfo['examples'];
@@ -131,7 +134,12 @@ export class LexicalModel {
     let best = 1;
     for (let k = 2; k < K; k++) if ((probabilities[k] ?? 0) > (probabilities[best] ?? 0)) best = k;
     const harm = 1 - (probabilities[0] ?? 0);
-    return { harm, category: CLASSES[best] as HarmCategory, flagged: harm >= this.info.threshold, evidence: this.evidence(ids, names, best) };
+    return {
+      harm,
+      category: CLASSES[best] as HarmCategory,
+      flagged: harm >= this.info.threshold,
+      evidence: this.evidence(ids, names, best),
+    };
   }
 
   private harmOf(host: string): number {

@@ -39,7 +39,10 @@ export function createListStore(db: Database) {
   return {
     /** The stored feeds with their entries, one at a time (two million entries never sit in memory twice). */
     async *loadFeeds(): AsyncGenerator<LoadedFeed> {
-      const names = await db.select({ name: urlListSources.name, category: urlListSources.category }).from(urlListSources).orderBy(urlListSources.name);
+      const names = await db
+        .select({ name: urlListSources.name, category: urlListSources.category })
+        .from(urlListSources)
+        .orderBy(urlListSources.name);
       for (const { name, category } of names) {
         const [row] = await db.select({ entries: urlListSources.entries }).from(urlListSources).where(eq(urlListSources.name, name));
         if (row?.entries) yield { name, category: category as FeedCategory, ...(await unpack(row.entries)) };
@@ -66,14 +69,19 @@ export function createListStore(db: Database) {
     /** Changes whenever a feed's entries are stored: running instances compare it to know when to reload. */
     async version(): Promise<string> {
       const [row] = await db
-        .select({ latest: sql<string | null>`max(${urlListSources.fetchedAt})::text`, total: sql<number>`coalesce(sum(${urlListSources.entryCount}), 0)::int` })
+        .select({
+          latest: sql<string | null>`max(${urlListSources.fetchedAt})::text`,
+          total: sql<number>`coalesce(sum(${urlListSources.entryCount}), 0)::int`,
+        })
         .from(urlListSources);
       return `${row?.latest ?? 'none'}/${row?.total ?? 0}`;
     },
 
     /** When the stored feeds were last refreshed (successfully or not); undefined before the first time. */
     async lastRefresh(): Promise<Date | undefined> {
-      const [row] = await db.select({ latest: sql<string | null>`max(coalesce(${urlListSources.lastAttemptAt}, ${urlListSources.fetchedAt}))::text` }).from(urlListSources);
+      const [row] = await db
+        .select({ latest: sql<string | null>`max(coalesce(${urlListSources.lastAttemptAt}, ${urlListSources.fetchedAt}))::text` })
+        .from(urlListSources);
       return row?.latest ? new Date(row.latest) : undefined;
     },
 
@@ -89,10 +97,22 @@ export function createListStore(db: Database) {
         const now = options.now?.() ?? new Date();
         try {
           const parsed = await parseFeedAsync(await downloadFeed(feed.url, options), feed.format);
-          if (parsed.entries.size === 0) throw new Error(parsed.skipped > 0 ? `no entry could be read (${parsed.skipped} lines skipped, e.g. '${parsed.skippedSamples[0]}')` : 'no entries in the feed');
+          if (parsed.entries.size === 0)
+            throw new Error(
+              parsed.skipped > 0
+                ? `no entry could be read (${parsed.skipped} lines skipped, e.g. '${parsed.skippedSamples[0]}')`
+                : 'no entries in the feed',
+            );
           await storeFeed(db, feed, parsed, now);
-          options.logger?.info({ feed: feed.name, entries: parsed.entries.size, skipped: parsed.skipped, ms: Date.now() - started }, 'url list stored');
-          if (parsed.skipped > 0) options.logger?.warn({ feed: feed.name, skipped: parsed.skipped, samples: parsed.skippedSamples }, 'url list lines not understood were skipped');
+          options.logger?.info(
+            { feed: feed.name, entries: parsed.entries.size, skipped: parsed.skipped, ms: Date.now() - started },
+            'url list stored',
+          );
+          if (parsed.skipped > 0)
+            options.logger?.warn(
+              { feed: feed.name, skipped: parsed.skipped, samples: parsed.skippedSamples },
+              'url list lines not understood were skipped',
+            );
           results.push({ name: feed.name, ok: true, entries: parsed.entries.size, skipped: parsed.skipped });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -112,14 +132,28 @@ export function createListStore(db: Database) {
     },
 
     async saveModel(version: string, model: LexicalModel): Promise<void> {
-      const values = { version, info: JSON.stringify(model.info), weights: await gzipAsync(model.toBytes(), { level: 1 }), trainedAt: new Date() };
-      await db.insert(urlListModels).values({ name: MODEL_NAME, ...values }).onConflictDoUpdate({ target: urlListModels.name, set: values });
+      const values = {
+        version,
+        info: JSON.stringify(model.info),
+        weights: await gzipAsync(model.toBytes(), { level: 1 }),
+        trainedAt: new Date(),
+      };
+      await db
+        .insert(urlListModels)
+        .values({ name: MODEL_NAME, ...values })
+        .onConflictDoUpdate({ target: urlListModels.name, set: values });
     },
 
     /** Drops the feeds that are no longer configured. */
     async prune(keep: readonly string[]): Promise<void> {
       if (keep.length === 0) await db.delete(urlListSources);
-      else await db.delete(urlListSources).where(sql`${urlListSources.name} not in (${sql.join(keep.map((name) => sql`${name}`), sql`, `)})`);
+      else
+        await db.delete(urlListSources).where(
+          sql`${urlListSources.name} not in (${sql.join(
+            keep.map((name) => sql`${name}`),
+            sql`, `,
+          )})`,
+        );
     },
   };
 }
@@ -136,14 +170,25 @@ async function storeFeed(db: Database, feed: FeedSpec, parsed: ParsedFeed, now: 
     lastError: parsed.skipped > 0 ? `${parsed.skipped} lines not understood were skipped (e.g. '${parsed.skippedSamples[0]}')` : null,
     entries: await pack(parsed),
   };
-  await db.insert(urlListSources).values({ name: feed.name, ...source }).onConflictDoUpdate({ target: urlListSources.name, set: source });
+  await db
+    .insert(urlListSources)
+    .values({ name: feed.name, ...source })
+    .onConflictDoUpdate({ target: urlListSources.name, set: source });
 }
 
 async function recordFailure(db: Database, feed: FeedSpec, message: string, now: Date): Promise<void> {
   const error = message.slice(0, 500);
   await db
     .insert(urlListSources)
-    .values({ name: feed.name, url: feed.url, category: feed.category, format: feed.format, entryCount: 0, lastAttemptAt: now, lastError: error })
+    .values({
+      name: feed.name,
+      url: feed.url,
+      category: feed.category,
+      format: feed.format,
+      entryCount: 0,
+      lastAttemptAt: now,
+      lastError: error,
+    })
     .onConflictDoUpdate({ target: urlListSources.name, set: { lastAttemptAt: now, lastError: error } });
 }
 

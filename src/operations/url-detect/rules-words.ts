@@ -64,10 +64,18 @@ export function vocabularySignals(url: CanonicalUrl): Signal[] {
       (word) => !strongInPath.some((strongWord) => strongWord.includes(word) || word.includes(strongWord)),
     );
     for (const word of strongInPath.slice(0, 3)) {
-      signals.push({ category: vocabulary.category, weight: vocabulary.strongPathWeight, reason: `경로에 ${vocabulary.label}('${word}')가 들어 있음` });
+      signals.push({
+        category: vocabulary.category,
+        weight: vocabulary.strongPathWeight,
+        reason: `경로에 ${vocabulary.label}('${word}')가 들어 있음`,
+      });
     }
     for (const word of inPath.slice(0, Math.max(0, 3 - strongInPath.length))) {
-      signals.push({ category: vocabulary.category, weight: vocabulary.pathWeight, reason: `경로에 ${vocabulary.label}('${word}')가 들어 있음` });
+      signals.push({
+        category: vocabulary.category,
+        weight: vocabulary.pathWeight,
+        reason: `경로에 ${vocabulary.label}('${word}')가 들어 있음`,
+      });
     }
   }
   return signals;
@@ -100,7 +108,8 @@ const BRAND_LABELS: BrandToken[] = BRANDS.flatMap((brand) =>
 /** Shorter names have too many honest neighbours one letter away (jbbank, kjbank and kbbank are three banks). */
 const MIN_TYPO_LENGTH = 7;
 
-const PHISHY_HOST = /login|signin|verif|secure|account|auth|update|confirm|wallet|cert|otp|support|service|help|(?<![a-z])(kr|id|pay|m|mobile|center|event|check|web)(?![a-z])/;
+const PHISHY_HOST =
+  /login|signin|verif|secure|account|auth|update|confirm|wallet|cert|otp|support|service|help|(?<![a-z])(kr|id|pay|m|mobile|center|event|check|web)(?![a-z])/;
 
 /** A brand's name in a host the brand does not own; lookalikes of its domain (typos, homoglyphs). */
 export function brandSignals(url: CanonicalUrl): Signal[] {
@@ -108,7 +117,8 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
   if (url.ipVersion || isInfrastructure(url.domain)) return [];
   const hostText = ownHostText(url);
   // `amazon.co.za`, `google.com.br`: the brand's own name under a country suffix is the brand's.
-  const ownCountrySite = (brand: Brand) => brand.tokens.includes(url.domainLabel) && !CHEAP_TLDS.has(url.publicSuffix.split('.').pop() ?? '');
+  const ownCountrySite = (brand: Brand) =>
+    brand.tokens.includes(url.domainLabel) && !CHEAP_TLDS.has(url.publicSuffix.split('.').pop() ?? '');
   const notOwner = (brand: Brand) => !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains) && !ownCountrySite(brand);
   const signals: Signal[] = [];
   const named = new Set<Brand>();
@@ -117,7 +127,11 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
     const brand = brandOfToken.get(match[0]);
     if (!brand || named.has(brand) || !notOwner(brand) || !touchesWordEdge(hostText, match.index, match[0].length)) continue;
     named.add(brand);
-    signals.push({ category: 'phishing', weight: 45, reason: `${brand.name}의 공식 도메인이 아닌데 호스트에 '${match[0]}'이(가) 들어 있음` });
+    signals.push({
+      category: 'phishing',
+      weight: 45,
+      reason: `${brand.name}의 공식 도메인이 아닌데 호스트에 '${match[0]}'이(가) 들어 있음`,
+    });
     if (PHISHY_HOST.test(hostText.replace(match[0], ' '))) {
       signals.push({ category: 'phishing', weight: 15, reason: '브랜드명과 로그인·인증·고객센터 같은 단어를 섞은 호스트' });
     }
@@ -151,7 +165,10 @@ function lookalikeOf(url: CanonicalUrl): Signal | undefined {
   const unicodeLabel = url.hostUnicode.split('.').slice(0, -1).join('.');
   const skeletonText = skeleton(unicodeLabel);
   if (skeletonText !== unicodeLabel) {
-    const hit = BRAND_LABELS.find(({ brand, token }) => skeletonText.includes(token) && !unicodeLabel.includes(token) && !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains));
+    const hit = BRAND_LABELS.find(
+      ({ brand, token }) =>
+        skeletonText.includes(token) && !unicodeLabel.includes(token) && !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains),
+    );
     if (hit) return { category: 'phishing', weight: 60, reason: `'${hit.token}'와(과) 비슷해 보이는 글자로 만든 위장 도메인` };
   }
   const typo = typoOf(url.domainLabel);
@@ -169,7 +186,11 @@ function typoOf(label: string): BrandToken | undefined {
     if (plain === token) return false;
     // Short names: only swapped letters (naevr), the same letters in another order.
     if (token.length < MIN_TYPO_LENGTH) {
-      return plain.length === token.length && countsDistance(counts, tokenCounts ?? charCounts(token)) === 0 && editDistance(plain, token, 1) <= 1;
+      return (
+        plain.length === token.length &&
+        countsDistance(counts, tokenCounts ?? charCounts(token)) === 0 &&
+        editDistance(plain, token, 1) <= 1
+      );
     }
     // Two edits only for long names, and only with the first letter kept: readers anchor on the
     // start, and two substitutions there turn one ordinary word into another (postbank/tossbank).
@@ -189,7 +210,10 @@ export function governmentSignals(url: CanonicalUrl): Signal[] {
   if (FOREIGN_GOVERNMENT.test(url.publicSuffix)) return [];
   const hostText = ownHostText(url);
   const korean = /(?<![a-z])(gov(?:24|-?kr)|go-?kr|minwon(?:24)?|jeongbu24)(?![a-z])/.exec(hostText);
-  if (korean) return [{ category: 'phishing', weight: 50, reason: `정부24·민원 서비스처럼 보이는 이름('${korean[1]}')이지만 정부 도메인(go.kr)이 아님` }];
+  if (korean)
+    return [
+      { category: 'phishing', weight: 50, reason: `정부24·민원 서비스처럼 보이는 이름('${korean[1]}')이지만 정부 도메인(go.kr)이 아님` },
+    ];
   // A bare `gov` label is everywhere abroad (gov.aniview.com): a hint, never a verdict alone.
   const bare = /(?<![a-z])(gov\d*)(?![a-z])/.exec(hostText);
   return bare ? [{ category: 'phishing', weight: 15, reason: `정부 기관처럼 보이는 이름('${bare[1]}')이지만 정부 도메인이 아님` }] : [];

@@ -117,7 +117,10 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     refreshFeeds,
     feedStates: () => store.states(),
     start(schedule, givenScheduler) {
-      const poll = setInterval(safely('reload', () => reload()), deps.pollMs ?? 60_000);
+      const poll = setInterval(
+        safely('reload', () => reload()),
+        deps.pollMs ?? 60_000,
+      );
       poll.unref();
       timers.push(poll);
       if (schedule === 'off') return;
