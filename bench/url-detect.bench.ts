@@ -116,13 +116,25 @@ export async function run(): Promise<void> {
     options('https://casino-[<id>].xyz/event', true),
   );
   const repeat = await measureHttp('service /url/detect, same URL', `${base}/api/v1/url/detect`, options('https://casino-king.xyz/event'));
+  // 32 accounts taking turns: many customers instead of one busy one.
+  const apiKeys = await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      const key = await signUp(base);
+      await post(base, '/api/v1/subscriptions', { api: 'harmful-url-detection' }, key);
+      return key;
+    }),
+  );
+  const manyAccounts = await measureHttp('service /url/detect, 32 accounts', `${base}/api/v1/url/detect`, {
+    ...options('https://casino-king.xyz/event'),
+    apiKeys,
+  });
   // A 400 is answered after authentication but before the quota write: the door without the database write.
   const invalid = await measureHttp('service /url/detect, 400 (no charge)', `${base}/api/v1/url/detect`, {
     ...options('ftp://x'),
     expectStatus: 400,
   });
   const bareRun = await measureHttp('bare node:http JSON', bare.url, options('https://casino-king.xyz/event'));
-  report(`POST /api/v1/url/detect (32 connections, 5 s, ${runtime.databaseKind})`, [fresh, repeat, invalid], bareRun);
+  report(`POST /api/v1/url/detect (32 connections, 5 s, ${runtime.databaseKind})`, [fresh, repeat, manyAccounts, invalid], bareRun);
   console.log('(a 400 reaches neither the engine nor the quota: its rate is the ceiling of the door itself on this machine)');
 
   await bare.close();
@@ -147,7 +159,7 @@ async function post(base: string, path: string, body: unknown, apiKey?: string, 
 }
 
 async function signUp(base: string): Promise<string> {
-  const email = `bench-url-${Date.now()}@example.com`;
+  const email = `bench-url-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
   await post(base, '/api/v1/auth/register', { email, password: 'bench password 1' });
   const login = await post(base, '/api/v1/auth/login', { email, password: 'bench password 1' });
   const key = await post(base, '/api/v1/keys', { name: 'bench' }, undefined, login.token);
