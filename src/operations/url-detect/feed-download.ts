@@ -5,6 +5,8 @@ export interface DownloadOptions {
   attempts?: number;
   /** A feed bigger than this is refused (public lists are tens of MB at most). */
   maxBytes?: number;
+  /** Aborts the download (the service is stopping). */
+  signal?: AbortSignal;
   /** Waits between attempts (tests pass a no-op). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -32,7 +34,9 @@ export async function downloadFeed(url: string, options: DownloadOptions = {}): 
     try {
       const response = await doFetch(url, {
         headers: resuming ? { range: `bytes=${received}-`, 'if-range': validator ?? '' } : {},
-        signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
+        signal: options.signal
+          ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? 120_000)])
+          : AbortSignal.timeout(options.timeoutMs ?? 120_000),
       });
       if (!response.ok) {
         const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
@@ -54,7 +58,7 @@ export async function downloadFeed(url: string, options: DownloadOptions = {}): 
       }
       return Buffer.concat(chunks);
     } catch (error) {
-      if (error instanceof PermanentError || attempt >= attempts) throw error;
+      if (error instanceof PermanentError || attempt >= attempts || options.signal?.aborted) throw error;
       await sleep(1000 * 2 ** (attempt - 1));
     }
   }

@@ -93,6 +93,7 @@ export function createListStore(db: Database) {
     async update(feeds: readonly FeedSpec[], options: DownloadOptions & { logger?: Logger; now?: () => Date } = {}): Promise<FeedResult[]> {
       const results: FeedResult[] = [];
       for (const feed of feeds) {
+        if (options.signal?.aborted) break;
         const started = Date.now();
         const now = options.now?.() ?? new Date();
         try {

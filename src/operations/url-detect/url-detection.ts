@@ -61,6 +61,8 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
   let refreshing: Promise<FeedResult[] | undefined> | undefined;
   const timers: NodeJS.Timeout[] = [];
   let scheduled: { stop(): Promise<void> } | undefined;
+  // Stopping aborts a refresh under way: a shutdown never waits for a slow feed server.
+  const stopping = new AbortController();
 
   for (const problem of deps.feeds.problems) deps.logger.warn({ problem }, 'URL_LIST_FEEDS entry skipped');
 
@@ -89,12 +91,13 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
 
   async function refreshOnce(): Promise<FeedResult[] | undefined> {
     const results = await lock.run(async () => {
-      const outcome = await store.update(deps.feeds.feeds, { ...deps.download, logger: deps.logger, now });
+      const outcome = await store.update(deps.feeds.feeds, { ...deps.download, signal: stopping.signal, logger: deps.logger, now });
+      if (stopping.signal.aborted) return outcome;
       if (deps.feeds.problems.length === 0) await store.prune(deps.feeds.feeds.map((feed) => feed.name));
       return outcome;
     });
     if (!results) deps.logger.info('url lists: another instance is refreshing; its result will be loaded');
-    await reload();
+    if (!stopping.signal.aborted) await reload();
     return results;
   }
 
@@ -140,6 +143,7 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
       deps.logger.info({ schedule, feeds: deps.feeds.feeds.length }, 'url list refresh scheduled');
     },
     async stop() {
+      stopping.abort();
       for (const timer of timers) clearTimeout(timer);
       await scheduled?.stop();
       await refreshing?.catch(() => undefined);
