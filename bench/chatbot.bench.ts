@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { chunkText } from '../src/operations/chatbot/chunk.js';
+import { chunkSpans } from '../src/operations/chatbot/chunk.js';
 import { createKnowledgeStore, rowsOf } from '../src/operations/chatbot/knowledge-store.js';
 import { queryTerms, toOrQueryLiteral } from '../src/operations/chatbot/tokenize.js';
 import { ANSWERABLE, EVAL_ENTRIES, generateDistractors, UNANSWERABLE } from '../test/data/chatbot-eval.js';
@@ -39,20 +39,20 @@ function vector(text: string): number[] {
 
 async function measure(size: number, embeddings?: FakeOpenAI): Promise<void> {
   const env: Record<string, string> = embeddings ? { OPENAI_BASE_URL: embeddings.url, OPENAI_EMBEDDING_MODEL: 'bench-embedding' } : {};
-  const service = await startBenchService(env, { chatbot: { maxEntries: size + 1000 } });
+  const service = await startBenchService(env, { chatbot: { maxEntries: size + 1000, maxChars: 1_000_000_000 } });
   const { base, apiKey, runtime } = service;
   const headers = { 'x-api-key': apiKey };
   try {
     await postJson(base, '/api/v1/chatbot/rag', { action: 'index', content: EVAL_ENTRIES[0] }, headers);
     const [owner] = rowsOf<{ account_id: number }>(await runtime.db.execute(sql`select account_id from knowledge_entries order by id desc limit 1`));
     const accountId = owner!.account_id;
-    const store = createKnowledgeStore(runtime.db, { maxEntries: size + 1000 });
+    const store = createKnowledgeStore(runtime.db, { maxEntries: size + 1000, maxChars: 1_000_000_000 });
 
     const texts = [...EVAL_ENTRIES.slice(1), ...generateDistractors(size - EVAL_ENTRIES.length)];
     const started = performance.now();
     for (let start = 0; start < texts.length; start += 1000) {
-      const batch = texts.slice(start, start + 1000).map((content) => ({ content, chunks: chunkText(content) }));
-      await store.add(accountId, embeddings ? batch.map((entry) => ({ ...entry, embeddings: entry.chunks.map(vector) })) : batch);
+      const batch = texts.slice(start, start + 1000).map((content) => ({ content, chunks: chunkSpans(content) }));
+      await store.add(accountId, embeddings ? batch.map((entry) => ({ ...entry, embeddings: entry.chunks.map((span) => vector(entry.content.slice(span.start, span.end))) })) : batch);
     }
     const loadSeconds = (performance.now() - started) / 1000;
     if (runtime.databaseKind === 'postgres') await runtime.db.execute(sql`analyze knowledge_chunks`);

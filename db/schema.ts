@@ -197,7 +197,9 @@ export const knowledgeChunks = pgTable(
     /** Copied from the entry so that search filters without a join. */
     accountId: integer('account_id').notNull(),
     ordinal: integer('ordinal').notNull(),
-    content: text('content').notNull(),
+    /** The chunk is the entry's text from start to end (JavaScript string indices): no second copy of it. */
+    start: integer('start_offset').notNull(),
+    end: integer('end_offset').notNull(),
     tokens: tsvector('tokens').notNull(),
     tokenCount: integer('token_count').notNull(),
     embedding: real('embedding').array(),
@@ -217,6 +219,8 @@ export const knowledgeStats = pgTable('knowledge_stats', {
   entryCount: integer('entry_count').notNull().default(0),
   chunkCount: integer('chunk_count').notNull().default(0),
   tokenTotal: bigint('token_total', { mode: 'number' }).notNull().default(0),
+  /** Characters of the stored entries: the per-account storage limit. */
+  charTotal: bigint('char_total', { mode: 'number' }).notNull().default(0),
 });
 
 /**

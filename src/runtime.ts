@@ -41,8 +41,8 @@ export interface RuntimeOptions {
   translateChunkChars?: number;
   /** OCR worker pool settings (tests use one worker and a short queue). */
   ocr?: OcrPoolOptions;
-  /** Knowledge chatbot: entries per account (10,000; the bench raises it) and the relevance gate. */
-  chatbot?: { maxEntries?: number; minCoverage?: number };
+  /** Knowledge chatbot: storage limits per account (else from the config; the bench raises them) and the relevance gate. */
+  chatbot?: { maxEntries?: number; maxChars?: number; minCoverage?: number };
   /** Parcel tracking: clock, rate limit, holidays (tests), and tracker client settings. */
   delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
   /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings, a fixed clock (tests). */
@@ -82,7 +82,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const ocr = () => (ocrPool ??= createTesseractPool(options.ocr));
 
   /** Knowledge entries of the chatbot; embeddings only when OPENAI_EMBEDDING_MODEL is set. */
-  const knowledge = createKnowledgeStore(db, { maxEntries: options.chatbot?.maxEntries ?? 10_000 });
+  const knowledge = createKnowledgeStore(db, {
+    maxEntries: options.chatbot?.maxEntries ?? config.KNOWLEDGE_MAX_ENTRIES,
+    maxChars: options.chatbot?.maxChars ?? config.KNOWLEDGE_MAX_CHARS,
+  });
 
   /** Parcel tracking; the watch poller reuses `delivery.tracking` (cache, cross-instance rate limit). */
   const tracker = createTracker({

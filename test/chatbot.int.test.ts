@@ -46,7 +46,8 @@ describe('POST /api/v1/chatbot/rag without an LLM', () => {
     expect(chat.status).toBe(200);
     expect(chat.body.answer).toContain('7일 이내');
     expect(chat.body.answer).not.toContain('고객센터');
-    expect(chat.body.sources[0]).toEqual({ id: indexed.body.id, score: expect.any(Number) });
+    // The source says where the quoted chunk lies in the entry, so a bot can quote it.
+    expect(chat.body.sources[0]).toEqual({ id: indexed.body.id, score: expect.any(Number), start: 0, end: REFUND.length });
     const english = await app.post(PATH, { action: 'chat', message: 'Which days can we deploy to production?' }, user.apiKey);
     expect(english.body.answer).toBe(DEPLOY);
     expect(english.body.sources[0].id).toBe(deployId);
