@@ -43,7 +43,6 @@ interface Bm25Row {
   start_offset: number;
   end_offset: number;
   score: number;
-  matched_idf: number;
   matched: string[] | string;
   dfs: Record<string, number> | string | null;
   n: number;
@@ -78,14 +77,13 @@ async function bm25(db: Pick<Database, 'execute'>, accountId: number, terms: str
     ), scored as materialized (
       select tf.id,
              sum(idf.idf * tf.tf * ${sql.raw(String(K1 + 1))} / (tf.tf + ${sql.raw(String(K1))} * (1 - ${sql.raw(String(B))} + ${sql.raw(String(B))} * tf.token_count / stats.avgdl))) as score,
-             sum(idf.idf) as matched_idf,
              array_agg(tf.lexeme) as matched
       from tf join idf using (lexeme) cross join stats
       group by tf.id
       order by score desc, tf.id
       limit ${limit}
     )
-    select s.id as chunk_id, c.entry_id, c.start_offset, c.end_offset, s.score, s.matched_idf, s.matched,
+    select s.id as chunk_id, c.entry_id, c.start_offset, c.end_offset, s.score, s.matched,
            (select json_object_agg(lexeme, df) from df) as dfs,
            (select n from stats) as n
     from scored s join knowledge_chunks c on c.id = s.id
@@ -94,7 +92,7 @@ async function bm25(db: Pick<Database, 'execute'>, accountId: number, terms: str
 }
 
 /** Runs the search in a transaction whose statements are cut off after STATEMENT_TIMEOUT_MS. */
-async function withTimeout<T>(db: Database, run: (tx: Pick<Database, 'execute'>) => Promise<T>): Promise<T> {
+export async function withStatementTimeout<T>(db: Database, run: (tx: Pick<Database, 'execute'>) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local statement_timeout = ${STATEMENT_TIMEOUT_MS}`));
     return run(tx);
@@ -150,7 +148,7 @@ export async function retrieve(
 ): Promise<Retrieval> {
   const limit = options.limit ?? 8;
   const pool = options.questionEmbedding ? VECTOR_POOL : limit;
-  const { rows } = terms.length > 0 ? await withTimeout(db, (tx) => bm25(tx, accountId, terms, pool)) : { rows: [] };
+  const { rows } = terms.length > 0 ? await withStatementTimeout(db, (tx) => bm25(tx, accountId, terms, pool)) : { rows: [] };
   const first = rows[0];
   const n = Math.max(1, Number(first?.n ?? 0));
   const dfs = typeof first?.dfs === 'string' ? (JSON.parse(first.dfs) as Record<string, number>) : (first?.dfs ?? {});
