@@ -10,7 +10,7 @@
  * p50/p95, index rate, and a plain bigram BM25 (MiniSearch) on the same sample for comparison.
  * The tuning seeds and the held-out seed are reported apart: never tune on the held-out one.
  *
- * KORQUAD_SEEDS=1,2 (tuning), KORQUAD_HOLDOUT=7, KORQUAD_PARAGRAPHS=300, KORQUAD_OFF=60,
+ * KORQUAD_SEEDS=1,2,3 (tuning), KORQUAD_HOLDOUT=11 (none to skip), KORQUAD_PARAGRAPHS=300, KORQUAD_OFF=60,
  * KORQUAD_MIN_COVERAGE overrides the relevance gate, KORQUAD_VERBOSE=1 prints the misses (to the console only).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -183,8 +183,8 @@ async function main(): Promise<void> {
     return;
   }
   const articles = (JSON.parse(readFileSync(file, 'utf8')) as { data: Article[] }).data;
-  const seeds = (process.env.KORQUAD_SEEDS ?? '1,2').split(',').filter(Boolean).map(Number);
-  const holdout = Number(process.env.KORQUAD_HOLDOUT ?? 7);
+  const seeds = (process.env.KORQUAD_SEEDS ?? '1,2,3').split(',').filter(Boolean).map(Number);
+  const holdout = Number(process.env.KORQUAD_HOLDOUT ?? 11);
   const size = Number(process.env.KORQUAD_PARAGRAPHS ?? 300);
   const off = Number(process.env.KORQUAD_OFF ?? 60);
   const verbose = process.env.KORQUAD_VERBOSE === '1';

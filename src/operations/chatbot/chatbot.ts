@@ -17,7 +17,7 @@ export interface ChatbotDeps {
   llm: LlmProvider;
   /** Embed chunks and questions (OPENAI_EMBEDDING_MODEL set): adds vector similarity, fused by rank. */
   useEmbeddings: boolean;
-  /** Least share of the question's IDF weight the best chunk must match to be used (calibrated on the evaluation set). */
+  /** Least share of the question's IDF weight a chunk must match to be used (calibrated on KorQuAD tuning seeds and the support set). */
   minCoverage?: number;
   /** With embeddings, a cosine similarity at least this high also counts as relevant. */
   minSimilarity?: number;
