@@ -122,6 +122,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       llm,
       useEmbeddings: Boolean(config.OPENAI_EMBEDDING_MODEL),
       minCoverage: options.chatbot?.minCoverage,
+      statementTimeout: Boolean(config.DATABASE_URL),
     }),
     'ocr-idcard': createOcrIdcardOperation({
       ocr,

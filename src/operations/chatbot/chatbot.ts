@@ -23,6 +23,8 @@ export interface ChatbotDeps {
   minSimilarity?: number;
   /** Chunks handed to the LLM. */
   contextChunks?: number;
+  /** Run searches under a statement timeout (PostgreSQL; PGlite ignores it). */
+  statementTimeout?: boolean;
   /** Per-account turns for `chat` and `index` (2 at once, 8 waiting by default). */
   gate?: AccountGate;
 }
@@ -74,7 +76,7 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
   async function chat(ctx: OperationContext, message: string): Promise<ChatbotOutput> {
     const { terms, words, type } = analyzeQuestion(message);
     const questionEmbedding = useEmbeddings && terms.length > 0 ? (await deps.llm.embed([message], { logger: ctx.logger }))[0] : undefined;
-    const retrieval = await retrieve(deps.db, ctx.account.id, terms, { questionEmbedding, words, limit: RERANK_POOL });
+    const retrieval = await retrieve(deps.db, ctx.account.id, terms, { questionEmbedding, words, limit: RERANK_POOL, statementTimeout: deps.statementTimeout });
     const { idf } = retrieval;
     const pool = retrieval.chunks.filter(isRelevant);
     const contents = await deps.store.contents(ctx.account.id, [...new Set(pool.map((chunk) => chunk.entryId))]);

@@ -34,7 +34,10 @@ const RRF_K = 60;
 
 /** Chunks sharing a term with the question that one search looks at: a bound on its work, whatever the question. */
 export const MAX_CANDIDATES = 20_000;
-/** No knowledge query may run longer (PostgreSQL; PGlite's work is bounded by the caps above). */
+/**
+ * No search may run longer on PostgreSQL. PGlite ignores statement_timeout (it runs on the
+ * event loop, with no timer signal): there the caps above bound the work instead.
+ */
 export const STATEMENT_TIMEOUT_MS = 5_000;
 
 interface Bm25Row {
@@ -144,11 +147,12 @@ export async function retrieve(
   db: Database,
   accountId: number,
   terms: string[],
-  options: { limit?: number; questionEmbedding?: number[]; words?: string[][] } = {},
+  options: { limit?: number; questionEmbedding?: number[]; words?: string[][]; statementTimeout?: boolean } = {},
 ): Promise<Retrieval> {
   const limit = options.limit ?? 8;
   const pool = options.questionEmbedding ? VECTOR_POOL : limit;
-  const { rows } = terms.length > 0 ? await withStatementTimeout(db, (tx) => bm25(tx, accountId, terms, pool)) : { rows: [] };
+  const search = (tx: Pick<Database, 'execute'>) => bm25(tx, accountId, terms, pool);
+  const { rows } = terms.length === 0 ? { rows: [] } : options.statementTimeout ? await withStatementTimeout(db, search) : await search(db);
   const first = rows[0];
   const n = Math.max(1, Number(first?.n ?? 0));
   const dfs = typeof first?.dfs === 'string' ? (JSON.parse(first.dfs) as Record<string, number>) : (first?.dfs ?? {});
