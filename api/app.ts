@@ -1,5 +1,4 @@
-import express, { type RequestHandler } from 'express';
-import { botsFor } from '../bots/index.js';
+import express, { type RequestHandler, type Router } from 'express';
 import type { Runtime } from '../src/runtime.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
@@ -19,8 +18,15 @@ export interface AppState {
   draining: boolean;
 }
 
-/** The HTTP door: express over the runtime. */
-export function createApp(runtime: Runtime, state: AppState = { draining: false }) {
+export interface AppOptions {
+  state?: AppState;
+  /** The chat doors' routers (`POST /slack/events`, `POST /discord/interactions`), composed by the server's entry. */
+  botRouters?: Router[];
+}
+
+/** The HTTP door: express over the runtime, with the bot doors' routers handed in. */
+export function createApp(runtime: Runtime, options: AppOptions = {}) {
+  const state = options.state ?? { draining: false };
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -33,7 +39,7 @@ export function createApp(runtime: Runtime, state: AppState = { draining: false 
 
   app.use(requestLog(runtime.logger));
   // The bots verify signatures over the raw body: mounted before any JSON parser.
-  for (const router of botsFor(runtime).routers) app.use(router);
+  for (const router of options.botRouters ?? []) app.use(router);
   app.use('/api', jsonBody());
   app.use('/api/v1', accountRoutes(runtime));
   app.use('/api/v1', operationRoutes(runtime));

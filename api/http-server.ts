@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Runtime } from '../src/runtime.js';
-import { createApp, type AppState } from './app.js';
+import { createApp, type AppOptions } from './app.js';
 import { sendRedirect } from './routes/redirect.js';
 
 /**
@@ -9,12 +9,12 @@ import { sendRedirect } from './routes/redirect.js';
  * express's per-request work costs several times the redirect itself; misses, warnings and
  * 404s still go through express (api/routes/redirect.ts).
  */
-export function createHttpServer(runtime: Runtime, state: AppState = { draining: false }): Server {
-  return createServer(createRequestListener(runtime, state));
+export function createHttpServer(runtime: Runtime, options: AppOptions = {}): Server {
+  return createServer(createRequestListener(runtime, options));
 }
 
-export function createRequestListener(runtime: Runtime, state: AppState = { draining: false }): RequestListener {
-  const app = createApp(runtime, state);
+export function createRequestListener(runtime: Runtime, options: AppOptions = {}): RequestListener {
+  const app = createApp(runtime, options);
   const fastRedirect = cachedRedirect(runtime);
   return (req, res) => {
     if (!fastRedirect(req, res)) app(req, res);

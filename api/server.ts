@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { botsFor } from '../bots/index.js';
+import { createBotDoors, startBotDoors, stopBotDoors } from '../bots/index.js';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { startWatchCron, type WatchCron } from '../src/jobs/watch-cron.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
@@ -9,13 +9,19 @@ import { createHttpServer } from './http-server.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
-/** `npm start`: configuration, database and migrations, then the HTTP listener; drains on SIGTERM. */
+/**
+ * `npm start`, and the one place the service is wired: configuration, runtime (database and
+ * migrations), the chat doors over the runtime, the HTTP app with their routers, the cron job;
+ * drains on SIGTERM. The only file of api/ that knows bots/.
+ */
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
   const runtime = await createRuntime(config, { watches: { notifier: createChannelNotifier(config) } });
   const state: AppState = { draining: false };
-  const server = createHttpServer(runtime, state).listen(config.PORT, config.HOST);
+  const doors = createBotDoors(runtime);
+  const botRouters = doors.flatMap((door) => (door.router ? [door.router] : []));
+  const server = createHttpServer(runtime, { state, botRouters }).listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
   runtime.logger.info(
@@ -23,8 +29,7 @@ async function main(): Promise<void> {
     'AI Utility Hub ready',
   );
   // Socket Mode and the Discord gateway connect out; a failure leaves the HTTP doors serving.
-  const bots = botsFor(runtime);
-  await bots.start().catch((error: unknown) => runtime.logger.error({ err: error }, 'bot connections failed to start'));
+  await startBotDoors(doors, runtime.logger);
   // The parcel-watch poller; WATCH_CRON=off leaves it to other instances.
   const watchCron: WatchCron | undefined =
     config.WATCH_CRON === 'off' ? undefined : startWatchCron(runtime.watchPoller, config.WATCH_CRON, runtime.logger);
@@ -40,7 +45,7 @@ async function main(): Promise<void> {
     const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
     await closed;
     clearTimeout(timer);
-    await bots.stop();
+    await stopBotDoors(doors);
     await watchCron?.stop();
     await runtime.close();
     runtime.logger.info('stopped');

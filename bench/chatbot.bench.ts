@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { rowsOf } from '../db/rows.js';
 import { chunkSpans } from '../src/operations/chatbot/chunk.js';
-import { createKnowledgeStore, rowsOf } from '../src/operations/chatbot/knowledge-store.js';
+import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.js';
 import { queryTerms, toOrQueryLiteral } from '../src/operations/chatbot/tokenize.js';
 import { ANSWERABLE, EVAL_ENTRIES, generateDistractors, UNANSWERABLE } from '../test/data/chatbot-eval.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../test/fakes/openai-server.js';
@@ -34,7 +35,7 @@ const DIMENSIONS = 1536;
 /** A deterministic pseudo-embedding (what it encodes does not matter for timing). */
 function vector(text: string): number[] {
   let seed = [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
-  return Array.from({ length: DIMENSIONS }, () => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32) - 0.5);
+  return Array.from({ length: DIMENSIONS }, () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32 - 0.5);
 }
 
 async function measure(size: number, embeddings?: FakeOpenAI): Promise<void> {
@@ -44,7 +45,9 @@ async function measure(size: number, embeddings?: FakeOpenAI): Promise<void> {
   const headers = { 'x-api-key': apiKey };
   try {
     await postJson(base, '/api/v1/chatbot/rag', { action: 'index', content: EVAL_ENTRIES[0] }, headers);
-    const [owner] = rowsOf<{ account_id: number }>(await runtime.db.execute(sql`select account_id from knowledge_entries order by id desc limit 1`));
+    const [owner] = rowsOf<{ account_id: number }>(
+      await runtime.db.execute(sql`select account_id from knowledge_entries order by id desc limit 1`),
+    );
     const accountId = owner!.account_id;
     const store = createKnowledgeStore(runtime.db, { maxEntries: size + 1000, maxChars: 1_000_000_000 });
 
@@ -52,7 +55,12 @@ async function measure(size: number, embeddings?: FakeOpenAI): Promise<void> {
     const started = performance.now();
     for (let start = 0; start < texts.length; start += 1000) {
       const batch = texts.slice(start, start + 1000).map((content) => ({ content, chunks: chunkSpans(content) }));
-      await store.add(accountId, embeddings ? batch.map((entry) => ({ ...entry, embeddings: entry.chunks.map((span) => vector(entry.content.slice(span.start, span.end))) })) : batch);
+      await store.add(
+        accountId,
+        embeddings
+          ? batch.map((entry) => ({ ...entry, embeddings: entry.chunks.map((span) => vector(entry.content.slice(span.start, span.end))) }))
+          : batch,
+      );
     }
     const loadSeconds = (performance.now() - started) / 1000;
     if (runtime.databaseKind === 'postgres') await runtime.db.execute(sql`analyze knowledge_chunks`);
@@ -61,7 +69,11 @@ async function measure(size: number, embeddings?: FakeOpenAI): Promise<void> {
     const rounds = size > 10_000 ? 1 : 3;
     const time = async (body: unknown) => {
       const t = performance.now();
-      const res = await fetch(`${base}/api/v1/chatbot/rag`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}/api/v1/chatbot/rag`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       await res.json();
       if (res.status !== 200) throw new Error(`status ${res.status}`);
       return performance.now() - t;
@@ -82,14 +94,17 @@ async function measure(size: number, embeddings?: FakeOpenAI): Promise<void> {
     const attack: number[] = [];
     for (let i = 0; i < 3; i++) attack.push(await time({ action: 'chat', message: hostile }));
     const [stored] = rowsOf<{ bytes: number; chars: number }>(
-      await runtime.db.execute(sql`select (select sum(pg_total_relation_size(oid)) from pg_class where relname in ('knowledge_entries', 'knowledge_chunks', 'knowledge_stats'))::float8 as bytes,
+      await runtime.db
+        .execute(sql`select (select sum(pg_total_relation_size(oid)) from pg_class where relname in ('knowledge_entries', 'knowledge_chunks', 'knowledge_stats'))::float8 as bytes,
         (select sum(char_length(content)) from knowledge_entries)::float8 as chars`),
     );
     let candidates = 0;
     for (const message of questions) {
       const terms = queryTerms(message);
       const [row] = rowsOf<{ n: number }>(
-        await runtime.db.execute(sql`select count(*)::int as n from knowledge_chunks where account_id = ${accountId} and tokens @@ ${toOrQueryLiteral(terms)}::tsquery`),
+        await runtime.db.execute(
+          sql`select count(*)::int as n from knowledge_chunks where account_id = ${accountId} and tokens @@ ${toOrQueryLiteral(terms)}::tsquery`,
+        ),
       );
       candidates += row?.n ?? 0;
     }
@@ -97,7 +112,9 @@ async function measure(size: number, embeddings?: FakeOpenAI): Promise<void> {
     const p = (values: number[], q: number) => percentile(values, q).toFixed(1);
     const mode = embeddings ? `, BM25 + ${DIMENSIONS}-dimension vectors (RRF), LLM and embedding servers: local fakes` : '';
     console.log(`\n## Knowledge chatbot chat, ${size.toLocaleString('en-US')} entries in one account (${runtime.databaseKind}${mode})`);
-    console.log(`load: ${texts.length + 1} entries in ${loadSeconds.toFixed(1)} s (${Math.round((texts.length + 1) / loadSeconds)} entries/s)`);
+    console.log(
+      `load: ${texts.length + 1} entries in ${loadSeconds.toFixed(1)} s (${Math.round((texts.length + 1) / loadSeconds)} entries/s)`,
+    );
     console.log(`chat  (${chat.length} questions)   p50 ${p(chat, 50)} ms  p95 ${p(chat, 95)} ms`);
     console.log(`list  (baseline)          p50 ${p(list, 50)} ms  p95 ${p(list, 95)} ms`);
     console.log(`ratio chat p50 / list p50: ${(percentile(chat, 50) / percentile(list, 50)).toFixed(1)}`);

@@ -1,3 +1,4 @@
+import { operationContext } from '../test/helpers/operation-context.js';
 import { startFakeOpenAI } from '../test/fakes/openai-server.js';
 import { measureHttp, percentile, postJson, report, startBareServer, startBenchService } from './lib.js';
 
@@ -50,7 +51,7 @@ export async function run(): Promise<void> {
   console.log(`LLM calls the fake answered: ${llm.requestsTo('chat').length}`);
 
   // The operation alone (no HTTP door, no quota): detection, prompt, SDK call, checks.
-  const ctx = { account: { id: 0 } as never, logger: runtime.logger, requestId: 'bench' };
+  const ctx = operationContext({ id: 0 }, runtime.logger);
   const input = { text, source_lang: 'auto' as const, target_lang: 'en' as const };
   const inProcess = await timeLoop(() => runtime.operations.translation.run(ctx, input));
   const rawFetch = await timeLoop(async () => {

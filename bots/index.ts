@@ -1,58 +1,38 @@
-import type { Router } from 'express';
 import type { Runtime } from '../src/runtime.js';
 import type { RateLimitOptions } from './commands/rate-limit.js';
 import { createCommandRunner } from './commands/runner.js';
-import { startDiscordGateway } from './discord/gateway.js';
-import { createDiscordRest, createInteractionHandler, discordInteractionsRouter } from './discord/interactions.js';
-import { createSlackBot } from './slack/slack-bot.js';
+import type { BotServices } from './commands/types.js';
+import { createDiscordDoor } from './discord/discord-door.js';
+import type { BotDoor } from './door.js';
+import { createSlackDoor } from './slack/slack-bot.js';
 
-export interface Bots {
-  /** Routers for `POST /slack/events` and `POST /discord/interactions`; they read the raw body themselves. */
-  routers: Router[];
-  /** Socket Mode and the Discord gateway, when configured. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type { BotDoor } from './door.js';
 
 export interface BotOptions {
   rateLimit?: RateLimitOptions;
 }
 
-const perRuntime = new WeakMap<Runtime, Bots>();
-
-/** The bot doors of a runtime, built once: the HTTP app mounts their routers, the server starts and stops them. */
-export function botsFor(runtime: Runtime): Bots {
-  let bots = perRuntime.get(runtime);
-  if (!bots) perRuntime.set(runtime, (bots = createBots(runtime)));
-  return bots;
+/** The parts of the runtime the commands may use. */
+export function botServices(runtime: Runtime): BotServices {
+  const { logger, operations, platform, watches } = runtime;
+  return { logger, quota: platform.subscriptions, operations, workspaceLinks: platform.workspaceLinks, apiKeys: platform.apiKeys, watches };
 }
 
-/** The bot doors over the runtime: whichever platforms are configured (a missing one is logged, not fatal). */
-export function createBots(runtime: Runtime, options: BotOptions = {}): Bots {
-  const { config, logger } = runtime;
-  const runner = createCommandRunner(runtime, { rateLimit: options.rateLimit });
-  const routers: Router[] = [];
-  const slack = createSlackBot(runtime, runner);
-  if (slack?.router) routers.push(slack.router);
+/** The chat doors over the runtime, one per configured platform (a missing one is logged, not fatal). */
+export function createBotDoors(runtime: Runtime, options: BotOptions = {}): BotDoor[] {
+  const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
+  const doors = [createSlackDoor(runtime.config, runtime.logger, runner), createDiscordDoor(runtime.config, runtime.logger, runner)];
+  return doors.filter((door): door is BotDoor => door !== undefined);
+}
 
-  const discordConfigured = Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
-  const discord = discordConfigured || config.DISCORD_GATEWAY ? createDiscordRest(runtime) : undefined;
-  const handle = discord ? createInteractionHandler(runtime, runner, discord) : undefined;
-  if (discordConfigured && handle) routers.push(discordInteractionsRouter(runtime, handle));
-  else logger.info('Discord not configured (DISCORD_APPLICATION_ID / DISCORD_PUBLIC_KEY): POST /discord/interactions off');
+/** Connects every door's outbound side; one failing platform leaves the others up. */
+export async function startBotDoors(doors: BotDoor[], logger: Runtime['logger']): Promise<void> {
+  const results = await Promise.allSettled(doors.map((door) => door.start()));
+  results.forEach((result, i) => {
+    if (result.status === 'rejected') logger.error({ err: result.reason, platform: doors[i]!.platform }, 'bot connection failed to start');
+  });
+}
 
-  let gateway: { stop(): Promise<void> } | undefined;
-  return {
-    routers,
-    async start() {
-      await slack?.start();
-      if (config.DISCORD_GATEWAY) {
-        if (!config.DISCORD_BOT_TOKEN) logger.warn('DISCORD_GATEWAY=1 needs DISCORD_BOT_TOKEN: gateway off');
-        else if (discord && handle) gateway = await startDiscordGateway(runtime, handle, discord);
-      }
-    },
-    async stop() {
-      await Promise.allSettled([slack?.stop(), gateway?.stop()]);
-    },
-  };
+export async function stopBotDoors(doors: BotDoor[]): Promise<void> {
+  await Promise.allSettled(doors.map((door) => door.stop()));
 }

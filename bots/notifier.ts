@@ -1,8 +1,16 @@
-import { DiscordAPIError, REST } from '@discordjs/rest';
+import { DiscordAPIError, type REST } from '@discordjs/rest';
 import { webApi } from '@slack/bolt';
 import type { Config } from '../src/config.js';
-import type { ChannelMessage, ChannelNotifier, ChannelPlatform, ChannelTarget, PostOutcome } from '../src/jobs/notifier.js';
+import type {
+  ChannelMessage,
+  ChannelNotifier,
+  ChannelPlatform,
+  ChannelTarget,
+  PostOutcome,
+} from '../src/operations/delivery-watch/channels.js';
 import type { Logger } from '../src/logger.js';
+import { createDiscordRest } from './discord/client.js';
+import { createSlackClient } from './slack/client.js';
 
 /** Slack errors after which posting to the channel cannot work until someone acts: the watch is disabled. */
 const SLACK_GONE = new Set([
@@ -23,21 +31,14 @@ const DISCORD_GONE_CODES = new Set([10003, 50001, 50013]);
 const DISCORD_MAX_CONTENT = 2000;
 
 /**
- * The watch poller's way into the channels (src/jobs/notifier.ts): Slack through
+ * The watch poller's way into the channels (src/operations/delivery-watch/channels.ts): Slack through
  * `chat.postMessage` with the bot token, Discord through `POST /channels/{id}/messages`
  * with the bot token; base URLs from `SLACK_API_URL` / `DISCORD_API_URL`. A platform
  * without a bot token is left out of `platforms`.
  */
 export function createChannelNotifier(config: Config, logger?: Logger): ChannelNotifier {
-  const slack = config.SLACK_BOT_TOKEN
-    ? new webApi.WebClient(config.SLACK_BOT_TOKEN, {
-        slackApiUrl: config.SLACK_API_URL,
-        timeout: 10_000,
-        retryConfig: { retries: 2, minTimeout: 200, maxTimeout: 2000 },
-        logLevel: webApi.LogLevel.ERROR,
-      })
-    : undefined;
-  const discord = config.DISCORD_BOT_TOKEN ? new REST({ api: config.DISCORD_API_URL, version: '10', retries: 1, timeout: 10_000 }).setToken(config.DISCORD_BOT_TOKEN) : undefined;
+  const slack = config.SLACK_BOT_TOKEN ? createSlackClient(config, config.SLACK_BOT_TOKEN) : undefined;
+  const discord = config.DISCORD_BOT_TOKEN ? createDiscordRest(config) : undefined;
   const platforms: ChannelPlatform[] = [...(slack ? (['slack'] as const) : []), ...(discord ? (['discord'] as const) : [])];
   if (platforms.length === 0) logger?.info('no bot token (SLACK_BOT_TOKEN / DISCORD_BOT_TOKEN): channel watch notices off');
 
@@ -46,7 +47,10 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
       await client.chat.postMessage({ channel: target.channelId, text: message.text, unfurl_links: false, unfurl_media: false });
       return { ok: true };
     } catch (error) {
-      const code = (error as { code?: string; data?: { error?: string } }).code === webApi.ErrorCode.PlatformError ? (error as { data?: { error?: string } }).data?.error : undefined;
+      const code =
+        (error as { code?: string; data?: { error?: string } }).code === webApi.ErrorCode.PlatformError
+          ? (error as { data?: { error?: string } }).data?.error
+          : undefined;
       if (code) return { ok: false, gone: SLACK_GONE.has(code), reason: code };
       return { ok: false, gone: false, reason: (error as { code?: string }).code ?? 'slack_request_failed' };
     }

@@ -1,8 +1,8 @@
 import { loadConfig, loadDotEnv } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { discordCommandDefinitions } from './discord/definitions.js';
+import { createDiscordRest } from './discord/client.js';
 import { registerDiscordCommands } from './discord/register-commands.js';
-import { REST } from '@discordjs/rest';
 
 /**
  * `npm run bots:register`: registers the Discord commands, globally or for `DISCORD_GUILD_ID`,
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const rest = new REST({ api: config.DISCORD_API_URL, version: '10' }).setToken(config.DISCORD_BOT_TOKEN);
+  const rest = createDiscordRest(config);
   const result = await registerDiscordCommands({
     rest,
     applicationId: config.DISCORD_APPLICATION_ID,

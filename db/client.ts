@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -6,7 +8,6 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import { projectPath } from '../src/paths.js';
 import { lockDataDir } from './lock.js';
 import { schema } from './schema.js';
 
@@ -25,8 +26,9 @@ export interface DatabaseOptions {
   dataDir: string;
 }
 
-/** The committed drizzle-kit migrations (read from the project, not from dist/). */
-export const migrationsFolder = projectPath('db', 'migrations');
+/** The committed drizzle-kit migrations, next to this file (tsx) or in the project when it runs from dist/db/. */
+const here = dirname(fileURLToPath(import.meta.url));
+export const migrationsFolder = [join(here, 'migrations'), join(here, '..', '..', 'db', 'migrations')].find((dir) => existsSync(dir)) ?? join(here, 'migrations');
 
 /** Opens the database and applies pending migrations before anything uses it. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {

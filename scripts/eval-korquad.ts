@@ -94,7 +94,10 @@ function baseline(s: Sample): { hit1: number; hit5: number } {
   let hit1 = 0;
   let hit5 = 0;
   s.paragraphs.forEach((p, id) => {
-    const ids = search.search(p.qa.question).slice(0, 5).map((r) => r.id);
+    const ids = search
+      .search(p.qa.question)
+      .slice(0, 5)
+      .map((r) => r.id);
     if (ids[0] === id) hit1++;
     if (ids.includes(id)) hit5++;
   });
@@ -103,7 +106,13 @@ function baseline(s: Sample): { hit1: number; hit5: number } {
 
 async function evaluate(s: Sample, verbose: boolean): Promise<Figures> {
   const env: Record<string, string> = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {};
-  const service = await startBenchService(env, { chatbot: { maxEntries: 100_000, maxChars: 100_000_000, minCoverage: process.env.KORQUAD_MIN_COVERAGE ? Number(process.env.KORQUAD_MIN_COVERAGE) : undefined } });
+  const service = await startBenchService(env, {
+    chatbot: {
+      maxEntries: 100_000,
+      maxChars: 100_000_000,
+      minCoverage: process.env.KORQUAD_MIN_COVERAGE ? Number(process.env.KORQUAD_MIN_COVERAGE) : undefined,
+    },
+  });
   const headers = { 'x-api-key': service.apiKey };
   try {
     const ids: number[] = [];

@@ -38,6 +38,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export class AppError extends Error {
   override name = 'AppError';
   readonly status: number;
+  /** A charge the failure still earned (the shortener's harmful-URL verdict): the executor keeps it. */
+  earnedCharge?: string;
 
   constructor(
     readonly code: ErrorCode,
@@ -51,9 +53,10 @@ export class AppError extends Error {
     this.status = ERROR_STATUS[code];
   }
 
-  /** True when the failure lies with an upstream (LLM, tracker, OCR engine): the call is refunded. */
-  get isUpstreamFailure(): boolean {
-    return this.status >= 500;
+  /** Marks the call of `api` as answered despite this error, so the executor does not refund it. */
+  earns(api: string): this {
+    this.earnedCharge = api;
+    return this;
   }
 }
 

@@ -1,8 +1,12 @@
 import { openDatabase, type Database } from '../db/client.js';
+import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { createDelivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
-import { createWatches, type WatchOptions } from './operations/delivery-watch/watch-module.js';
+import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
+import { createWatches, type WatchOptions } from './jobs/watch-module.js';
+import type { createWatchOperation } from './operations/delivery-watch/watch-operation.js';
+import type { WatchService } from './operations/delivery-watch/watch-service.js';
+import type { WatchPoller } from './jobs/watch-poller.js';
 import { createGenerateOperation } from './operations/generate/generate.js';
 import { createOcrIdcardOperation } from './operations/ocr-idcard/ocr-idcard.js';
 import { createLlmVisionReader } from './operations/ocr-idcard/vision.js';
@@ -10,29 +14,29 @@ import { createChatbotOperation } from './operations/chatbot/chatbot.js';
 import { createKnowledgeStore } from './operations/chatbot/knowledge-store.js';
 import { createClickRecorder } from './operations/shorten/clicks.js';
 import { createLinkStore, type LinkStoreOptions } from './operations/shorten/links.js';
-import { createRedirects } from './operations/shorten/redirects.js';
+import { createRedirects, type Redirects } from './operations/shorten/redirects.js';
 import { createShortenOperation } from './operations/shorten/shorten.js';
-import { createLinkStats } from './operations/shorten/stats.js';
+import { createLinkStats, type LinkStats } from './operations/shorten/stats.js';
 import { createToneOperation } from './operations/tone/tone.js';
 import { createTranslateOperation } from './operations/translate/translate.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
 import { createUrlDetectOperation } from './operations/url-detect/url-detect.js';
-import { createUrlDetection } from './operations/url-detect/url-detection.js';
-import { createAccounts } from './platform/accounts.js';
-import { createApiKeys } from './platform/api-keys.js';
+import { createUrlDetection, type UrlDetection } from './operations/url-detect/url-detection.js';
+import { createAccounts, type Accounts } from './platform/accounts.js';
+import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
 import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
-import { createSubscriptions } from './platform/subscriptions.js';
-import { createWorkspaceLinks } from './platform/workspace-links.js';
-import { createLlmProvider, llmOptionsFromConfig, type LlmProviderOptions } from './providers/llm.js';
+import { createSubscriptions, type Subscriptions } from './platform/subscriptions.js';
+import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-links.js';
+import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
 
 export interface RuntimeOptions {
   logger?: Logger;
-  /** Fixed clock for tests of monthly renewal. */
-  clock?: () => Date;
+  /** "Now" for every part of the service (tests fix it: monthly renewal, caches, watches, tokens). */
+  clock?: Clock;
   links?: LinkStoreOptions;
   urlChecker?: UrlSafetyChecker;
   /** LLM settings beyond the config (tests shorten the retry backoff). */
@@ -43,27 +47,73 @@ export interface RuntimeOptions {
   ocr?: OcrPoolOptions;
   /** Knowledge chatbot: storage limits per account (else from the config; the bench raises them) and the relevance gate. */
   chatbot?: { maxEntries?: number; maxChars?: number; minCoverage?: number };
-  /** Parcel tracking: clock, rate limit, holidays (tests), and tracker client settings. */
+  /** Parcel tracking: rate limit, holidays (tests), and tracker client settings. */
   delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
-  /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings, a fixed clock (tests). */
+  /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings. */
   watches?: WatchOptions;
+}
+
+/** The eight operations by catalogue id, each typed by its own input and output. */
+export interface Operations {
+  'url-shortener': ReturnType<typeof createShortenOperation>;
+  'harmful-url-detection': ReturnType<typeof createUrlDetectOperation>;
+  'tone-transformation': ReturnType<typeof createToneOperation>;
+  'text-generation': ReturnType<typeof createGenerateOperation>;
+  translation: ReturnType<typeof createTranslateOperation>;
+  'delivery-tracking': Delivery['operation'];
+  'chatbot-rag': ReturnType<typeof createChatbotOperation>;
+  'ocr-idcard': ReturnType<typeof createOcrIdcardOperation>;
+}
+
+/** Accounts, keys, subscriptions and workspace links: what the doors authenticate and charge with. */
+export interface Platform {
+  subscriptions: Subscriptions;
+  accounts: Accounts;
+  apiKeys: ApiKeys;
+  workspaceLinks: WorkspaceLinks;
+}
+
+/** What every door receives: the composed service (src/ knows nothing of the doors). */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  db: Database;
+  databaseKind: 'pglite' | 'postgres';
+  platform: Platform;
+  llm: LlmProvider;
+  operations: Operations;
+  redirects: Redirects;
+  urlDetection: UrlDetection;
+  linkStats: LinkStats;
+  delivery: Delivery;
+  /** Watched parcels, uncharged (the bots' `/track … watch` paid for its lookup). */
+  watches: WatchService;
+  /** `POST /delivery/watch`: the creation charged as one `delivery-tracking` call. */
+  watchOperation: ReturnType<typeof createWatchOperation>;
+  watchPoller: WatchPoller;
+  /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
+  ocrStats(): { workers: number; busy: number; queued: number };
+  /** Flushes buffered work and closes the database. */
+  close(): Promise<void>;
 }
 
 /**
  * The composition root: opens the database (applying migrations), then builds the platform
  * services and the operations with their dependencies. Every door receives this object.
  */
-export async function createRuntime(config: Config, options: RuntimeOptions = {}) {
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const clock = options.clock ?? systemClock;
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const db: Database = database.db;
 
-  const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock: options.clock });
+  const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock });
   const platform = {
     subscriptions,
-    accounts: createAccounts(db, subscriptions),
+    accounts: createAccounts(db, subscriptions, clock),
     apiKeys: createApiKeys(db),
-    workspaceLinks: createWorkspaceLinks(db),
+    workspaceLinks: createWorkspaceLinks(db, clock),
   };
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
@@ -95,19 +145,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     ...options.delivery?.tracker,
   });
-  const delivery = createDelivery({ db, tracker, llm, logger }, options.delivery);
+  const delivery = createDelivery({ db, tracker, llm, logger, clock }, options.delivery);
   /** Watched parcels: `watches` for the doors, `watchPoller` for the cron job (api/server.ts). */
-  const watches = createWatches(
-    { db, delivery, subscriptions, logger, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE },
-    { ...options.watches, clock: options.watches?.clock ?? options.delivery?.clock },
-  );
+  const watches = createWatches({ db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE }, options.watches);
 
   /** The eight operations by catalogue id: every door serves them from here. */
   const operations = {
     'url-shortener': createShortenOperation({
       links,
       redirects,
-      subscriptions,
       urlChecker: options.urlChecker ?? urlDetection.engine,
       shortUrlBase,
     }),
@@ -128,11 +174,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ocr,
       vision: config.OPENAI_VISION_MODEL && llm.configured ? createLlmVisionReader(llm) : undefined,
     }),
-  } satisfies Record<ApiId, Operation>;
+  } satisfies Operations & Record<ApiId, Operation>;
 
   return {
     config,
     logger,
+    clock,
     db,
     databaseKind: database.kind,
     platform,
@@ -142,12 +189,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     urlDetection,
     linkStats: createLinkStats({ links, clicks, shortUrlBase }),
     delivery,
-    /** Watched parcels: `create(account, {carrier_id, track_id, webhook_url?}, {channel?, charge?})`, `list`, `remove`. */
     watches: watches.service,
+    watchOperation: watches.operation,
     watchPoller: watches.poller,
-    /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
-    /** Flushes buffered work and closes the database. */
     async close(): Promise<void> {
       urlDetection.stop();
       await clicks.stop();
@@ -156,5 +201,3 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
   };
 }
-
-export type Runtime = Awaited<ReturnType<typeof createRuntime>>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMostlyKorean } from '../bots/commands/message-actions.js';
 import { findCommand } from '../bots/commands/registry.js';
-import { createRateLimiter } from '../bots/commands/rate-limit.js';
+import { createCommandRateLimiter } from '../bots/commands/rate-limit.js';
 import { localeOf } from '../bots/commands/texts.js';
 import { resolveCarrier } from '../bots/commands/track.js';
 import { unwrapSlackLink, urlsIn } from '../bots/commands/urls.js';
@@ -61,7 +61,7 @@ describe('message helpers', () => {
   });
 
   it('limits a user to max commands per window', () => {
-    const limiter = createRateLimiter({ max: 2, windowMs: 10_000 });
+    const limiter = createCommandRateLimiter({ max: 2, windowMs: 10_000 });
     expect([limiter.take('u', 0), limiter.take('u', 1), limiter.take('u', 2), limiter.take('v', 2)]).toEqual([0, 0, 10, 0]);
     expect(limiter.take('u', 10_001)).toBe(0);
   });

@@ -1,3 +1,4 @@
+import { operationContext } from './helpers/operation-context.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client.js';
 import { eq } from 'drizzle-orm';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? 'memory://' });
   const email = `chatbot-eval-${process.pid}-${Date.now()}@example.com`;
   const [account] = await database.db.insert(accounts).values({ email, passwordHash: 'x' }).returning();
-  ctx = { account: account!, logger, requestId: 'eval' };
+  ctx = operationContext(account!, logger);
   const store = createKnowledgeStore(database.db, { maxEntries: 10_000, maxChars: 10_000_000 });
   const llm = createLlmProvider({ model: 'none', timeoutMs: 1000, logger });
   operation = createChatbotOperation({ db: database.db, store, llm, useEmbeddings: false });
@@ -51,7 +52,7 @@ afterAll(async () => {
 
 async function ask(message: string): Promise<string> {
   const output = await operation.run(ctx, { action: 'chat', message });
-  return output.answer ?? '';
+  return 'answer' in output ? output.answer : '';
 }
 
 describe('chatbot evaluation (extractive, no LLM)', () => {

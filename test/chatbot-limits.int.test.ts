@@ -2,7 +2,8 @@ import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client.js';
 import { accounts, knowledgeEntries, knowledgeStats } from '../db/schema.js';
-import { createKnowledgeStore, rowsOf } from '../src/operations/chatbot/knowledge-store.js';
+import { rowsOf } from '../db/rows.js';
+import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.js';
 import { STATEMENT_TIMEOUT_MS, withStatementTimeout } from '../src/operations/chatbot/retrieve.js';
 import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
 
@@ -40,7 +41,10 @@ describe('knowledge storage per account', () => {
 
 describe('knowledge counts under concurrency', () => {
   it('keeps the entry count equal to the rows when clear races index', async () => {
-    const [account] = await database.db.insert(accounts).values({ email: `race-${process.pid}-${Date.now()}@example.com`, passwordHash: 'x' }).returning();
+    const [account] = await database.db
+      .insert(accounts)
+      .values({ email: `race-${process.pid}-${Date.now()}@example.com`, passwordHash: 'x' })
+      .returning();
     const store = createKnowledgeStore(database.db, { maxEntries: 10_000, maxChars: 10_000_000 });
     try {
       for (let round = 0; round < 3; round++) {
@@ -54,7 +58,11 @@ describe('knowledge counts under concurrency', () => {
       const [rows] = await database.db.select({ n: count() }).from(knowledgeEntries).where(eq(knowledgeEntries.accountId, account!.id));
       const [stats] = await database.db.select().from(knowledgeStats).where(eq(knowledgeStats.accountId, account!.id));
       expect(stats?.entryCount).toBe(rows?.n);
-      const [chars] = rowsOf<{ n: number }>(await database.db.execute(sql`select coalesce(sum(char_length(content)), 0)::int as n from knowledge_entries where account_id = ${account!.id}`));
+      const [chars] = rowsOf<{ n: number }>(
+        await database.db.execute(
+          sql`select coalesce(sum(char_length(content)), 0)::int as n from knowledge_entries where account_id = ${account!.id}`,
+        ),
+      );
       expect(stats?.charTotal).toBe(chars?.n);
     } finally {
       await database.db.delete(accounts).where(eq(accounts.id, account!.id));
@@ -64,7 +72,9 @@ describe('knowledge counts under concurrency', () => {
 
 describe('knowledge search work', () => {
   it('runs the search under a statement timeout', async () => {
-    const setting = await withStatementTimeout(database.db, async (tx) => rowsOf<{ statement_timeout: string }>(await tx.execute(sql`show statement_timeout`)));
+    const setting = await withStatementTimeout(database.db, async (tx) =>
+      rowsOf<{ statement_timeout: string }>(await tx.execute(sql`show statement_timeout`)),
+    );
     expect(setting[0]?.statement_timeout).toBe(`${STATEMENT_TIMEOUT_MS / 1000}s`);
     // only for that transaction
     const after = rowsOf<{ statement_timeout: string }>(await database.db.execute(sql`show statement_timeout`));

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client.js';
 import { accounts } from '../db/schema.js';
 import { createAccountGate } from '../src/operations/chatbot/account-gate.js';
-import { createKnowledgeStore, rowsOf } from '../src/operations/chatbot/knowledge-store.js';
+import { rowsOf } from '../db/rows.js';
+import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.js';
 import { AppError } from '../src/errors.js';
 import { generateDistractors } from './data/chatbot-eval.js';
 
@@ -16,7 +17,9 @@ afterAll(async () => database?.close());
 
 async function knowledgeBytes(): Promise<number> {
   const [row] = rowsOf<{ bytes: number }>(
-    await database.db.execute(sql`select sum(pg_total_relation_size(oid))::float8 as bytes from pg_class where relname in ('knowledge_entries', 'knowledge_chunks', 'knowledge_stats')`),
+    await database.db.execute(
+      sql`select sum(pg_total_relation_size(oid))::float8 as bytes from pg_class where relname in ('knowledge_entries', 'knowledge_chunks', 'knowledge_stats')`,
+    ),
   );
   return Number(row?.bytes ?? 0);
 }

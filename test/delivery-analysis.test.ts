@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { analyzeDelivery } from '../src/operations/delivery/analysis.js';
 import { analysisText, domesticTel } from '../src/operations/delivery/analysis-text.js';
 import { CARRIERS, findCarrier, normalizeTrackId } from '../src/operations/delivery/carriers.js';
-import { COURIER_TEMPLATES, SITUATIONS, TONES } from '../src/operations/delivery/courier-messages.js';
+import { COURIER_TEMPLATES, COURIER_TONES, SITUATIONS } from '../src/operations/delivery/courier-messages.js';
 import { createHolidayCalendar, KOREAN_HOLIDAYS } from '../src/operations/delivery/holidays.js';
-import { addWorkingDays, dayOff, koreanDate, seoulDate, seoulIso, weekdayOf, workingHoursBetween } from '../src/operations/delivery/seoul-time.js';
+import { addWorkingDays, dayOff, koreanDate, seoulDate, seoulIso, weekdayOf, workingHoursBetween } from '../src/seoul-time.js';
 import { toTrackingResult, type TrackingResult } from '../src/operations/delivery/tracking-result.js';
 import { ev } from './fakes/tracker-server.js';
 
@@ -177,7 +177,7 @@ describe('deterministic analysis (fixed clock)', () => {
 
 describe('courier message templates', () => {
   it('has a distinct, non-empty message for every situation and tone', () => {
-    const all = SITUATIONS.flatMap((situation) => TONES.map((tone) => COURIER_TEMPLATES[situation][tone]));
+    const all = SITUATIONS.flatMap((situation) => COURIER_TONES.map((tone) => COURIER_TEMPLATES[situation][tone]));
     expect(all).toHaveLength(12);
     expect(new Set(all).size).toBe(12);
     expect(COURIER_TEMPLATES.security.short).toContain('경비실');

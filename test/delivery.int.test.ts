@@ -28,7 +28,7 @@ beforeAll(async () => {
   llm = await startFakeOpenAI();
   app = await startTestApp(
     { DELIVERY_TRACKER_URL: tracker.url, DELIVERY_TRACKER_CLIENT_ID: 'cid', DELIVERY_TRACKER_CLIENT_SECRET: 'csecret', OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '500' },
-    { llm: { retryBaseDelayMs: 1, maxRetries: 0 }, delivery: { clock: () => now, tracker: { timeoutMs: 400, pageSize: 3 }, rateLimit: { bucket: `test-${process.pid}-${Date.now()}` } } },
+    { llm: { retryBaseDelayMs: 1, maxRetries: 0 }, clock: () => now, delivery: { tracker: { timeoutMs: 400, pageSize: 3 }, rateLimit: { bucket: `test-${process.pid}-${Date.now()}` } } },
   );
   user = await app.signUp();
   const subscribed = await app.post('/api/v1/subscriptions', { api: 'delivery-tracking' }, user.apiKey);

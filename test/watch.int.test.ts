@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { loadConfig } from '../src/config.js';
-import { createWatches } from '../src/operations/delivery-watch/watch-module.js';
+import { createWatches } from '../src/jobs/watch-module.js';
 import { startFakeChannels, type FakeChannels } from './fakes/chat-channels.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import { ev, startFakeTracker, type FakeEvent, type FakeTracker } from './fakes/tracker-server.js';
@@ -62,7 +62,8 @@ beforeAll(async () => {
   };
   app = await startTestApp(env, {
     llm: { retryBaseDelayMs: 1, maxRetries: 0 },
-    delivery: { clock: () => now, rateLimit: { bucket, perSecond: 200 } },
+    clock: () => now,
+    delivery: { rateLimit: { bucket, perSecond: 200 } },
     watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), poller: { batchSize: 5 } },
   });
   user = await app.signUp();
@@ -147,7 +148,7 @@ describe('the poller and the channels', () => {
   it('posts one Slack message per change, none when nothing changed, then the final message', async () => {
     const id = number();
     const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
-    const created = await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-FLOW' }, charge: false });
+    const created = await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-FLOW' } });
     expect(created.webhookSecret).toBeUndefined();
 
     expect((await cycle()).claimed).toBe(0); // not due yet
@@ -187,7 +188,7 @@ describe('the poller and the channels', () => {
   it('posts to Discord, and disables the watch when the channel is gone', async () => {
     const id = number();
     const step = parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]);
-    const created = await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'discord', channelId: '555' }, charge: false });
+    const created = await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'discord', channelId: '555' } });
     step('IN_TRANSIT', '간선하차', '대전Hub');
     advance(1);
     expect(await cycle()).toMatchObject({ notified: 1 });
@@ -207,7 +208,7 @@ describe('the poller and the channels', () => {
   it('tells a stalled parcel once, with the delay analysis', async () => {
     const id = number();
     parcel(id, [ev(at(30), 'AT_PICKUP', '집화처리', '성수'), ev(at(2), 'IN_TRANSIT', '간선하차', '곤지암Hub')]);
-    await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-STALL' }, charge: false });
+    await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-STALL' } });
     advance(24 * 3); // Thursday 10:00: three working days without a scan
     const asked = llm.requestsTo('chat').length;
     llm.chat({ json: { analysis: '곤지암Hub에서 3일째 멈춰 있습니다. 11월 27일(금) 도착이 예상됩니다.', message: '기사님, 문 앞에 놓아 주세요.' } });
@@ -225,7 +226,7 @@ describe('the poller and the channels', () => {
   it('ends a watch after 30 days', async () => {
     const id = number();
     parcel(id, [ev(at(1), 'AT_PICKUP', '집화처리', '성수')]);
-    const created = await app.runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: 'C-EXP' }, charge: false });
+    const created = await app.runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: 'C-EXP' } });
     advance(24 * 29);
     expect(await cycle()).toMatchObject({ claimed: 1, ended: 0, notified: 1 }); // the stall notice
     advance(24 + 1);
@@ -324,14 +325,14 @@ describe('several instances', () => {
   it('two pollers on one database share the work and never post a change twice', async () => {
     // On PostgreSQL a second runtime (its own connection pool), as a second instance would be.
     const second = process.env.TEST_DB === 'postgres'
-      ? await startTestApp(env, { delivery: { clock: () => now, rateLimit: { bucket, perSecond: 200 } }, watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), poller: { batchSize: 5 } } })
+      ? await startTestApp(env, { clock: () => now, delivery: { rateLimit: { bucket, perSecond: 200 } }, watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), poller: { batchSize: 5 } } })
       : undefined;
     const runtime = app.runtime;
     const other = second
       ? second.runtime.watchPoller
       : createWatches(
-          { db: runtime.db, delivery: runtime.delivery, subscriptions: runtime.platform.subscriptions, logger: runtime.logger, allowInsecureWebhooks: true },
-          { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), clock: () => now, poller: { batchSize: 5 } },
+          { db: runtime.db, delivery: runtime.delivery, logger: runtime.logger, clock: () => now, allowInsecureWebhooks: true },
+          { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })), poller: { batchSize: 5 } },
         ).poller;
     try {
       const steps = [];
@@ -339,7 +340,7 @@ describe('several instances', () => {
         const id = number();
         steps.push(parcel(id, [ev(at(3), 'AT_PICKUP', '집화처리', '성수')]));
         for (const channel of [`C-A${i}`, `C-B${i}`]) {
-          await runtime.watches.create({ id: user.accountId }, { carrier_id: CJ, track_id: id }, { channel: { platform: 'slack', channelId: channel }, charge: false });
+          await runtime.watches.create({ id: user.accountId }, { carrierId: CJ, trackId: id }, { channel: { platform: 'slack', channelId: channel } });
         }
       }
       for (const step of steps) step('IN_TRANSIT', '간선상차', '곤지암Hub');

@@ -1,9 +1,11 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AppError } from '../../src/errors.js';
+import { setExhaustedQuotaHeaders } from './quota-headers.js';
 
 /** CONTRACT §4: `{success:false, code, error, error_code}` plus the status's extra fields. */
 export function sendError(res: Response, error: AppError): void {
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  setExhaustedQuotaHeaders(res, error);
   res.status(error.status).json({
     success: false,
     code: error.status,

@@ -1,28 +1,35 @@
-import { Router, type Request, type RequestHandler } from 'express';
-import { AppError } from '../../src/errors.js';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
 import { CATALOG, type ApiId } from '../../src/platform/catalog.js';
-import { executeOperation, type Operation } from '../../src/platform/execute.js';
+import { executeOperation, type Caller, type Operation } from '../../src/platform/execute.js';
 import type { Runtime } from '../../src/runtime.js';
 import { accountOf, authenticate } from '../middleware/auth.js';
 import { setQuotaHeaders } from '../middleware/quota-headers.js';
 
-function contextOf(req: Request) {
+export function callerOf(req: Request): Caller {
   return { account: accountOf(req), logger: req.log, requestId: String(req.id) };
 }
 
-/** The whole door of one operation: authenticate, execute (validate, charge, run), answer. */
+/**
+ * Runs an operation for the request (validate, charge, run, refund on failure), sets the
+ * quota headers and returns its output with the HTTP envelope's `remaining`.
+ */
+export async function runForRequest<Schema extends z.ZodType, Output extends object>(
+  runtime: Runtime,
+  operation: Operation<Schema, Output>,
+  req: Request,
+  res: Response,
+): Promise<{ output: Output; remaining: number }> {
+  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, callerOf(req), req.body);
+  setQuotaHeaders(res, quota, runtime.clock());
+  return { output, remaining: quota.remaining };
+}
+
+/** The whole door of one operation: authenticate, execute, answer `{success, …output, api, remaining}`. */
 export function operationHandler(runtime: Runtime, operation: Operation): RequestHandler {
   return async (req, res) => {
-    try {
-      const { body, lease } = await executeOperation(runtime.platform.subscriptions, operation, contextOf(req), req.body);
-      setQuotaHeaders(res, lease);
-      res.json(body);
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'QUOTA_EXCEEDED') {
-        res.setHeader('RateLimit', `"monthly";r=0;t=${error.retryAfterSeconds ?? 0}`);
-      }
-      throw error;
-    }
+    const { output, remaining } = await runForRequest(runtime, operation, req, res);
+    res.json({ success: true, ...output, api: operation.api, remaining });
   };
 }
 
@@ -36,7 +43,7 @@ export function operationRoutes(runtime: Runtime): Router {
   }
 
   router.get('/url/shorten/:code/stats', requireKey, async (req, res) => {
-    res.json(await runtime.linkStats(accountOf(req), String(req.params.code)));
+    res.json({ success: true, ...(await runtime.linkStats(accountOf(req), String(req.params.code))) });
   });
 
   return router;

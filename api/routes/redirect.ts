@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Redirects } from '../../src/operations/shorten/redirects.js';
 import type { UrlVerdict } from '../../src/operations/url-detect/checker.js';
-import { CATEGORY_LABEL } from '../../src/operations/url-detect/signals.js';
+import { CATEGORY_LABEL } from '../../src/operations/url-detect/category-labels.js';
 import type { Runtime } from '../../src/runtime.js';
 
 const NOT_FOUND_PAGE = `<!doctype html>

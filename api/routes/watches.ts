@@ -4,6 +4,7 @@ import { watchIdSchema } from '../../src/operations/delivery-watch/watch.schema.
 import type { Runtime } from '../../src/runtime.js';
 import { parseInput } from '../../src/validation.js';
 import { accountOf, authenticate } from '../middleware/auth.js';
+import { runForRequest } from './operations.js';
 
 /**
  * CONTRACT §5 watches: `POST /delivery/watch` (201, costs one `delivery-tracking` call; the
@@ -15,9 +16,9 @@ export function watchRoutes(runtime: Runtime): Router {
   const auth = authenticate(runtime, 'either');
 
   router.post('/delivery/watch', auth, async (req, res) => {
-    const created = await runtime.watches.create(accountOf(req), req.body, { logger: req.log });
+    const { output, remaining } = await runForRequest(runtime, runtime.watchOperation, req, res);
     res.setHeader('Cache-Control', 'no-store');
-    res.status(201).json({ success: true, watch: created.watch, webhook_secret: created.webhookSecret, remaining: created.remaining });
+    res.status(201).json({ success: true, watch: output.watch, webhook_secret: output.webhookSecret, remaining });
   });
 
   router.get('/delivery/watch', auth, async (req, res) => {

@@ -2,13 +2,6 @@ import { z } from 'zod';
 import { clip, remainingLine } from './texts.js';
 import { defineCommand, integer, text } from './options.js';
 
-interface ChatbotBody {
-  answer?: string;
-  message?: string;
-  knowledge_list?: Array<{ id: number; content: string; created_at: string }>;
-  total?: number;
-}
-
 /** `/ask question`: the knowledge chatbot's `chat`. */
 export const askCommand = defineCommand({
   name: 'ask',
@@ -19,10 +12,10 @@ export const askCommand = defineCommand({
   api: 'chatbot-rag',
   slow: true,
   async handle(ctx, { question }) {
-    const body = await ctx.call<ChatbotBody>('chatbot-rag', { action: 'chat', message: question });
+    const body = await ctx.call('chatbot-rag', { action: 'chat', message: question });
     return {
       title: clip(question, 150),
-      text: body.answer ?? '',
+      text: 'answer' in body ? body.answer : '',
       context: remainingLine(ctx.locale, body.remaining),
       tone: 'ok',
     };
@@ -46,9 +39,17 @@ export const kbCommand = defineCommand({
   description: { ko: '지식 베이스 항목을 추가·조회·삭제합니다', en: 'Add, list and delete knowledge entries' },
   options: [],
   subcommands: [
-    { name: 'add', description: { ko: '지식 항목 추가', en: 'Add an entry' }, options: [{ name: 'content', type: 'string', required: true, rest: true, description: { ko: '저장할 내용', en: 'Text to store' } }] },
+    {
+      name: 'add',
+      description: { ko: '지식 항목 추가', en: 'Add an entry' },
+      options: [{ name: 'content', type: 'string', required: true, rest: true, description: { ko: '저장할 내용', en: 'Text to store' } }],
+    },
     { name: 'list', description: { ko: '지식 항목 목록', en: 'List entries' }, options: [] },
-    { name: 'delete', description: { ko: '지식 항목 삭제', en: 'Delete an entry' }, options: [{ name: 'id', type: 'integer', required: true, description: { ko: '항목 ID', en: 'Entry id' } }] },
+    {
+      name: 'delete',
+      description: { ko: '지식 항목 삭제', en: 'Delete an entry' },
+      options: [{ name: 'id', type: 'integer', required: true, description: { ko: '항목 ID', en: 'Entry id' } }],
+    },
     { name: 'clear', description: { ko: '모든 지식 항목 삭제', en: 'Delete every entry' }, options: [] },
   ],
   schema: kbSchema,
@@ -58,16 +59,22 @@ export const kbCommand = defineCommand({
   async handle(ctx, options) {
     const input =
       options.sub === 'add'
-        ? { action: 'index', content: options.content }
+        ? ({ action: 'index', content: options.content } as const)
         : options.sub === 'delete'
-          ? { action: 'delete', id: options.id }
+          ? ({ action: 'delete', id: options.id } as const)
           : { action: options.sub };
-    const body = await ctx.call<ChatbotBody>('chatbot-rag', input);
+    const body = await ctx.call('chatbot-rag', input);
     const context = remainingLine(ctx.locale, body.remaining);
-    if (options.sub !== 'list') return { title: ctx.t({ ko: '지식 베이스', en: 'Knowledge base' }), text: body.message ?? '', context, tone: 'ok' };
-    const entries = body.knowledge_list ?? [];
+    if (!('knowledge_list' in body))
+      return {
+        title: ctx.t({ ko: '지식 베이스', en: 'Knowledge base' }),
+        text: 'message' in body ? body.message : '',
+        context,
+        tone: 'ok',
+      };
+    const entries = body.knowledge_list;
     return {
-      title: ctx.t({ ko: `지식 항목 ${body.total ?? entries.length}개`, en: `${body.total ?? entries.length} knowledge entries` }),
+      title: ctx.t({ ko: `지식 항목 ${body.total}개`, en: `${body.total} knowledge entries` }),
       text: entries.length === 0 ? ctx.t({ ko: '저장된 항목이 없습니다.', en: 'No entries yet.' }) : undefined,
       fields: entries.slice(0, 10).map((entry) => ({ name: `#${entry.id}`, value: clip(entry.content, 200) })),
       context,

@@ -5,7 +5,10 @@ import { TEXTS, translateText } from './texts.js';
 /** `/link key`: a Slack admin or a Discord member with Manage Server links the workspace to the key's account. */
 export const linkCommand = defineCommand({
   name: 'link',
-  description: { ko: '이 워크스페이스(서버)를 AI Utility Hub 계정에 연결합니다 (관리자 전용)', en: 'Link this workspace (server) to an AI Utility Hub account (admins only)' },
+  description: {
+    ko: '이 워크스페이스(서버)를 AI Utility Hub 계정에 연결합니다 (관리자 전용)',
+    en: 'Link this workspace (server) to an AI Utility Hub account (admins only)',
+  },
   options: [{ name: 'key', type: 'string', required: true, description: { ko: 'API 키 (aik_…)', en: 'API key (aik_…)' } }],
   schema: z.object({ key: text('key') }),
   usage: { ko: '/link <API 키>', en: '/link <API key>' },
@@ -13,13 +16,17 @@ export const linkCommand = defineCommand({
   sensitive: true,
   unlinked: true,
   async handle(ctx, { key }) {
-    const { invocation, runtime } = ctx;
-    const fail = (message: { ko: string; en: string }) => ({ title: ctx.t(TEXTS.errorTitle), text: ctx.t(message), tone: 'error' as const });
+    const { invocation, linking } = ctx;
+    const fail = (message: { ko: string; en: string }) => ({
+      title: ctx.t(TEXTS.errorTitle),
+      text: ctx.t(message),
+      tone: 'error' as const,
+    });
     if (!invocation.workspaceId) return fail(TEXTS.linkOnlyInWorkspace);
     if (!(await invocation.canManage())) return fail(TEXTS.linkForbidden);
-    const owner = await runtime.platform.apiKeys.authenticate(key);
+    const owner = await linking.keyOwner(key);
     if (!owner) return fail(TEXTS.linkBadKey);
-    await runtime.platform.workspaceLinks.link(
+    await linking.link(
       { platform: invocation.platform, workspaceId: invocation.workspaceId },
       { accountId: owner.id, keyId: owner.keyId },
       invocation.userId,

@@ -2,7 +2,7 @@ import { AppError } from '../../src/errors.js';
 import { readIdImage } from './idcard.js';
 import { translationReply } from './text.js';
 import type { CommandContext, ImageSource, Reply, Text } from './types.js';
-import { categoryName, urlsIn, type Verdict } from './urls.js';
+import { categoryName, urlsIn } from './urls.js';
 import { remainingLine } from './texts.js';
 
 export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard';
@@ -17,9 +17,22 @@ export interface MessageActionDef {
 
 /** CONTRACT §6's message actions: Slack message shortcuts (callback id) and Discord message context menus (name). */
 export const MESSAGE_ACTIONS: readonly MessageActionDef[] = [
-  { id: 'link_check', name: { ko: '링크 검사', en: 'Check links' }, description: { ko: '메시지의 모든 URL을 검사합니다', en: 'Check every URL in the message' } },
-  { id: 'translate_message', name: { ko: '번역', en: 'Translate' }, description: { ko: '한국어로 번역합니다 (한국어 메시지는 영어로)', en: 'Translate to Korean (Korean to English)' } },
-  { id: 'read_idcard', name: { ko: '신분증 읽기', en: 'Read ID' }, description: { ko: '메시지의 이미지를 신분증으로 읽습니다', en: "Read the message's image as an ID" }, sensitive: true },
+  {
+    id: 'link_check',
+    name: { ko: '링크 검사', en: 'Check links' },
+    description: { ko: '메시지의 모든 URL을 검사합니다', en: 'Check every URL in the message' },
+  },
+  {
+    id: 'translate_message',
+    name: { ko: '번역', en: 'Translate' },
+    description: { ko: '한국어로 번역합니다 (한국어 메시지는 영어로)', en: 'Translate to Korean (Korean to English)' },
+  },
+  {
+    id: 'read_idcard',
+    name: { ko: '신분증 읽기', en: 'Read ID' },
+    description: { ko: '메시지의 이미지를 신분증으로 읽습니다', en: "Read the message's image as an ID" },
+    sensitive: true,
+  },
 ];
 
 export interface TargetMessage {
@@ -33,7 +46,7 @@ export async function runMessageAction(ctx: CommandContext, id: MessageActionId,
   if (id === 'link_check') return checkLinks(ctx, message.text);
   if (id === 'translate_message') {
     if (message.text.trim() === '') return info(ctx, { ko: '번역할 글이 없는 메시지입니다.', en: 'The message has no text to translate.' });
-    const body = await ctx.call<{ translated: string; source_lang: string; target_lang: string }>('translation', {
+    const body = await ctx.call('translation', {
       text: message.text,
       target_lang: isMostlyKorean(message.text) ? 'en' : 'ko',
     });
@@ -51,10 +64,13 @@ async function checkLinks(ctx: CommandContext, text: string): Promise<Reply> {
   let remaining: number | undefined;
   for (const url of urls) {
     try {
-      const verdict = await ctx.call<Verdict>('harmful-url-detection', { url });
+      const verdict = await ctx.call('harmful-url-detection', { url });
       remaining = verdict.remaining;
       if (verdict.is_malicious) harmful += 1;
-      fields.push({ name: `${verdict.is_malicious ? '⚠️' : '✅'} ${url}`, value: `${categoryName(ctx.t, verdict.category)} · ${verdict.reason || '-'}` });
+      fields.push({
+        name: `${verdict.is_malicious ? '⚠️' : '✅'} ${url}`,
+        value: `${categoryName(ctx.t, verdict.category)} · ${verdict.reason || '-'}`,
+      });
     } catch (error) {
       // One malformed URL should not hide the others' verdicts; quota and subscription errors stop all.
       if (!(error instanceof AppError) || error.status !== 400) throw error;

@@ -12,7 +12,7 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 10, windowMs: 60_000 
  * Per-user command limit (fixed window), kept in memory: it protects the account's quota from
  * one user's loop, not the service (the quota does that), so per-instance counting is enough.
  */
-export function createRateLimiter(options: RateLimitOptions = DEFAULT_RATE_LIMIT) {
+export function createCommandRateLimiter(options: RateLimitOptions = DEFAULT_RATE_LIMIT) {
   const windows = new LRUCache<string, { count: number; resetAt: number }>({ max: 50_000 });
   return {
     /** Counts one command; returns the seconds to wait when over the limit, else 0. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../../src/operations/translate/translate.schema.js';
-import { TONES } from '../../src/operations/tone/tone.schema.js';
+import { LANGUAGES, type Language } from '../../src/operations/translate/translate.schema.js';
+import { TONES, type Tone } from '../../src/operations/tone/tone.schema.js';
+import type { Answer, Reply } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { remainingLine } from './texts.js';
 
@@ -16,7 +17,13 @@ export const toneCommand = defineCommand({
   name: 'tone',
   description: { ko: '문장을 원하는 말투로 바꿉니다', en: 'Rewrite text in another speaking style' },
   options: [
-    { name: 'style', type: 'string', required: true, choices: TONES, description: { ko: '말투 (formal, casual, cute …)', en: 'Style (formal, casual, cute …)' } },
+    {
+      name: 'style',
+      type: 'string',
+      required: true,
+      choices: TONES,
+      description: { ko: '말투 (formal, casual, cute …)', en: 'Style (formal, casual, cute …)' },
+    },
     { name: 'text', type: 'string', required: true, rest: true, description: { ko: '바꿀 문장', en: 'Text to rewrite' } },
   ],
   schema: z.object({ style: text('style'), text: text('text') }),
@@ -24,7 +31,7 @@ export const toneCommand = defineCommand({
   api: 'tone-transformation',
   slow: true,
   async handle(ctx, options) {
-    const body = await ctx.call<{ transformed_text: string }>('tone-transformation', { text: options.text, target_tone: options.style.toLowerCase() });
+    const body = await ctx.call('tone-transformation', { text: options.text, target_tone: options.style.toLowerCase() as Tone });
     return {
       title: ctx.t({ ko: `말투 변환 · ${options.style}`, en: `Tone · ${options.style}` }),
       text: body.transformed_text,
@@ -38,13 +45,15 @@ export const toneCommand = defineCommand({
 export const generateCommand = defineCommand({
   name: 'generate',
   description: { ko: '주제나 지시로 글을 생성합니다', en: 'Generate text from a prompt' },
-  options: [{ name: 'prompt', type: 'string', required: true, rest: true, description: { ko: '주제 또는 지시', en: 'Topic or instruction' } }],
+  options: [
+    { name: 'prompt', type: 'string', required: true, rest: true, description: { ko: '주제 또는 지시', en: 'Topic or instruction' } },
+  ],
   schema: z.object({ prompt: text('prompt') }),
   usage: { ko: '/generate <주제 또는 지시>', en: '/generate <prompt>' },
   api: 'text-generation',
   slow: true,
   async handle(ctx, { prompt }) {
-    const body = await ctx.call<{ content: string; tokens_used: number }>('text-generation', { prompt });
+    const body = await ctx.call('text-generation', { prompt });
     return {
       title: ctx.t({ ko: '텍스트 생성', en: 'Generated text' }),
       text: body.content,
@@ -69,26 +78,17 @@ export const translateCommand = defineCommand({
   slow: true,
   publicable: true,
   async handle(ctx, options) {
-    const body = await ctx.call<{ translated: string; source_lang: string; target_lang: string }>('translation', {
-      text: options.text,
-      target_lang: options.target,
-    });
-    return translationReply(ctx.t.bind(ctx), body, ctx.locale, options.public);
+    const body = await ctx.call('translation', { text: options.text, target_lang: options.target as Language });
+    return translationReply(ctx.t.bind(ctx), body, ctx.locale);
   },
 });
 
-export function translationReply(
-  t: (text: { ko: string; en: string }) => string,
-  body: { translated: string; source_lang: string; target_lang: string; remaining: number },
-  locale: 'ko' | 'en',
-  isPublic = false,
-) {
+export function translationReply(t: (text: { ko: string; en: string }) => string, body: Answer<'translation'>, locale: 'ko' | 'en'): Reply {
   const name = (code: string) => (LANGUAGE_NAMES[code] ? t(LANGUAGE_NAMES[code]) : code);
   return {
     title: t({ ko: '번역', en: 'Translation' }) + ` · ${name(body.source_lang)} → ${name(body.target_lang)}`,
     text: body.translated,
     context: remainingLine(locale, body.remaining),
-    tone: 'ok' as const,
-    public: isPublic,
+    tone: 'ok',
   };
 }

@@ -1,18 +1,12 @@
 import { z } from 'zod';
 import { CARRIERS, findCarrier } from '../../src/operations/delivery/carriers.js';
 import { AppError } from '../../src/errors.js';
-import type { ChannelTarget } from '../../src/jobs/notifier.js';
+import type { ChannelTarget } from '../../src/operations/delivery-watch/channels.js';
+import { watchCreateSchema } from '../../src/operations/delivery-watch/watch.schema.js';
+import { parseInput } from '../../src/validation.js';
 import type { CommandContext, Reply } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { clip, remainingLine } from './texts.js';
-
-interface TrackBody {
-  carrier: { id: string; name: string; name_ko: string; tel: string } | null;
-  state: { id: string; text: string } | null;
-  progresses: Array<{ time: string; status: { text: string }; location: { name: string }; description: string }>;
-  ai_analysis: string | null;
-  recommend_message: string | null;
-}
 
 /** A carrier by id (`kr.cjlogistics`), short id (`cjlogistics`) or a unique part of its name (`CJ대한통운`, `우체국`). */
 export function resolveCarrier(given: string): string {
@@ -30,7 +24,12 @@ export const trackCommand = defineCommand({
   name: 'track',
   description: { ko: '택배 배송을 조회하고 AI 분석을 보여 줍니다', en: 'Track a parcel with an AI analysis' },
   options: [
-    { name: 'carrier', type: 'string', required: true, description: { ko: '택배사 (예: kr.cjlogistics, CJ대한통운, 우체국)', en: 'Carrier (e.g. kr.cjlogistics)' } },
+    {
+      name: 'carrier',
+      type: 'string',
+      required: true,
+      description: { ko: '택배사 (예: kr.cjlogistics, CJ대한통운, 우체국)', en: 'Carrier (e.g. kr.cjlogistics)' },
+    },
     { name: 'number', type: 'string', required: true, description: { ko: '운송장 번호', en: 'Tracking number' } },
     { name: 'watch', type: 'boolean', required: false, description: { ko: '변경되면 이 채널에 알림', en: 'Post changes to this channel' } },
     { name: 'public', type: 'boolean', required: false, description: { ko: '채널에 공개', en: 'Post to the channel' } },
@@ -41,24 +40,29 @@ export const trackCommand = defineCommand({
   slow: true,
   publicable: true,
   async handle(ctx, options): Promise<Reply> {
-    const body = await ctx.call<TrackBody>('delivery-tracking', { carrier_id: resolveCarrier(options.carrier), track_id: options.number, ai: true });
+    const body = await ctx.call('delivery-tracking', { carrier_id: resolveCarrier(options.carrier), track_id: options.number, ai: true });
     const latest = body.progresses.slice(-3).reverse();
     const fields = [
-      { name: ctx.t({ ko: '택배사', en: 'Carrier' }), value: body.carrier ? ctx.t({ ko: body.carrier.name_ko, en: body.carrier.name }) : '-', inline: true },
+      {
+        name: ctx.t({ ko: '택배사', en: 'Carrier' }),
+        value: body.carrier ? ctx.t({ ko: body.carrier.name_ko, en: body.carrier.name }) : '-',
+        inline: true,
+      },
       { name: ctx.t({ ko: '상태', en: 'Status' }), value: body.state?.text ?? '-', inline: true },
       ...latest.map((step) => ({
         name: `${step.time.slice(5, 16).replace('T', ' ')} ${step.status.text}`,
         value: clip([step.location.name, step.description].filter(Boolean).join(' · ') || '-', 200),
       })),
     ];
-    const watchNote = options.watch ? `\n\n${await startWatch(ctx, body.carrier?.id ?? resolveCarrier(options.carrier), options.number)}` : '';
+    const watchNote = options.watch
+      ? `\n\n${await startWatch(ctx, body.carrier?.id ?? resolveCarrier(options.carrier), options.number)}`
+      : '';
     return {
       title: ctx.t({ ko: `📦 ${options.number}`, en: `📦 ${options.number}` }),
       text: (body.ai_analysis ?? '') + watchNote || undefined,
       fields,
       context: remainingLine(ctx.locale, body.remaining),
       tone: body.state?.id === 'delivered' ? 'ok' : 'info',
-      public: options.public,
     };
   },
 });
@@ -74,7 +78,8 @@ async function startWatch(ctx: CommandContext, carrierId: string, trackId: strin
   const channel = channelOf(ctx);
   if (!channel) return ctx.t({ ko: '🔔 변경 알림은 채널에서만 켤 수 있어요.', en: '🔔 Watching works in channels only.' });
   try {
-    await ctx.runtime.watches.create(ctx.account!, { carrier_id: carrierId, track_id: trackId }, { channel, charge: false, logger: ctx.logger });
+    const input = parseInput(watchCreateSchema, { carrier_id: carrierId, track_id: trackId });
+    await ctx.watches.create(ctx.account!, input, { channel, logger: ctx.logger });
     return ctx.t({
       ko: '🔔 배송 상태가 바뀌면 이 채널에 알려 드릴게요 (배송 완료 또는 30일까지). 끄려면 /untrack',
       en: '🔔 Changes will be posted to this channel (until delivered, at most 30 days). Stop with /untrack',
@@ -94,12 +99,15 @@ export const untrackCommand = defineCommand({
   usage: { ko: '/untrack <운송장 번호>', en: '/untrack <number>' },
   slow: false,
   async handle(ctx, options): Promise<Reply> {
-    const removed = await ctx.runtime.watches.remove(ctx.account!.id, { trackId: options.number, channel: channelOf(ctx) });
+    const removed = await ctx.watches.remove(ctx.account!.id, { trackId: options.number, channel: channelOf(ctx) });
     return removed.length > 0
       ? { title: ctx.t({ ko: '🔕 알림을 껐어요', en: '🔕 Stopped watching' }), text: options.number, tone: 'ok' }
       : {
           title: ctx.t({ ko: '알림 중인 택배가 아니에요', en: 'Not watching that parcel' }),
-          text: ctx.t({ ko: `이 채널에서 ${options.number} 운송장을 알림 중이지 않습니다.`, en: `${options.number} is not watched in this channel.` }),
+          text: ctx.t({
+            ko: `이 채널에서 ${options.number} 운송장을 알림 중이지 않습니다.`,
+            en: `${options.number} is not watched in this channel.`,
+          }),
           tone: 'warn',
         };
   },

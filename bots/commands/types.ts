@@ -1,9 +1,13 @@
 import type { z } from 'zod';
-import type { ApiId } from '../../src/platform/catalog.js';
-import type { Account } from '../../src/platform/accounts.js';
-import type { BotPlatform } from '../../src/platform/workspace-links.js';
 import type { Logger } from '../../src/logger.js';
-import type { Runtime } from '../../src/runtime.js';
+import type { WatchService } from '../../src/operations/delivery-watch/watch-service.js';
+import type { Account } from '../../src/platform/accounts.js';
+import type { ApiKeys } from '../../src/platform/api-keys.js';
+import type { ApiId } from '../../src/platform/catalog.js';
+import type { InputOf, OutputOf } from '../../src/platform/execute.js';
+import type { Quota } from '../../src/platform/quota.js';
+import type { BotPlatform, WorkspaceLinks } from '../../src/platform/workspace-links.js';
+import type { Operations } from '../../src/runtime.js';
 
 export type Locale = 'ko' | 'en';
 
@@ -38,7 +42,7 @@ export interface Reply {
   /** A short last line: remaining calls, a hint. */
   context?: string;
   tone: 'ok' | 'warn' | 'error' | 'info';
-  /** Public replies are posted to the channel; everything else is seen by the caller only. */
+  /** Set by the runner only (bots/commands/visibility.ts): posted to the channel, else seen by the caller alone. */
   public?: boolean;
 }
 
@@ -63,16 +67,32 @@ export type RawOptions = Record<string, unknown>;
 /** Fetches an attachment's bytes (the adapter knows the auth); throws an AppError when unusable. */
 export type ImageSource = () => Promise<Buffer>;
 
+/** What an operation answers a bot: its own output and the caller's remaining calls. */
+export type Answer<A extends ApiId> = OutputOf<Operations[A]> & { remaining: number };
+
+/** The parts of the service the bots use, and nothing else of the runtime. */
+export interface BotServices {
+  logger: Logger;
+  quota: Quota;
+  operations: Operations;
+  workspaceLinks: Pick<WorkspaceLinks, 'accountFor' | 'link'>;
+  apiKeys: Pick<ApiKeys, 'authenticate'>;
+  watches: Pick<WatchService, 'create' | 'remove'>;
+}
+
 export interface CommandContext {
-  runtime: Runtime;
   invocation: Invocation;
   /** Present for every command except `/link`. */
   account: Account | undefined;
   logger: Logger;
   locale: Locale;
   t(text: Text): string;
-  /** Runs an operation through the core (validation, quota, refund); answers "coming" when it is not registered. */
-  call<T = Record<string, unknown>>(api: ApiId, input: unknown): Promise<T & { remaining: number }>;
+  /** Runs an operation through the core (validation, quota, refund), typed by the operation itself. */
+  call<A extends ApiId>(api: A, input: InputOf<Operations[A]>): Promise<Answer<A>>;
+  /** `/link`: who owns a key, and linking the workspace to that account. */
+  linking: { keyOwner: ApiKeys['authenticate']; link: WorkspaceLinks['link'] };
+  /** `/track … watch` and `/untrack`: channel watches (the lookup already paid for them). */
+  watches: Pick<WatchService, 'create' | 'remove'>;
   /** The attachment given with the command, if any. */
   image?: ImageSource;
 }
@@ -85,11 +105,11 @@ export interface BotCommand<Schema extends z.ZodType = z.ZodType> {
   schema: Schema;
   /** How to use it, shown when the options don't parse. */
   usage: Text;
-  /** The operation it runs (for "coming soon" when absent). */
+  /** The operation it runs. */
   api?: ApiId;
   /** Work that can exceed the platforms' 3 seconds: acknowledge / defer first. */
   slow: boolean;
-  /** ID documents: always ephemeral, nothing logged. */
+  /** ID documents, API keys: always seen by the caller alone, nothing logged. */
   sensitive?: boolean;
   /** The caller may ask for a public reply (`public` / `공개`). */
   publicable?: boolean;

@@ -1,41 +1,31 @@
 import { z } from 'zod';
+import { CATEGORY_LABELS } from '../../src/operations/url-detect/category-labels.js';
 import type { Reply, Text } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { remainingLine } from './texts.js';
 
-const CATEGORY_NAMES: Record<string, Text> = {
-  clean: { ko: '안전', en: 'clean' },
-  safe: { ko: '안전', en: 'safe' },
-  spam: { ko: '스팸', en: 'spam' },
-  gambling: { ko: '도박', en: 'gambling' },
-  adult: { ko: '성인', en: 'adult' },
-  phishing: { ko: '피싱', en: 'phishing' },
-  malware: { ko: '악성코드 유포', en: 'malware' },
-};
-
-export interface Verdict {
-  is_malicious: boolean;
-  category: string;
-  reason: string;
-}
-
 export function categoryName(t: (text: Text) => string, category: string): string {
-  return CATEGORY_NAMES[category] ? t(CATEGORY_NAMES[category]) : category;
+  const label = CATEGORY_LABELS[category as keyof typeof CATEGORY_LABELS];
+  return label ? t(label) : category;
 }
 
 /** `/urlcheck url`: harmful-URL detection. */
 export const urlcheckCommand = defineCommand({
   name: 'urlcheck',
   description: { ko: 'URL이 유해한지 검사합니다', en: 'Check whether a URL is harmful' },
-  options: [{ name: 'url', type: 'string', required: true, description: { ko: '검사할 URL (http/https)', en: 'URL to check (http/https)' } }],
+  options: [
+    { name: 'url', type: 'string', required: true, description: { ko: '검사할 URL (http/https)', en: 'URL to check (http/https)' } },
+  ],
   schema: z.object({ url: text('url') }),
   usage: { ko: '/urlcheck <URL>', en: '/urlcheck <URL>' },
   api: 'harmful-url-detection',
   slow: true,
   async handle(ctx, { url }): Promise<Reply> {
-    const body = await ctx.call<Verdict>('harmful-url-detection', { url: unwrapSlackLink(url) });
+    const body = await ctx.call('harmful-url-detection', { url: unwrapSlackLink(url) });
     return {
-      title: body.is_malicious ? ctx.t({ ko: '⚠️ 유해한 URL입니다', en: '⚠️ Harmful URL' }) : ctx.t({ ko: '✅ 안전한 URL입니다', en: '✅ Looks safe' }),
+      title: body.is_malicious
+        ? ctx.t({ ko: '⚠️ 유해한 URL입니다', en: '⚠️ Harmful URL' })
+        : ctx.t({ ko: '✅ 안전한 URL입니다', en: '✅ Looks safe' }),
       fields: [
         { name: 'URL', value: unwrapSlackLink(url), inline: false },
         { name: ctx.t({ ko: '분류', en: 'Category' }), value: categoryName(ctx.t, body.category), inline: true },
@@ -62,14 +52,13 @@ export const shortenCommand = defineCommand({
   publicable: true,
   async handle(ctx, options): Promise<Reply> {
     const url = unwrapSlackLink(options.url);
-    const body = await ctx.call<{ short_url: string }>('url-shortener', { url });
+    const body = await ctx.call('url-shortener', { url });
     return {
       title: ctx.t({ ko: '짧은 링크', en: 'Short link' }),
       text: body.short_url,
       fields: [{ name: ctx.t({ ko: '원래 URL', en: 'Original' }), value: url }],
       context: remainingLine(ctx.locale, body.remaining),
       tone: 'ok',
-      public: options.public,
     };
   },
 });

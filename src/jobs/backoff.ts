@@ -1,3 +1,4 @@
+import { seoulHour } from '../seoul-time.js';
 import type { StatusId } from '../operations/delivery/statuses.js';
 
 const MINUTE = 60_000;
@@ -16,10 +17,6 @@ export interface PollTiming {
 
 /** Longest wait between two polls of a moving parcel. */
 export const MAX_POLL_INTERVAL_MS = 6 * HOUR;
-
-function seoulHour(now: Date): number {
-  return new Date(now.getTime() + 9 * HOUR).getUTCHours();
-}
 
 /**
  * When to poll a watched parcel again. Quiet parcels back off (base × 2^quiet polls, up to

@@ -1,3 +1,4 @@
+import { eventKey } from '../operations/delivery-watch/event-key.js';
 import type { DeliveryAnalysis } from '../operations/delivery/analysis.js';
 import type { Progress, TrackingResult } from '../operations/delivery/tracking-result.js';
 
@@ -19,9 +20,7 @@ export interface Change {
   next: SeenState;
 }
 
-export function eventKey(progress: Progress): string {
-  return `${progress.time}|${progress.status.id}|${progress.location.name}|${progress.description}`;
-}
+export { eventKey };
 
 /** Causes that make a parcel late (days off alone are only the calendar). */
 const LATE_CAUSES = new Set(['hub_congestion', 'failed_attempt', 'customs', 'exception', 'stalled']);

@@ -1,7 +1,7 @@
 import type { DeliveryAnalysis } from '../operations/delivery/analysis.js';
 import type { Progress, TrackingResult } from '../operations/delivery/tracking-result.js';
 import type { Change } from './changes.js';
-import type { ChannelMessage } from './notifier.js';
+import type { ChannelMessage } from '../operations/delivery-watch/channels.js';
 
 /** The webhook body (CONTRACT §5). */
 export interface WebhookPayload {

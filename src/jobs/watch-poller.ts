@@ -11,7 +11,7 @@ import type { WatchPatch, WatchRow, WatchStore } from '../operations/delivery-wa
 import { nextPollDelayMs, RETRY_WINDOW_MS, retryDelayMs } from './backoff.js';
 import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js';
 import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
-import type { ChannelNotifier, PostOutcome } from './notifier.js';
+import type { ChannelNotifier, PostOutcome } from '../operations/delivery-watch/channels.js';
 
 export interface PollerOptions {
   /** Interval after a change, before backoff (default 10 min). */
@@ -52,6 +52,12 @@ export interface CycleReport {
   durationMs: number;
 }
 
+/** The watch poller as the cron job and the doors' tests drive it. */
+export interface WatchPoller {
+  /** One cycle over the due watches (of these accounts only, when given). */
+  runCycle(only?: { accountIds?: number[] }): Promise<CycleReport>;
+}
+
 type Outcome = 'notified' | 'unchanged' | 'ended' | 'retrying' | 'error';
 
 /**
@@ -62,7 +68,7 @@ type Outcome = 'notified' | 'unchanged' | 'ended' | 'retrying' | 'error';
  * written back only after the notice went out, so a failed notice is retried with backoff
  * (24 h at most) and a notice is never sent twice for one change by two instances.
  */
-export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {}) {
+export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {}): WatchPoller {
   const clock = deps.clock ?? (() => new Date());
   const baseMs = options.baseIntervalMs ?? 10 * 60_000;
   const batchSize = options.batchSize ?? 50;
@@ -196,5 +202,3 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     },
   };
 }
-
-export type WatchPoller = ReturnType<typeof createWatchPoller>;

@@ -2,6 +2,7 @@ import { and, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { accounts, sessions } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { OPEN_APIS } from './catalog.js';
@@ -26,7 +27,17 @@ export interface Account {
 }
 
 /** Sign-up, log-in and login-token checks. */
-export function createAccounts(db: Database, subscriptions: Subscriptions) {
+export interface Accounts {
+  /** Creates the account and subscribes it to the APIs that need no explicit subscription (409 when the email is taken). */
+  register(raw: unknown): Promise<Account>;
+  /** Checks the password and issues a login token that expires in 24 hours (401 otherwise). */
+  login(raw: unknown): Promise<{ token: string; expiresAt: Date }>;
+  /** The account behind a login token, or undefined when the token is unknown or expired. */
+  accountForToken(token: string): Promise<Account | undefined>;
+}
+
+
+export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 'subscribeAll'>, clock: Clock): Accounts {
   return {
     /** Creates the account and subscribes it to the APIs that need no explicit subscription. */
     async register(raw: unknown): Promise<Account> {
@@ -52,7 +63,7 @@ export function createAccounts(db: Database, subscriptions: Subscriptions) {
         throw new AppError('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.');
       }
       const { token, hash } = generateLoginToken();
-      const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+      const expiresAt = new Date(clock().getTime() + SESSION_TTL_MS);
       await db.insert(sessions).values({ accountId: account.id, tokenHash: hash, expiresAt });
       return { token, expiresAt };
     },
@@ -63,10 +74,8 @@ export function createAccounts(db: Database, subscriptions: Subscriptions) {
         .select({ id: accounts.id, email: accounts.email })
         .from(sessions)
         .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-        .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, new Date())));
+        .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, clock())));
       return row;
     },
   };
 }
-
-export type Accounts = ReturnType<typeof createAccounts>;

@@ -23,7 +23,16 @@ export interface KeySummary {
 }
 
 /** API keys: created (shown once), listed, revoked, and checked on every call. */
-export function createApiKeys(db: Database) {
+export interface ApiKeys {
+  create(account: Account, raw: unknown): Promise<{ apiKey: string; key: KeySummary }>;
+  list(account: Account): Promise<KeySummary[]>;
+  /** Revokes at once: the next call with the key is refused (404 when not the account's). */
+  revoke(account: Account, id: number): Promise<void>;
+  /** The account that owns a live key, or undefined. */
+  authenticate(key: string): Promise<(Account & { keyId: number }) | undefined>;
+}
+
+export function createApiKeys(db: Database): ApiKeys {
   const lastUsedWritten = new Map<number, number>();
 
   function touch(keyId: number): void {
@@ -83,8 +92,6 @@ export function createApiKeys(db: Database) {
     },
   };
 }
-
-export type ApiKeys = ReturnType<typeof createApiKeys>;
 
 function summarize(row: typeof apiKeys.$inferSelect): KeySummary {
   return {

@@ -1,20 +1,31 @@
 import type { z } from 'zod';
+import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { parseInput } from '../validation.js';
 import type { Account } from './accounts.js';
 import type { ApiId } from './catalog.js';
-import type { QuotaLease, Subscriptions } from './subscriptions.js';
+import type { Quota, QuotaLease, QuotaState } from './quota.js';
 
 /** Who is calling and where to log: built by each door (HTTP request, bot interaction, job). */
-export interface OperationContext {
+export interface Caller {
   account: Account;
   logger: Logger;
   requestId: string;
 }
 
+/** What an operation receives besides its input: the caller, and the one way to charge a call. */
+export interface OperationContext extends Caller {
+  /**
+   * Takes one call of `api` from the caller's counter (403 without a subscription, 429 when
+   * used up). The executor gives it back when the run fails, unless the error `earns` it.
+   */
+  charge(api: ApiId): Promise<QuotaState>;
+}
+
 /**
- * One of the eight operations: its catalogue id, the schema every door validates with, and
- * the function that does the work. `run` receives parsed input and returns a plain object.
+ * An operation: the catalogue id it charges (once, before `run`), the schema every door
+ * validates with, and the function that does the work and returns domain data (the doors
+ * add `success`, `api` and `remaining`).
  */
 export interface Operation<Schema extends z.ZodType = z.ZodType, Output extends object = object> {
   api: ApiId;
@@ -24,32 +35,53 @@ export interface Operation<Schema extends z.ZodType = z.ZodType, Output extends 
   isFree?(output: Output): boolean;
 }
 
-export interface OperationResult<Output> {
-  body: Output & { remaining: number };
-  lease: QuotaLease;
+/** The input and output types of an operation, for the doors. */
+export type InputOf<Op> = Op extends Operation<infer Schema, object> ? z.input<Schema> : never;
+export type OutputOf<Op> = Op extends Operation<z.ZodType, infer Output> ? Output : never;
+
+export interface Executed<Output> {
+  output: Output;
+  /** The operation's own counter after the call (a free answer already given back). */
+  quota: QuotaState;
 }
 
 /**
- * Runs an operation for an account: validate (400 costs nothing), take one call from the
- * counter (403 / 429), run, and give the call back when anything fails afterwards, so only
- * answered calls are paid for.
+ * Runs an operation for a caller: validate (400 costs nothing), charge the operation's call
+ * (403 / 429), run, and give back every charge of the run when it fails, so only answered
+ * calls are paid for. A failed refund is logged and never replaces the run's own error.
  */
 export async function executeOperation<Schema extends z.ZodType, Output extends object>(
-  subscriptions: Subscriptions,
+  quota: Quota,
   operation: Operation<Schema, Output>,
-  ctx: OperationContext,
+  caller: Caller,
   rawInput: unknown,
-): Promise<OperationResult<Output>> {
+): Promise<Executed<Output>> {
   const input = parseInput(operation.schema, rawInput);
-  const lease = await subscriptions.reserve(ctx.account.id, operation.api);
+  const leases: QuotaLease[] = [];
+  const ctx: OperationContext = {
+    ...caller,
+    async charge(api) {
+      const lease = await quota.reserve(caller.account.id, api);
+      leases.push(lease);
+      return lease;
+    },
+  };
+  const own = await ctx.charge(operation.api);
   try {
     const output = await operation.run(ctx, input);
-    if (operation.isFree?.(output)) await lease.refund();
-    return { body: { ...output, remaining: lease.remaining }, lease };
+    if (operation.isFree?.(output)) await refund(leases[0]!, caller.logger);
+    return { output, quota: snapshot(own) };
   } catch (error) {
-    await lease.refund().catch((refundError: unknown) =>
-      ctx.logger.error({ err: refundError, api: operation.api }, 'quota refund failed'),
-    );
+    const earned = error instanceof AppError ? error.earnedCharge : undefined;
+    await Promise.all(leases.filter((lease) => lease.api !== earned).map((lease) => refund(lease, caller.logger)));
     throw error;
   }
+}
+
+async function refund(lease: QuotaLease, logger: Logger): Promise<void> {
+  await lease.refund().catch((error: unknown) => logger.error({ err: error, api: lease.api }, 'quota refund failed'));
+}
+
+function snapshot(state: QuotaState): QuotaState {
+  return { api: state.api, remaining: state.remaining, monthlyQuota: state.monthlyQuota, renewsAt: state.renewsAt };
 }

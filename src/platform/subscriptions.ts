@@ -2,17 +2,12 @@ import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
+import type { Clock } from '../clock.js';
+import { nextSeoulMonth } from '../seoul-time.js';
 import { API_IDS, type ApiId } from './catalog.js';
+import type { Quota, QuotaLease } from './quota.js';
 
-/** One reserved call: the counter after it, and how to give it back. */
-export interface QuotaLease {
-  api: ApiId;
-  remaining: number;
-  monthlyQuota: number;
-  renewsAt: Date;
-  /** Returns the call to the counter (an upstream failed); harmless when called twice. */
-  refund(): Promise<void>;
-}
+export type { QuotaLease } from './quota.js';
 
 export interface UsageRow {
   api: ApiId;
@@ -21,17 +16,19 @@ export interface UsageRow {
   renews_at: string | null;
 }
 
-const SEOUL_OFFSET_MS = 9 * 60 * 60 * 1000; // Korea has no daylight saving time
+/** Counters renew at the start of each calendar month in Asia/Seoul. */
+const nextRenewal = nextSeoulMonth;
 
-/** The start of the next calendar month in Asia/Seoul: when counters renew. */
-export function nextRenewal(now: Date): Date {
-  const seoul = new Date(now.getTime() + SEOUL_OFFSET_MS);
-  return new Date(Date.UTC(seoul.getUTCFullYear(), seoul.getUTCMonth() + 1, 1) - SEOUL_OFFSET_MS);
+/** Subscriptions and their monthly call counters: the executor's `Quota`, and the account pages' view. */
+export interface Subscriptions extends Quota {
+  /** Idempotent: an existing subscription is returned as it is. */
+  subscribe(accountId: number, api: ApiId): Promise<{ api: ApiId; remaining: number; renews_at: string }>;
+  subscribeAll(accountId: number, apis: ApiId[]): Promise<void>;
+  usage(accountId: number): Promise<UsageRow[]>;
 }
 
-/** Subscriptions and their monthly call counters. */
-export function createSubscriptions(db: Database, options: { defaultQuota: number; clock?: () => Date }) {
-  const clock = options.clock ?? (() => new Date());
+export function createSubscriptions(db: Database, options: { defaultQuota: number; clock: Clock }): Subscriptions {
+  const { clock } = options;
 
   async function find(accountId: number, api: ApiId) {
     const [row] = await db
@@ -146,5 +143,3 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
     };
   }
 }
-
-export type Subscriptions = ReturnType<typeof createSubscriptions>;

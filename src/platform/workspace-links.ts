@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { accounts, apiKeys, workspaceLinks } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
 import type { Account } from './accounts.js';
 
 export type BotPlatform = 'slack' | 'discord';
@@ -11,11 +12,20 @@ export interface WorkspaceRef {
   workspaceId: string;
 }
 
+/** Which account a Slack workspace or Discord server uses. */
+export interface WorkspaceLinks {
+  /** Links (or re-links) the workspace to the key's account. */
+  link(ref: WorkspaceRef, key: { accountId: number; keyId: number }, linkedBy: string): Promise<void>;
+  /** The account the workspace uses, or undefined when it is not linked or its key was revoked. */
+  accountFor(ref: WorkspaceRef): Promise<Account | undefined>;
+  unlink(ref: WorkspaceRef): Promise<boolean>;
+}
+
 /**
  * The `/link` store: which account a Slack workspace or Discord server uses. Only the id of
  * the API key row is kept; a revoked or deleted key makes the workspace unlinked again.
  */
-export function createWorkspaceLinks(db: Database) {
+export function createWorkspaceLinks(db: Database, clock: Clock): WorkspaceLinks {
   return {
     /** Links (or re-links) the workspace to the key's account. */
     async link(ref: WorkspaceRef, key: { accountId: number; keyId: number }, linkedBy: string): Promise<void> {
@@ -24,7 +34,7 @@ export function createWorkspaceLinks(db: Database) {
         .values({ platform: ref.platform, workspaceId: ref.workspaceId, accountId: key.accountId, apiKeyId: key.keyId, linkedBy })
         .onConflictDoUpdate({
           target: [workspaceLinks.platform, workspaceLinks.workspaceId],
-          set: { accountId: key.accountId, apiKeyId: key.keyId, linkedBy, createdAt: new Date() },
+          set: { accountId: key.accountId, apiKeyId: key.keyId, linkedBy, createdAt: clock() },
         });
     },
 
@@ -50,5 +60,3 @@ export function createWorkspaceLinks(db: Database) {
     },
   };
 }
-
-export type WorkspaceLinks = ReturnType<typeof createWorkspaceLinks>;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { FailureMapping } from './llm-errors.js';
 
@@ -44,6 +45,24 @@ export interface ModerationResult {
   flagged: boolean;
   /** Names of the flagged categories (OpenAI's, e.g. `violence`, `self-harm/instructions`). */
   categories: string[];
+}
+
+/** The one LLM adapter (src/providers/llm.ts): what every AI-backed operation may ask of a model. */
+export interface LlmProvider {
+  /** False when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set: every call answers 503. */
+  readonly configured: boolean;
+  readonly models: { chat: string; vision: string; embedding: string; moderation: string };
+  readonly tokenParam: TokenParam;
+  /** One chat completion: the answer's text and the upstream's token usage. */
+  chat(request: ChatRequest, opts?: CallOptions): Promise<ChatResult>;
+  /** A completion whose answer must match a zod schema (asked once more when it does not fit, then 502). */
+  structured<T extends z.ZodType>(request: ChatRequest & { schema: T; schemaName: string }, opts?: CallOptions): Promise<{ data: z.output<T>; usage: TokenUsage }>;
+  /** Streams the answer's text as it is generated (retries only before the first byte). */
+  stream(request: ChatRequest, opts?: CallOptions): AsyncGenerator<string, TokenUsage>;
+  /** One embedding vector per text, in order. */
+  embed(texts: string[], opts?: CallOptions & { model?: string }): Promise<number[][]>;
+  /** The upstream's moderation verdict, or undefined when it has none or it failed. */
+  moderate(text: string, opts?: CallOptions): Promise<ModerationResult | undefined>;
 }
 
 export interface LlmProviderOptions {

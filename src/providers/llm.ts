@@ -7,7 +7,7 @@ import { mapLlmError, notConfigured, refused, upstreamFailure } from './llm-erro
 import { parseStructured, responseFormatFor } from './llm-json.js';
 import { addUsage, toSdkMessage, usageOf, withSystemHint } from './llm-messages.js';
 import { createRetrier } from './llm-retry.js';
-import type { CallOptions, ChatRequest, ChatResult, LlmProviderOptions, ModerationResult, TokenParam, TokenUsage } from './llm-types.js';
+import type { CallOptions, ChatRequest, ChatResult, LlmProvider, LlmProviderOptions, ModerationResult, TokenParam, TokenUsage } from './llm-types.js';
 
 export type { FailureMapping } from './llm-errors.js';
 export type * from './llm-types.js';
@@ -45,7 +45,7 @@ export function llmOptionsFromConfig(config: Config, logger: Logger): LlmProvide
  * Prompts and outputs are never logged: only the kind of call and its duration (debug), and
  * the upstream status of a failure (warn).
  */
-export function createLlmProvider(options: LlmProviderOptions) {
+export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
   const configured = Boolean(options.apiKey || options.baseUrl);
   const tokenParam = options.tokenParam ?? defaultTokenParam(options.baseUrl);
   const models = {
@@ -201,5 +201,3 @@ export function createLlmProvider(options: LlmProviderOptions) {
     },
   };
 }
-
-export type LlmProvider = ReturnType<typeof createLlmProvider>;

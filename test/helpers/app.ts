@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createRequestListener } from '../../api/http-server.js';
+import { createBotDoors } from '../../bots/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { ApiId } from '../../src/platform/catalog.js';
 import { createLogger } from '../../src/logger.js';
@@ -53,7 +54,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: url, ...testDatabaseEnv(), ...env });
   const runtime = await createRuntime(config, { logger: createLogger(config.LOG_LEVEL), ...options });
-  server.on('request', createRequestListener(runtime));
+  // Composed as api/server.ts does: runtime, then the bot doors, then the HTTP app with their routers.
+  const botRouters = createBotDoors(runtime).flatMap((door) => (door.router ? [door.router] : []));
+  server.on('request', createRequestListener(runtime, { botRouters }));
 
   async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const res = await fetch(url + path, {

@@ -12,7 +12,8 @@ const TYPE_BONUS = 0.25;
 const BEST_CHUNK_BONUS = 0.05;
 
 /** A sentence that opens by pointing back (이 기타는, 그는, 이로써, 또한, this, it…) needs the one before it. */
-const REFERS_BACK = /^(?:이|그|저|이러한|그러한|이런|그런|이로써|이에|그래서|그러나|하지만|또한|또|한편|즉|this|that|these|those|it|they|he|she)(?:\s|[은는이가을를의에도로])/iu;
+const REFERS_BACK =
+  /^(?:이|그|저|이러한|그러한|이런|그런|이로써|이에|그래서|그러나|하지만|또한|또|한편|즉|this|that|these|those|it|they|he|she)(?:\s|[은는이가을를의에도로])/iu;
 
 /** A short line without a sentence's final punctuation: a heading or a label naming what follows. */
 function isHeading(line: string): boolean {
@@ -52,7 +53,10 @@ export function extractAnswer(content: string, idf: Map<string, number>, type: A
   });
   if (sentences.length === 0) return { text: content.trim(), start: 0, end: content.length };
   const picked = [best];
-  const runnerUp = scores.map((score, i) => ({ score, i })).filter(({ i }) => i !== best).sort((a, b) => b.score - a.score || a.i - b.i)[0];
+  const runnerUp = scores
+    .map((score, i) => ({ score, i }))
+    .filter(({ i }) => i !== best)
+    .sort((a, b) => b.score - a.score || a.i - b.i)[0];
   if (runnerUp && runnerUp.score > 0 && runnerUp.score >= 0.35 * scores[best]!) picked.push(runnerUp.i);
   const text = (i: number) => content.slice(sentences[i]!.start, sentences[i]!.end);
   // Context the best sentence cannot do without: the line naming what "이 기타는…" refers to,

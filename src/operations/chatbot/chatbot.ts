@@ -37,19 +37,16 @@ export interface ChatbotSource {
   end: number;
 }
 
-export interface ChatbotOutput {
-  success: true;
-  api: 'chatbot-rag';
-  answer?: string;
-  sources?: ChatbotSource[];
-  message?: string;
-  knowledge_list?: Array<{ id: number; content: string; created_at: string }>;
-  id?: number;
-  total?: number;
-  offset?: number;
-  limit?: number;
-  deleted?: number;
+/** The answer of each action (SPEC §1). */
+export interface ChatbotOutputs {
+  chat: { answer: string; sources: ChatbotSource[] };
+  index: { message: string; id: number };
+  list: { knowledge_list: Array<{ id: number; content: string; created_at: string }>; total: number; offset: number; limit: number };
+  delete: { message: string; id: number };
+  clear: { message: string; deleted: number };
 }
+
+export type ChatbotOutput = ChatbotOutputs[keyof ChatbotOutputs];
 
 export const DEFAULT_MIN_COVERAGE = 0.5;
 /** BM25's best chunks that are ranked again by sentence. */
@@ -73,10 +70,15 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
 
   const isRelevant = (chunk: RetrievedChunk) => chunk.coverage >= minCoverage || (chunk.similarity ?? 0) >= minSimilarity;
 
-  async function chat(ctx: OperationContext, message: string): Promise<ChatbotOutput> {
+  async function chat(ctx: OperationContext, message: string): Promise<ChatbotOutputs['chat']> {
     const { terms, words, type } = analyzeQuestion(message);
     const questionEmbedding = useEmbeddings && terms.length > 0 ? (await deps.llm.embed([message], { logger: ctx.logger }))[0] : undefined;
-    const retrieval = await retrieve(deps.db, ctx.account.id, terms, { questionEmbedding, words, limit: RERANK_POOL, statementTimeout: deps.statementTimeout });
+    const retrieval = await retrieve(deps.db, ctx.account.id, terms, {
+      questionEmbedding,
+      words,
+      limit: RERANK_POOL,
+      statementTimeout: deps.statementTimeout,
+    });
     const { idf } = retrieval;
     const pool = retrieval.chunks.filter(isRelevant);
     const contents = await deps.store.contents(ctx.account.id, [...new Set(pool.map((chunk) => chunk.entryId))]);
@@ -84,24 +86,29 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
     const relevant = questionEmbedding ? pool : rerank(pool, contents, words, idf);
     const best = relevant[0];
     ctx.logger.debug({ terms: terms.length, candidates: retrieval.chunks.length, relevant: relevant.length }, 'chatbot retrieval');
-    if (!best) return { success: true, api: 'chatbot-rag', answer: NO_KNOWLEDGE_ANSWER, sources: [] };
+    if (!best) return { answer: NO_KNOWLEDGE_ANSWER, sources: [] };
 
     const context = relevant.slice(0, contextChunks);
-    const sources = dedupeByEntry(relevant).map((chunk) => ({ id: chunk.entryId, score: round(chunk.score), start: chunk.start, end: chunk.end }));
+    const sources = dedupeByEntry(relevant).map((chunk) => ({
+      id: chunk.entryId,
+      score: round(chunk.score),
+      start: chunk.start,
+      end: chunk.end,
+    }));
     const extractive = () => extractAnswer(contents.get(best.entryId) ?? '', idf, type, best).text;
     const texts = context.map((chunk) => (contents.get(chunk.entryId) ?? '').slice(chunk.start, chunk.end));
     const answer = deps.llm.configured ? (await llmAnswer(deps.llm, message, texts, { logger: ctx.logger })) || extractive() : extractive();
-    return { success: true, api: 'chatbot-rag', answer, sources };
+    return { answer, sources };
   }
 
-  async function index(ctx: OperationContext, content: string): Promise<ChatbotOutput> {
+  async function index(ctx: OperationContext, content: string): Promise<ChatbotOutputs['index']> {
     const chunks = chunkSpans(content);
     const texts = chunks.map((span) => content.slice(span.start, span.end));
     const embeddings = useEmbeddings ? await deps.llm.embed(texts, { logger: ctx.logger }) : undefined;
     try {
       const [entry] = await deps.store.add(ctx.account.id, [{ content, chunks, embeddings }]);
       ctx.logger.debug({ chars: content.length, chunks: chunks.length }, 'knowledge indexed');
-      return { success: true, api: 'chatbot-rag', message: '지식이 저장되었습니다.', id: entry!.id };
+      return { message: '지식이 저장되었습니다.', id: entry!.id };
     } catch (error) {
       if (error instanceof KnowledgeLimitError) throw limitError(error);
       throw error;
@@ -120,17 +127,17 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
         case 'list': {
           const { entries, total } = await deps.store.list(ctx.account.id, input.offset, input.limit);
           const knowledge_list = entries.map((e) => ({ id: e.id, content: e.content, created_at: e.createdAt.toISOString() }));
-          return { success: true, api: 'chatbot-rag', knowledge_list, total, offset: input.offset, limit: input.limit };
+          return { knowledge_list, total, offset: input.offset, limit: input.limit };
         }
         case 'delete': {
           if (!(await deps.store.remove(ctx.account.id, input.id))) {
             throw new AppError('NOT_FOUND', `id ${input.id}인 지식 항목이 없습니다.`);
           }
-          return { success: true, api: 'chatbot-rag', message: `지식 항목 ${input.id}이(가) 삭제되었습니다.`, id: input.id };
+          return { message: `지식 항목 ${input.id}이(가) 삭제되었습니다.`, id: input.id };
         }
         case 'clear': {
           const deleted = await deps.store.clear(ctx.account.id);
-          return { success: true, api: 'chatbot-rag', message: `저장된 지식 ${deleted}개가 모두 삭제되었습니다.`, deleted };
+          return { message: `저장된 지식 ${deleted}개가 모두 삭제되었습니다.`, deleted };
         }
       }
     },

@@ -34,12 +34,6 @@ export class KnowledgeLimitError extends Error {
   }
 }
 
-/** postgres.js returns the rows as the result; PGlite wraps them in `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}
-
 export function unitVector(vector: number[]): number[] {
   const norm = Math.hypot(...vector) || 1;
   return vector.map((value) => value / norm);
@@ -141,7 +135,10 @@ export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
         .orderBy(desc(knowledgeEntries.id))
         .offset(offset)
         .limit(limit);
-      const [stats] = await db.select({ total: knowledgeStats.entryCount }).from(knowledgeStats).where(eq(knowledgeStats.accountId, accountId));
+      const [stats] = await db
+        .select({ total: knowledgeStats.entryCount })
+        .from(knowledgeStats)
+        .where(eq(knowledgeStats.accountId, accountId));
       return { entries, total: stats?.total ?? 0 };
     },
 
@@ -193,7 +190,10 @@ export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
         const [removed] = await tx.select({ n: count() }).from(knowledgeEntries).where(eq(knowledgeEntries.accountId, accountId));
         await tx.delete(knowledgeChunks).where(eq(knowledgeChunks.accountId, accountId));
         await tx.delete(knowledgeEntries).where(eq(knowledgeEntries.accountId, accountId));
-        await tx.update(knowledgeStats).set({ entryCount: 0, chunkCount: 0, tokenTotal: 0, charTotal: 0 }).where(eq(knowledgeStats.accountId, accountId));
+        await tx
+          .update(knowledgeStats)
+          .set({ entryCount: 0, chunkCount: 0, tokenTotal: 0, charTotal: 0 })
+          .where(eq(knowledgeStats.accountId, accountId));
         return removed?.n ?? 0;
       });
     },

@@ -17,7 +17,12 @@ export interface RankedChunk extends RetrievedChunk {
  * sibling paragraphs of one article share most words, and the one that answers usually holds
  * them together in one sentence. Each question word counts once, by its best alternative.
  */
-export function rerank(chunks: RetrievedChunk[], contents: Map<number, string>, words: string[][], idf: Map<string, number>): RankedChunk[] {
+export function rerank(
+  chunks: RetrievedChunk[],
+  contents: Map<number, string>,
+  words: string[][],
+  idf: Map<string, number>,
+): RankedChunk[] {
   const weightOf = (word: string[], has: (term: string) => boolean) => Math.max(0, ...word.filter(has).map((term) => idf.get(term) ?? 0));
   const total = words.reduce((sum, word) => sum + weightOf(word, () => true), 0) || 1;
   const maxBm25 = Math.max(...chunks.map((chunk) => chunk.bm25), 1e-9);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
-import { rowsOf, unitVector } from './knowledge-store.js';
+import { rowsOf } from '../../../db/rows.js';
+import { unitVector } from './knowledge-store.js';
 import { toOrQueryLiteral } from './tokenize.js';
 
 export interface RetrievedChunk {
@@ -113,7 +114,9 @@ const VECTOR_POOL = 100;
 async function similarities(db: Database, chunkIds: number[], question: number[]): Promise<Map<number, number>> {
   if (chunkIds.length === 0) return new Map();
   const rows = rowsOf<{ id: number; embedding: number[] | string | null }>(
-    await db.execute(sql`select id, embedding from knowledge_chunks where id = any(string_to_array(${chunkIds.join(',')}, ',')::int[]) and embedding is not null`),
+    await db.execute(
+      sql`select id, embedding from knowledge_chunks where id = any(string_to_array(${chunkIds.join(',')}, ',')::int[]) and embedding is not null`,
+    ),
   );
   const q = unitVector(question);
   const result = new Map<number, number>();
@@ -129,7 +132,9 @@ async function similarities(db: Database, chunkIds: number[], question: number[]
 
 /** `{a,"b c"}` → ['a', 'b c'], for a driver that leaves arrays as text. */
 function parseTextArray(text: string): string[] {
-  return [...text.slice(1, -1).matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!));
+  return [...text.slice(1, -1).matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!,
+  );
 }
 
 /** `{0.1,0.2}` → [0.1, 0.2], for a driver that leaves arrays as text. */
@@ -158,7 +163,12 @@ export async function retrieve(
   const dfs = typeof first?.dfs === 'string' ? (JSON.parse(first.dfs) as Record<string, number>) : (first?.dfs ?? {});
   // A term the account has never stored weighs as much as its rarest one (df = 1), not more:
   // otherwise, in a small knowledge base, one unknown word of a question outweighs all others.
-  const idf = new Map(terms.map((term) => [term, Math.log(1 + (n - Math.max(1, Number(dfs[term] ?? 0)) + 0.5) / (Math.max(1, Number(dfs[term] ?? 0)) + 0.5))]));
+  const idf = new Map(
+    terms.map((term) => [
+      term,
+      Math.log(1 + (n - Math.max(1, Number(dfs[term] ?? 0)) + 0.5) / (Math.max(1, Number(dfs[term] ?? 0)) + 0.5)),
+    ]),
+  );
   // Coverage counts each question word once, by its best-matching alternative.
   const groups = options.words ?? terms.map((term) => [term]);
   const wordIdf = (group: string[], has: (term: string) => boolean) => Math.max(0, ...group.filter(has).map((term) => idf.get(term) ?? 0));
@@ -181,7 +191,11 @@ export async function retrieve(
   if (!options.questionEmbedding) return { chunks: lexical, idf };
 
   // Vectors rank the lexical candidates a second time; the two rankings are fused by rank.
-  const similarity = await similarities(db, lexical.map((chunk) => chunk.chunkId), options.questionEmbedding);
+  const similarity = await similarities(
+    db,
+    lexical.map((chunk) => chunk.chunkId),
+    options.questionEmbedding,
+  );
   const byVector = [...similarity].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
   const fused = reciprocalRankFusion([lexical.map((chunk) => chunk.chunkId), byVector]);
   const chunks = lexical

@@ -7,7 +7,8 @@
  */
 
 /** Hangul syllables and jamo, Han, Hiragana and Katakana: scripts written without word spaces. */
-const WORD = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+|(?:(?![\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}])+/gu;
+const WORD =
+  /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+|(?:(?![\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}])+/gu;
 const IS_CJK = /^[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const IS_HANGUL = /^\p{Script=Hangul}/u;
 
@@ -32,7 +33,9 @@ function foldLatin(word: string): string {
  * "딸" must all find "딸". Stripped from the end of a Hangul word before it is cut into bigrams.
  */
 const PARTICLES = [
-  ...'에서부터 으로부터 이라는 이라고 이라도 이라면 이었던 로부터 에게서 한테서 으로서 으로써 에서는 에서도 에서의 에게는 에게도 으로는 으로도 으로의 까지는 까지도 부터는 이라 이란 이나 이며 이고 이다 이든 라는 라고 로서 로써 로는 로도 로의 에는 에도 에의 과의 와의 과는 와는 처럼 보다 부터 까지 마저 조차 밖에 대로 만큼 에서 에게 한테 께서 으로 이랑 들은 들이 들을 들의 들도 들과 들에'.split(' '),
+  ...'에서부터 으로부터 이라는 이라고 이라도 이라면 이었던 로부터 에게서 한테서 으로서 으로써 에서는 에서도 에서의 에게는 에게도 으로는 으로도 으로의 까지는 까지도 부터는 이라 이란 이나 이며 이고 이다 이든 라는 라고 로서 로써 로는 로도 로의 에는 에도 에의 과의 와의 과는 와는 처럼 보다 부터 까지 마저 조차 밖에 대로 만큼 에서 에게 한테 께서 으로 이랑 들은 들이 들을 들의 들도 들과 들에'.split(
+    ' ',
+  ),
   ...'은 는 이 가 을 를 에 의 도 로 와 과 만 께 랑 들'.split(' '),
 ];
 
@@ -83,7 +86,10 @@ export function tokenize(text: string): string[] {
  * Endings of questions (종결어미 with their tense and honorific parts), longest first:
  * "발생하였나" searches "발생하", not the ending "였나" that no statement contains.
  */
-const QUESTION_ENDINGS = '었습니까 았습니까 였습니까 었는가요 었는가 았는가 였는가 었나요 았나요 였나요 었을까 았을까 였을까 습니까 입니까 는가요 인가요 었나 았나 였나 는가 인가 나요 니까 는지 은지 인지 을까 할까 까요 가요 예요 에요 었지 였지 던가 된 한 는 나'.split(' ');
+const QUESTION_ENDINGS =
+  '었습니까 았습니까 였습니까 었는가요 었는가 았는가 였는가 었나요 았나요 였나요 었을까 았을까 였을까 습니까 입니까 는가요 인가요 었나 았나 였나 는가 인가 나요 니까 는지 은지 인지 을까 할까 까요 가요 예요 에요 었지 였지 던가 된 한 는 나'.split(
+    ' ',
+  );
 
 function stripQuestionEnding(word: string): string {
   for (const ending of QUESTION_ENDINGS) {
@@ -122,7 +128,8 @@ export function queryWords(question: string, drop: ReadonlySet<string> = new Set
     const fresh = tokens.filter((token) => !seen.has(token));
     fresh.forEach((token) => seen.add(token));
     // A Hangul word yields bigrams (each a word of its own for coverage) or a stem/word pair (one word).
-    const groups = tokens.length === 2 && [...tokens[0]!].length === 1 && [...tokens[1]!].length === 2 ? [fresh] : fresh.map((token) => [token]);
+    const groups =
+      tokens.length === 2 && [...tokens[0]!].length === 1 && [...tokens[1]!].length === 2 ? [fresh] : fresh.map((token) => [token]);
     for (const group of groups) {
       if (group.length === 0) continue;
       all.push(group);

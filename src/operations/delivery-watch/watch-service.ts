@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { ChannelTarget } from '../../jobs/notifier.js';
+import type { ChannelTarget } from './channels.js';
 import type { Account } from '../../platform/accounts.js';
-import type { Subscriptions } from '../../platform/subscriptions.js';
-import { parseInput } from '../../validation.js';
-import { eventKey } from '../../jobs/changes.js';
+import type { Clock } from '../../clock.js';
+import { eventKey } from './event-key.js';
 import type { TrackingService } from '../delivery/tracking-service.js';
 import { STATUS_LABELS, type StatusId } from '../delivery/statuses.js';
 import { checkWebhookUrl, type AddressLookup } from './webhook-url.js';
-import { watchCreateSchema } from './watch.schema.js';
+import type { WatchCreateInput } from './watch.schema.js';
 import type { WatchRow, WatchStore } from './watch-store.js';
 
 /** A watch ends itself this long after it was made. */
@@ -20,12 +19,11 @@ export const MAX_ACTIVE_WATCHES = 1000;
 export interface WatchServiceDeps {
   store: WatchStore;
   tracking: TrackingService;
-  subscriptions: Subscriptions;
   logger: Logger;
   allowInsecureWebhooks: boolean;
   /** Interval before the first poll (the poller's base interval). */
   firstPollMs: number;
-  clock?: () => Date;
+  clock: Clock;
   resolve?: AddressLookup;
 }
 
@@ -47,11 +45,6 @@ export interface WatchView {
 export interface CreateOptions {
   /** A Slack or Discord channel (bot door); without it `webhook_url` is required. */
   channel?: ChannelTarget;
-  /**
-   * Take one `delivery-tracking` call for the creation (default true: the REST call is
-   * answered 2xx, so it costs one). The bot's `/track … watch:true` already paid for its lookup.
-   */
-  charge?: boolean;
   logger?: Logger;
 }
 
@@ -59,8 +52,17 @@ export interface CreatedWatch {
   watch: WatchView;
   /** Only for webhook watches, shown once. */
   webhookSecret?: string;
-  /** The counter after the charge (absent when not charged). */
-  remaining?: number;
+}
+
+/** A parsed creation request (`watchCreateSchema`); the bot door gives a channel instead of `webhookUrl`. */
+export type WatchTarget = Omit<WatchCreateInput, 'webhookUrl'> & { webhookUrl?: string | undefined };
+
+/** Watched parcels of one account, as the doors and the watch operation use them. */
+export interface WatchService {
+  /** Uncharged: the REST door charges through the watch operation; the bot's `/track … watch` paid for its lookup. */
+  create(account: Pick<Account, 'id'>, input: WatchTarget, options?: CreateOptions): Promise<CreatedWatch>;
+  list(accountId: number, filter?: { channel?: ChannelTarget }): Promise<WatchView[]>;
+  remove(accountId: number, ref: { id: number } | { trackId: string; channel?: ChannelTarget }): Promise<number[]>;
 }
 
 export function toView(row: WatchRow): WatchView {
@@ -86,11 +88,10 @@ export function toView(row: WatchRow): WatchView {
  * carrier, number or webhook URL; 403 without the `delivery-tracking` subscription; 404 a
  * parcel the carrier does not know; 409 already watched; 422 already delivered.
  */
-export function createWatchService(deps: WatchServiceDeps) {
-  const clock = deps.clock ?? (() => new Date());
+export function createWatchService(deps: WatchServiceDeps): WatchService {
+  const { clock } = deps;
 
-  async function createUncharged(account: Pick<Account, 'id'>, raw: unknown, options: CreateOptions): Promise<CreatedWatch> {
-    const input = parseInput(watchCreateSchema, raw);
+  async function create(account: Pick<Account, 'id'>, input: WatchTarget, options: CreateOptions = {}): Promise<CreatedWatch> {
     const channel = options.channel;
     if (!channel && !input.webhookUrl) {
       throw new AppError('INVALID_REQUEST', "'webhook_url' 필드: 필수 항목입니다.", { field: 'webhook_url' });
@@ -131,17 +132,7 @@ export function createWatchService(deps: WatchServiceDeps) {
   }
 
   return {
-    async create(account: Pick<Account, 'id'>, raw: unknown, options: CreateOptions = {}): Promise<CreatedWatch> {
-      if (options.charge === false) return createUncharged(account, raw, options);
-      parseInput(watchCreateSchema, raw); // 400 before any charge
-      const lease = await deps.subscriptions.reserve(account.id, 'delivery-tracking');
-      try {
-        return { ...(await createUncharged(account, raw, options)), remaining: lease.remaining };
-      } catch (error) {
-        await lease.refund();
-        throw error;
-      }
-    },
+    create,
 
     /** The account's watches, oldest first; `channel` keeps those posting to one channel. */
     async list(accountId: number, filter: { channel?: ChannelTarget } = {}): Promise<WatchView[]> {
@@ -162,5 +153,3 @@ export function createWatchService(deps: WatchServiceDeps) {
     },
   };
 }
-
-export type WatchService = ReturnType<typeof createWatchService>;

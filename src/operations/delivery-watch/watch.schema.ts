@@ -25,4 +25,6 @@ export const watchCreateSchema = z
     webhookUrl: input.webhook_url,
   }));
 
+export type WatchCreateInput = z.output<typeof watchCreateSchema>;
+
 export const watchIdSchema = z.object({ id: z.coerce.number({ error: '알림 ID는 숫자여야 합니다.' }).int().positive().max(2_147_483_647) });

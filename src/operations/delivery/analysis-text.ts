@@ -1,5 +1,5 @@
 import type { DelayCause, DeliveryAnalysis } from './analysis.js';
-import { koreanDate, seoulDate } from './seoul-time.js';
+import { koreanDate, seoulDate } from '../../seoul-time.js';
 import type { TrackingResult } from './tracking-result.js';
 
 /** `+8215881255` → `1588-1255`, `+82314620100` → `031-462-0100`. */

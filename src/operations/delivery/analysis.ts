@@ -1,6 +1,6 @@
 import { isInternational } from './carriers.js';
 import type { HolidayCalendar } from './holidays.js';
-import { addDays, addWorkingDays, daysOffBetween, nextWorkingDay, seoulDate, workingHoursBetween } from './seoul-time.js';
+import { addDays, addWorkingDays, daysOffBetween, nextWorkingDay, seoulDate, seoulHour, workingHoursBetween } from '../../seoul-time.js';
 import type { StatusId } from './statuses.js';
 import type { TrackingResult } from './tracking-result.js';
 
@@ -129,8 +129,7 @@ function estimateArrival(result: TrackingResult, lastAt: Date | undefined, now: 
   const today = seoulDate(now);
   const days = REMAINING_DAYS[carrierKind(result.carrier.id)][result.state.id] ?? 2;
   const estimate = addWorkingDays(lastAt ? seoulDate(lastAt) : today, days, calendar);
-  const seoulHour = new Date(now.getTime() + 9 * 3600_000).getUTCHours();
-  const earliest = nextWorkingDay(seoulHour >= 18 ? addDays(today, 1) : today, calendar);
+  const earliest = nextWorkingDay(seoulHour(now) >= 18 ? addDays(today, 1) : today, calendar);
   return estimate < earliest ? earliest : estimate;
 }
 

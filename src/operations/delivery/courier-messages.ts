@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 export const SITUATIONS = ['door', 'security', 'box', 'call'] as const;
-export const TONES = ['polite', 'short', 'friendly'] as const;
+export const COURIER_TONES = ['polite', 'short', 'friendly'] as const;
 export type Situation = (typeof SITUATIONS)[number];
-export type CourierTone = (typeof TONES)[number];
+export type CourierTone = (typeof COURIER_TONES)[number];
 
 export const situationSchema = z.enum(SITUATIONS, { error: "situation은 'door', 'security', 'box', 'call' 중 하나여야 합니다." });
-export const toneSchema = z.enum(TONES, { error: "tone은 'polite', 'short', 'friendly' 중 하나여야 합니다." });
+export const courierToneSchema = z.enum(COURIER_TONES, { error: "tone은 'polite', 'short', 'friendly' 중 하나여야 합니다." });
 
 /** What each situation asks of the courier (also given to the LLM). */
 export const SITUATION_KO: Record<Situation, string> = {

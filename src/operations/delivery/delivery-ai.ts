@@ -5,7 +5,7 @@ import type { DeliveryAnalysis } from './analysis.js';
 import { analysisText } from './analysis-text.js';
 import { courierTemplate, SITUATION_KO, TONE_KO, type CourierTone, type Situation } from './courier-messages.js';
 import type { HolidayCalendar } from './holidays.js';
-import { addDays, daysOffBetween, koreanDate, seoulDate, WEEKDAYS_KO, weekdayOf } from './seoul-time.js';
+import { addDays, daysOffBetween, koreanDate, seoulDate, WEEKDAYS_KO, weekdayOf } from '../../seoul-time.js';
 import type { TrackingResult } from './tracking-result.js';
 
 const withAnalysisSchema = z.object({ analysis: z.string().trim().min(1).max(2000), message: z.string().trim().min(1).max(400) });

@@ -1,41 +1,50 @@
 import type { Database } from '../../../db/client.js';
+import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { LlmProvider } from '../../providers/llm.js';
 import type { Tracker } from '../../providers/tracker.js';
-import { createDeliveryAi } from './delivery-ai.js';
+import { createDeliveryAi, type DeliveryAi } from './delivery-ai.js';
 import { createDeliveryOperation } from './delivery.js';
 import { createHolidayCalendar, type HolidayCalendar } from './holidays.js';
 import { createRateLimiter, type RateLimiterOptions } from './rate-limiter.js';
 import { createTrackingCache } from './tracking-cache.js';
-import { createTrackingService } from './tracking-service.js';
+import { createTrackingService, type TrackingService } from './tracking-service.js';
 
 export interface DeliveryOptions {
-  /** "Now" for cache expiry and the analysis (tests fix it; dates are read in Asia/Seoul). */
-  clock?: () => Date;
   rateLimit?: RateLimiterOptions;
   calendar?: HolidayCalendar;
   /** Longest wait for the LLM before the rule-based analysis is answered. */
   aiTimeoutMs?: number;
 }
 
-export interface DeliveryDeps {
+export interface DeliveryModuleDeps {
   db: Database;
   tracker: Tracker;
   llm: LlmProvider;
   logger: Logger;
+  /** "Now" for cache expiry and the analysis (dates are read in Asia/Seoul). */
+  clock: Clock;
+}
+
+/** Parcel tracking as the runtime composes it: shared with the watch poller. */
+export interface Delivery {
+  tracking: TrackingService;
+  ai: DeliveryAi;
+  calendar: HolidayCalendar;
+  operation: ReturnType<typeof createDeliveryOperation>;
 }
 
 /**
  * Builds parcel tracking: the tracking service (cache, rate limit, coalescing), shared by
  * the operation and the watch poller (`tracking.track(carrier, number, { fresh: true })`).
  */
-export function createDelivery(deps: DeliveryDeps, options: DeliveryOptions = {}) {
+export function createDelivery(deps: DeliveryModuleDeps, options: DeliveryOptions = {}): Delivery {
   const calendar = options.calendar ?? createHolidayCalendar();
   const tracking = createTrackingService({
     tracker: deps.tracker,
     cache: createTrackingCache(deps.db),
     limiter: createRateLimiter(deps.db, options.rateLimit),
-    clock: options.clock,
+    clock: deps.clock,
     logger: deps.logger,
   });
   const ai = createDeliveryAi({ llm: deps.llm, calendar, timeoutMs: options.aiTimeoutMs });
@@ -43,8 +52,6 @@ export function createDelivery(deps: DeliveryDeps, options: DeliveryOptions = {}
     tracking,
     ai,
     calendar,
-    operation: createDeliveryOperation({ tracking, ai, calendar, clock: options.clock }),
+    operation: createDeliveryOperation({ tracking, ai, calendar, clock: deps.clock }),
   };
 }
-
-export type Delivery = ReturnType<typeof createDelivery>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findCarrier, normalizeTrackId } from './carriers.js';
-import { situationSchema, toneSchema } from './courier-messages.js';
+import { situationSchema, courierToneSchema } from './courier-messages.js';
 
 /** Empty text counts as "not sent", so a form's blank field does not become a bad value. */
 const optionalText = z
@@ -25,7 +25,7 @@ export const deliveryTrackSchema = z
       .default(false)
       .transform((value) => value === true || value === 1),
     situation: situationSchema.default('door'),
-    tone: toneSchema.default('polite'),
+    tone: courierToneSchema.default('polite'),
   })
   .superRefine((input, ctx) => {
     if (input.carrier_id === undefined && input.track_id === undefined) {

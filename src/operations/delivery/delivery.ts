@@ -1,3 +1,4 @@
+import type { Clock } from '../../clock.js';
 import type { Operation } from '../../platform/execute.js';
 import { analyzeDelivery } from './analysis.js';
 import type { Carrier } from './carriers.js';
@@ -11,17 +12,15 @@ export interface DeliveryDeps {
   tracking: TrackingService;
   ai: DeliveryAi;
   calendar: HolidayCalendar;
-  clock?: () => Date;
+  clock: Clock;
 }
 
 export interface DeliveryOutput {
-  success: true;
   carrier: Carrier | null;
   state: DeliveryState | null;
   progresses: Progress[];
   ai_analysis: string | null;
   recommend_message: string | null;
-  api: 'delivery-tracking';
 }
 
 /**
@@ -31,18 +30,18 @@ export interface DeliveryOutput {
  * 400 bad input or refused number, 404 unknown parcel, 429 TRACKER_BUSY and 502 refunded.
  */
 export function createDeliveryOperation(deps: DeliveryDeps): Operation<typeof deliveryTrackSchema, DeliveryOutput> {
-  const clock = deps.clock ?? (() => new Date());
+  const { clock } = deps;
   return {
     api: 'delivery-tracking',
     schema: deliveryTrackSchema,
     async run(ctx, input) {
       if (!input.lookup) {
         const ai = await deps.ai.messageOnly(input.situation, input.tone, clock(), ctx.logger);
-        return { success: true, carrier: null, state: null, progresses: [], ai_analysis: null, recommend_message: ai.recommend_message, api: 'delivery-tracking' };
+        return { carrier: null, state: null, progresses: [], ai_analysis: null, recommend_message: ai.recommend_message };
       }
       const parcel = await deps.tracking.track(input.lookup.carrierId, input.lookup.trackId, { logger: ctx.logger });
       const result = { carrier: parcel.carrier, state: parcel.state, progresses: parcel.progresses };
-      const base = { success: true as const, ...result, ai_analysis: null, recommend_message: null, api: 'delivery-tracking' as const };
+      const base: DeliveryOutput = { ...result, ai_analysis: null, recommend_message: null };
       if (!input.ai) return base;
       const analysis = analyzeDelivery(result, clock(), deps.calendar);
       const ai = await deps.ai.forLookup(result, analysis, input.situation, input.tone, ctx.logger);

@@ -1,3 +1,4 @@
+import type { HolidayCalendar } from '../../seoul-time.js';
 /**
  * Korean public holidays (관공서의 공휴일에 관한 규정) as data, 2025–2027, including the
  * lunar-calendar ones (설날, 부처님오신날, 추석), substitute holidays (대체공휴일) and
@@ -72,10 +73,7 @@ export const KOREAN_HOLIDAYS: Readonly<Record<string, string>> = {
   '2027-12-27': '대체공휴일(성탄절)',
 };
 
-export interface HolidayCalendar {
-  /** The holiday's name on a Seoul date (`YYYY-MM-DD`), if any. */
-  holiday(date: string): string | undefined;
-}
+export type { HolidayCalendar };
 
 export function createHolidayCalendar(table: Readonly<Record<string, string>> = KOREAN_HOLIDAYS): HolidayCalendar {
   return { holiday: (date) => table[date] };

@@ -1,3 +1,4 @@
+import { rowsOf } from '../../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
@@ -60,8 +61,3 @@ export function createRateLimiter(db: Database, options: RateLimiterOptions = {}
   };
 }
 
-/** postgres.js returns the rows as the result; PGlite wraps them in `{ rows }`. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}

@@ -1,6 +1,6 @@
 import type { TrackerEvent, TrackerParcel } from '../../providers/tracker.js';
 import type { Carrier } from './carriers.js';
-import { seoulIso } from './seoul-time.js';
+import { seoulIso } from '../../seoul-time.js';
 import { STATUS_LABELS, statusIdOf, type StatusId } from './statuses.js';
 
 export interface DeliveryState {

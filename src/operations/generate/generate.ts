@@ -10,10 +10,8 @@ export interface GenerateDeps {
 }
 
 export interface GenerateOutput {
-  success: true;
   content: string;
   tokens_used: number;
-  api: 'text-generation';
 }
 
 /**
@@ -40,7 +38,7 @@ export function createGenerateOperation(deps: GenerateDeps): Operation<typeof ge
       );
       const content = result.text.trim();
       if (!content) throw new AppError('UPSTREAM_ERROR', 'AI가 빈 응답을 돌려주었습니다. 잠시 후 다시 시도하세요.');
-      return { success: true, content, tokens_used: result.usage.totalTokens, api: 'text-generation' };
+      return { content, tokens_used: result.usage.totalTokens };
     },
   };
 }

@@ -17,12 +17,10 @@ export interface OcrIdcardDeps {
 }
 
 export interface OcrIdcardOutput {
-  success: true;
   info: DocumentInfo;
   raw_text: string;
   warnings: FieldWarning[];
   engine: 'tesseract' | 'tesseract+vision';
-  api: 'ocr-idcard';
 }
 
 const NOT_A_DOCUMENT =
@@ -65,7 +63,7 @@ export function createOcrIdcardOperation(deps: OcrIdcardDeps): Operation<typeof 
       }
       ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: parsed.warnings.length, engine }, 'ocr-idcard read');
       const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
-      return { success: true, info: output.info, raw_text: output.rawText, warnings: parsed.warnings, engine, api: 'ocr-idcard' };
+      return { info: output.info, raw_text: output.rawText, warnings: parsed.warnings, engine };
     },
   };
 }

@@ -4,7 +4,19 @@ import type { ClickInfo, ClickRecorder } from './clicks.js';
 import type { LinkStore } from './links.js';
 import { CODE_PATTERN } from './shorten.schema.js';
 
-type Target = { linkId: number; url: string };
+export type Target = { linkId: number; url: string };
+
+/** Short codes resolved for the redirect (the HTTP door's hottest path). */
+export interface Redirects {
+  /** The cached target, if known: lets the HTTP door answer without awaiting anything. */
+  peek(code: string): Target | false | undefined;
+  resolve(code: string): Promise<Target | undefined>;
+  /** A newly created link: overrides a remembered miss for its code. */
+  remember(code: string, target: Target): void;
+  /** The list verdict of a target that is harmful now; undefined when the redirect may go ahead. */
+  warning(target: Target): UrlVerdict | undefined;
+  recordClick(click: ClickInfo): void;
+}
 
 /** The redirect-time safety re-check: list hits only (in memory, microseconds). */
 export interface RedirectSafety {
@@ -22,7 +34,7 @@ export function createRedirects(
   links: LinkStore,
   clicks: ClickRecorder,
   options: { maxEntries?: number; safety?: RedirectSafety } = {},
-) {
+): Redirects {
   const cache = new LRUCache<string, Target | false>({ max: options.maxEntries ?? 100_000 });
   const MISS_TTL_MS = 10_000;
   // Links outlive list updates: each target's verdict is remembered for one list version.
@@ -78,5 +90,3 @@ export function createRedirects(
     },
   };
 }
-
-export type Redirects = ReturnType<typeof createRedirects>;

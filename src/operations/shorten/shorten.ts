@@ -1,6 +1,5 @@
 import { AppError } from '../../errors.js';
 import type { Operation, OperationContext } from '../../platform/execute.js';
-import type { Subscriptions } from '../../platform/subscriptions.js';
 import type { UrlSafetyChecker } from '../url-detect/checker.js';
 import { CodeSpaceExhaustedError, type LinkStore } from './links.js';
 import { normalizeTargetUrl } from './normalize-url.js';
@@ -10,7 +9,6 @@ import { shortenSchema } from './shorten.schema.js';
 export interface ShortenDeps {
   links: LinkStore;
   redirects: Redirects;
-  subscriptions: Subscriptions;
   urlChecker: UrlSafetyChecker;
   shortUrlBase: string;
 }
@@ -23,11 +21,9 @@ interface SafetyCheck {
 }
 
 export interface ShortenOutput {
-  success: true;
   short_url: string;
   code: string;
   url: string;
-  api: 'url-shortener';
   safety_check?: SafetyCheck;
 }
 
@@ -52,11 +48,9 @@ export function createShortenOperation(deps: ShortenDeps): Operation<typeof shor
       });
       deps.redirects.remember(link.code, { linkId: link.id, url: link.url });
       return {
-        success: true,
         short_url: shortUrl(deps.shortUrlBase, link.code),
         code: link.code,
         url: link.url,
-        api: 'url-shortener',
         ...(safetyCheck ? { safety_check: safetyCheck } : {}),
       };
     },
@@ -64,7 +58,7 @@ export function createShortenOperation(deps: ShortenDeps): Operation<typeof shor
 }
 
 async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string): Promise<SafetyCheck> {
-  const lease = await deps.subscriptions.reserve(ctx.account.id, 'harmful-url-detection').catch((error: unknown) => {
+  const charged = await ctx.charge('harmful-url-detection').catch((error: unknown) => {
     if (error instanceof AppError && error.code === 'SUBSCRIPTION_REQUIRED') {
       throw new AppError(
         'SUBSCRIPTION_REQUIRED',
@@ -73,24 +67,19 @@ async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string
     }
     throw error;
   });
-  try {
-    const verdict = await deps.urlChecker.check(url);
-    if (verdict.isMalicious) {
-      throw new AppError('HARMFUL_URL', '유해한 URL로 판단되어 단축 URL을 만들지 않았습니다.', {
-        is_malicious: true,
-        category: verdict.category,
-        reason: verdict.reason,
-        remaining: lease.remaining,
-      });
-    }
-    // SPEC §8 names a clean verdict `safe` in the shortener's embedded check.
-    const category = verdict.category === 'clean' ? 'safe' : verdict.category;
-    return { is_malicious: false, category, reason: verdict.reason, remaining: lease.remaining };
-  } catch (error) {
-    // The check was answered when the verdict is "harmful": that call is paid for.
-    if (!(error instanceof AppError && error.code === 'HARMFUL_URL')) await lease.refund();
-    throw error;
+  const verdict = await deps.urlChecker.check(url);
+  if (verdict.isMalicious) {
+    // The check was answered: the verdict "harmful" keeps its charge (the executor refunds the rest).
+    throw new AppError('HARMFUL_URL', '유해한 URL로 판단되어 단축 URL을 만들지 않았습니다.', {
+      is_malicious: true,
+      category: verdict.category,
+      reason: verdict.reason,
+      remaining: charged.remaining,
+    }).earns('harmful-url-detection');
   }
+  // SPEC §8 names a clean verdict `safe` in the shortener's embedded check.
+  const category = verdict.category === 'clean' ? 'safe' : verdict.category;
+  return { is_malicious: false, category, reason: verdict.reason, remaining: charged.remaining };
 }
 
 export function shortUrl(base: string, code: string): string {

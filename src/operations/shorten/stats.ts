@@ -5,9 +5,19 @@ import type { LinkStore } from './links.js';
 import { shortUrl } from './shorten.js';
 import { CODE_PATTERN } from './shorten.schema.js';
 
+export interface LinkStatsView {
+  code: string;
+  short_url: string;
+  url: string;
+  created_at: string;
+  clicks: Awaited<ReturnType<LinkStore['clickStats']>>;
+}
+
 /** Click statistics of a short link, for its owner only (another account's code is a 404). */
-export function createLinkStats(deps: { links: LinkStore; clicks: ClickRecorder; shortUrlBase: string }) {
-  return async function linkStats(account: Account, code: string) {
+export type LinkStats = (account: Account, code: string) => Promise<LinkStatsView>;
+
+export function createLinkStats(deps: { links: LinkStore; clicks: ClickRecorder; shortUrlBase: string }): LinkStats {
+  return async function linkStats(account, code) {
     const link = CODE_PATTERN.test(code) ? await deps.links.findByCode(code) : undefined;
     if (!link || link.accountId !== account.id) {
       throw new AppError('NOT_FOUND', '해당 단축 URL을 찾을 수 없습니다.', { field: 'code' });
@@ -15,7 +25,6 @@ export function createLinkStats(deps: { links: LinkStore; clicks: ClickRecorder;
     await deps.clicks.flush(); // include clicks still waiting in this instance's buffer
     const clicks = await deps.links.clickStats(link.id);
     return {
-      success: true as const,
       code: link.code,
       short_url: shortUrl(deps.shortUrlBase, link.code),
       url: link.url,

@@ -10,10 +10,8 @@ export interface ToneDeps {
 }
 
 export interface ToneOutput {
-  success: true;
   transformed_text: string;
   target_tone: Tone;
-  api: 'tone-transformation';
 }
 
 /** Room for the restyled text: Korean runs about one to two tokens a character. */
@@ -44,7 +42,7 @@ export function createToneOperation(deps: ToneDeps): Operation<typeof toneSchema
         const { text } = await deps.llm.chat(request, { logger: ctx.logger });
         const reason = rejectReason(text, input.text);
         if (!reason) {
-          return { success: true, transformed_text: text.trim(), target_tone: input.target_tone, api: 'tone-transformation' };
+          return { transformed_text: text.trim(), target_tone: input.target_tone };
         }
         ctx.logger.warn({ attempt, reason, outputChars: text.length }, 'tone conversion rejected');
       }

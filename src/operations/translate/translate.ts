@@ -13,11 +13,9 @@ export interface TranslateDeps {
 }
 
 export interface TranslateOutput {
-  success: true;
   translated: string;
   source_lang: Language;
   target_lang: Language;
-  api: 'translation';
 }
 
 /** SPEC §6: a failure to reach the translation engine is a 500. */
@@ -58,7 +56,7 @@ export function createTranslateOperation(deps: TranslateDeps): Operation<typeof 
     async run(ctx, input) {
       const target = input.target_lang;
       const source = input.source_lang === 'auto' ? ((await detectLanguage(input.text)) ?? target) : input.source_lang;
-      const answer = (translated: string): TranslateOutput => ({ success: true, translated, source_lang: source, target_lang: target, api: 'translation' });
+      const answer = (translated: string): TranslateOutput => ({ translated, source_lang: source, target_lang: target });
       if (source === target) return answer(input.text);
 
       const chunks = splitText(input.text, chunkChars);

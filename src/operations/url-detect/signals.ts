@@ -10,10 +10,4 @@ export interface Signal {
   decisive?: boolean;
 }
 
-export const CATEGORY_LABEL: Record<HarmCategory, string> = {
-  spam: '스팸·광고',
-  gambling: '불법 도박',
-  adult: '성인·음란물',
-  phishing: '피싱·사칭',
-  malware: '악성코드 유포',
-};
+export { CATEGORY_LABEL } from './category-labels.js';

@@ -3,7 +3,6 @@ import type { UrlEngine } from './engine.js';
 import { urlDetectSchema } from './url-detect.schema.js';
 
 export interface UrlDetectOutput {
-  success: true;
   is_malicious: boolean;
   category: 'clean' | 'spam' | 'gambling' | 'adult' | 'phishing' | 'malware';
   reason: string;
@@ -11,7 +10,6 @@ export interface UrlDetectOutput {
   url: string;
   /** allowlist | list | rules | llm: what decided the verdict. */
   source: string;
-  api: 'harmful-url-detection';
 }
 
 /**
@@ -27,13 +25,11 @@ export function createUrlDetectOperation(deps: { engine: UrlEngine }): Operation
       const verdict = await deps.engine.classify(input.url);
       ctx.logger.debug({ category: verdict.category, source: verdict.source, score: verdict.score }, 'url classified');
       return {
-        success: true,
         is_malicious: verdict.isMalicious,
         category: verdict.category,
         reason: verdict.reason,
         url: verdict.url,
         source: verdict.source,
-        api: 'harmful-url-detection',
       };
     },
   };

@@ -1,5 +1,5 @@
 /**
- * What the watch poller needs from the chat platforms. The bots door implements it
+ * What the watch poller needs from the chat platforms (channel watches). The bots door implements it
  * (`bots/notifier.ts`); the composition passes it in, so `src/` never imports `bots/`.
  */
 

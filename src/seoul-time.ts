@@ -1,6 +1,15 @@
-import type { HolidayCalendar } from './holidays.js';
+/**
+ * Asia/Seoul time, the one module that does its arithmetic: Korea has kept UTC+9 without
+ * daylight saving since 1988, so plain arithmetic is exact. Quota renewal, the delivery
+ * analysis, holidays and the watch poller's quiet hours all read the clock through it.
+ */
 
-/** Korea has kept UTC+9 without daylight saving since 1988: plain arithmetic is exact. */
+/** Public holidays by Seoul date (operations/delivery/holidays.ts implements it). */
+export interface HolidayCalendar {
+  /** The holiday's name on a Seoul date (`YYYY-MM-DD`), if any. */
+  holiday(date: string): string | undefined;
+}
+
 const OFFSET_MS = 9 * 3600_000;
 const DAY_MS = 86_400_000;
 
@@ -8,6 +17,17 @@ export const WEEKDAYS_KO = ['일', '월', '화', '수', '목', '금', '토'] as 
 
 function shifted(instant: Date): Date {
   return new Date(instant.getTime() + OFFSET_MS);
+}
+
+/** The hour (0–23) of an instant on a Seoul wall clock. */
+export function seoulHour(instant: Date): number {
+  return shifted(instant).getUTCHours();
+}
+
+/** The start of the next calendar month in Seoul (when monthly quotas renew). */
+export function nextSeoulMonth(instant: Date): Date {
+  const seoul = shifted(instant);
+  return new Date(Date.UTC(seoul.getUTCFullYear(), seoul.getUTCMonth() + 1, 1) - OFFSET_MS);
 }
 
 /** The Seoul calendar date of an instant, `YYYY-MM-DD`. */

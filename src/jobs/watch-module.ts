@@ -1,0 +1,66 @@
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../clock.js';
+import type { ChannelNotifier } from '../operations/delivery-watch/channels.js';
+import { createWatchPoller, type PollerOptions } from './watch-poller.js';
+import type { Logger } from '../logger.js';
+import type { Delivery } from '../operations/delivery/delivery-module.js';
+import { createWebhookSender } from '../operations/delivery-watch/webhook-sender.js';
+import type { AddressLookup } from '../operations/delivery-watch/webhook-url.js';
+import { createWatchOperation } from '../operations/delivery-watch/watch-operation.js';
+import { createWatchService } from '../operations/delivery-watch/watch-service.js';
+import { createWatchStore } from '../operations/delivery-watch/watch-store.js';
+
+export interface WatchOptions {
+  /** Slack/Discord posting (the bots' `createChannelNotifier`); without it channel watches cannot be told. */
+  notifier?: ChannelNotifier;
+  poller?: PollerOptions;
+  /** DNS resolution for webhook hosts (tests). */
+  resolve?: AddressLookup;
+  webhookTimeoutMs?: number;
+}
+
+export interface WatchDeps {
+  db: Database;
+  delivery: Delivery;
+  logger: Logger;
+  clock: Clock;
+  allowInsecureWebhooks: boolean;
+}
+
+/**
+ * Composes watched parcels: the service (create/list/remove) and the creation operation for
+ * the doors, the poller for the cron job. It lives in jobs/ because it builds the poller:
+ * jobs/ depends on operations/delivery-watch/, never the other way.
+ */
+export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
+  const store = createWatchStore(deps.db);
+  const service = createWatchService({
+    store,
+    tracking: deps.delivery.tracking,
+    logger: deps.logger,
+    allowInsecureWebhooks: deps.allowInsecureWebhooks,
+    firstPollMs: options.poller?.baseIntervalMs ?? 10 * 60_000,
+    clock: deps.clock,
+    resolve: options.resolve,
+  });
+  const webhooks = createWebhookSender({
+    allowInsecure: deps.allowInsecureWebhooks,
+    clock: deps.clock,
+    resolve: options.resolve,
+    timeoutMs: options.webhookTimeoutMs,
+  });
+  const poller = createWatchPoller(
+    {
+      store,
+      tracking: deps.delivery.tracking,
+      ai: deps.delivery.ai,
+      calendar: deps.delivery.calendar,
+      webhooks,
+      channels: options.notifier,
+      logger: deps.logger,
+      clock: deps.clock,
+    },
+    options.poller,
+  );
+  return { service, operation: createWatchOperation(service), poller, store };
+}

@@ -1,0 +1,6 @@
+import type { Progress } from '../delivery/tracking-result.js';
+
+/** What identifies a tracking event: a watch remembers the newest one it has seen. */
+export function eventKey(progress: Progress): string {
+  return `${progress.time}|${progress.status.id}|${progress.location.name}|${progress.description}`;
+}

@@ -1,0 +1,23 @@
+import type { ApiId } from './catalog.js';
+
+/** What the caller's counter of one API shows after a charge (the door renders it as `RateLimit` headers). */
+export interface QuotaState {
+  api: ApiId;
+  remaining: number;
+  monthlyQuota: number;
+  renewsAt: Date;
+}
+
+/** One reserved call: the counter after it, and how to give it back. */
+export interface QuotaLease extends QuotaState {
+  /** Returns the call to the counter (an upstream failed); harmless when called twice. */
+  refund(): Promise<void>;
+}
+
+/**
+ * The monthly call counters as the executor sees them (src/platform/subscriptions.ts).
+ * `reserve` throws 403 SUBSCRIPTION_REQUIRED or 429 QUOTA_EXCEEDED.
+ */
+export interface Quota {
+  reserve(accountId: number, api: ApiId): Promise<QuotaLease>;
+}
