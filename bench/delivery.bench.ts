@@ -32,12 +32,16 @@ export async function run(): Promise<void> {
     });
   });
   const before = runtime.delivery.tracking.stats();
-  const cached = await measureHttp('service POST /delivery/track (cached)', `${base}/api/v1/delivery/track`, { method: 'POST', headers, body });
+  const cached = await measureHttp('service POST /delivery/track (cached)', `${base}/api/v1/delivery/track`, {
+    method: 'POST',
+    headers,
+    body,
+  });
   const baseline = await measureHttp('bare node:http same JSON', bare.url, { method: 'POST', headers, body });
   const after = runtime.delivery.tracking.stats();
   report(`Cached parcel lookup (32 connections, 5 s, ${runtime.databaseKind})`, [cached], baseline);
   console.log(
-    `lookups served by the cache: ${after.cacheHits - before.cacheHits}, upstream calls during the run: ${after.upstreamCalls - before.upstreamCalls}`,
+    `lookups served by the cache: ${after.cacheHits - before.cacheHits}, upstream lookups during the run: ${after.upstreamCalls - before.upstreamCalls} (${after.upstreamRequests - before.upstreamRequests} requests)`,
   );
   await bare.close();
 
@@ -51,7 +55,11 @@ export async function run(): Promise<void> {
     const answers = await Promise.all(
       Array.from({ length: burst }, async () => {
         const began = performance.now();
-        const res = await fetch(`${base}/api/v1/delivery/track`, { method: 'POST', headers, body: JSON.stringify({ carrier_id: 'kr.cjlogistics', track_id: trackId }) });
+        const res = await fetch(`${base}/api/v1/delivery/track`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ carrier_id: 'kr.cjlogistics', track_id: trackId }),
+        });
         await res.arrayBuffer();
         latencies.push(performance.now() - began);
         return res.status;
@@ -65,6 +73,29 @@ export async function run(): Promise<void> {
       `\n## Burst of ${burst} identical lookups (upstream answers in 100 ms)\n` +
         `answered 200: ${answers.filter((s) => s === 200).length}/${burst}; upstream calls: ${upstream} (without cache and coalescing: ${burst}); ` +
         `saved by coalescing: ${coalesced}, by the cache: ${hits}; p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+    );
+  }
+
+  // 3. Long histories: the upstream serves 20 events a page, and each page takes a rate-limit slot.
+  console.log('\n## Uncached lookups by history length (upstream answers in 100 ms per request; 20 events a page)');
+  for (const length of [3, 20, 45, 120]) {
+    const trackId = `8${length}${Date.now() % 1_000_000}`;
+    const history = Array.from({ length }, (_, i) =>
+      ev(new Date(Date.parse('2026-11-10T00:00:00Z') + i * 3600_000).toISOString(), 'IN_TRANSIT', '간선', `허브${i}`),
+    );
+    tracker.parcel('kr.cjlogistics', trackId, { events: history, delayMs: 100 });
+    const start = runtime.delivery.tracking.stats();
+    const began = performance.now();
+    const res = await postJson(
+      base,
+      '/api/v1/delivery/track',
+      { carrier_id: 'kr.cjlogistics', track_id: trackId },
+      { 'x-api-key': apiKey },
+    );
+    const ms = performance.now() - began;
+    const requests = runtime.delivery.tracking.stats().upstreamRequests - start.upstreamRequests;
+    console.log(
+      `${String(length).padStart(4)} events: ${(res as { progresses: unknown[] }).progresses.length} answered, ${requests} upstream requests (rate-limit slots), ${ms.toFixed(0)} ms`,
     );
   }
 

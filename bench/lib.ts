@@ -137,6 +137,9 @@ export async function startBenchService(env: Record<string, string> = {}, option
     DATA_DIR: dataDir,
     PUBLIC_BASE_URL: base,
     DEFAULT_QUOTA: '100000000',
+    // Benchmarks sign up many accounts from 127.0.0.1.
+    SIGNUP_MAX_PER_ADDRESS: '1000000',
+    LOGIN_MAX_PER_ADDRESS: '1000000',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     ...env,
   });

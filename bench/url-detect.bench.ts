@@ -26,7 +26,12 @@ function timePerUrl(rounds: number, fn: (url: string) => unknown): { meanUs: num
     }
   }
   const total = samples.reduce((a, b) => a + b, 0);
-  return { meanUs: total / samples.length, p50Us: percentile(samples, 50), p99Us: percentile(samples, 99), perSecond: Math.round(1e6 / (total / samples.length)) };
+  return {
+    meanUs: total / samples.length,
+    p50Us: percentile(samples, 50),
+    p99Us: percentile(samples, 99),
+    perSecond: Math.round(1e6 / (total / samples.length)),
+  };
 }
 
 function line(label: string, figures: ReturnType<typeof timePerUrl>, baselineMean?: number): void {
@@ -39,7 +44,8 @@ function line(label: string, figures: ReturnType<typeof timePerUrl>, baselineMea
 /** One million synthetic feed entries: what a large UT1/URLhaus download puts in memory. */
 function bigIndex(): ListIndex {
   const entries: ListEntryRef[] = teamEntries();
-  for (let i = 0; i < 1_000_000; i++) entries.push({ hash: expressionHash(`feed-domain-${i}.com/`), category: i % 2 ? 'gambling' : 'adult', source: 'synthetic' });
+  for (let i = 0; i < 1_000_000; i++)
+    entries.push({ hash: expressionHash(`feed-domain-${i}.com/`), category: i % 2 ? 'gambling' : 'adult', source: 'synthetic' });
   return ListIndex.build(entries);
 }
 
@@ -49,12 +55,20 @@ export async function run(): Promise<void> {
   line('baseline: new URL() only', parse);
   const engine = createUrlEngine({ index: ListIndex.build(teamEntries()) });
   timePerUrl(3, (url) => engine.classifyRules(url)); // warm-up (JIT)
-  line('uncached: canonicalize + lists + rules', timePerUrl(20, (url) => engine.classifyRules(url)), parse.meanUs);
+  line(
+    'uncached: canonicalize + lists + rules',
+    timePerUrl(20, (url) => engine.classifyRules(url)),
+    parse.meanUs,
+  );
   const started = performance.now();
   const big = createUrlEngine({ index: bigIndex() });
   const buildMs = performance.now() - started;
   timePerUrl(3, (url) => big.classifyRules(url));
-  line('uncached, with 1,000,000 list entries', timePerUrl(20, (url) => big.classifyRules(url)), parse.meanUs);
+  line(
+    'uncached, with 1,000,000 list entries',
+    timePerUrl(20, (url) => big.classifyRules(url)),
+    parse.meanUs,
+  );
   console.log(`(index of 1,000,000 entries built in ${Math.round(buildMs)} ms, ${(big.listSize * 8) / 1e6} MB of keys)`);
   for (const url of URLS) await engine.classify(url);
   const cachedSamples: number[] = [];
@@ -66,7 +80,16 @@ export async function run(): Promise<void> {
     }
   }
   const cachedMean = cachedSamples.reduce((a, b) => a + b, 0) / cachedSamples.length;
-  line('cached verdict (await classify)', { meanUs: cachedMean, p50Us: percentile(cachedSamples, 50), p99Us: percentile(cachedSamples, 99), perSecond: Math.round(1e6 / cachedMean) }, parse.meanUs);
+  line(
+    'cached verdict (await classify)',
+    {
+      meanUs: cachedMean,
+      p50Us: percentile(cachedSamples, 50),
+      p99Us: percentile(cachedSamples, 99),
+      perSecond: Math.round(1e6 / cachedMean),
+    },
+    parse.meanUs,
+  );
 
   const dataDir = mkdtempSync(join(tmpdir(), 'aih-bench-url-'));
   const config = loadConfig({
@@ -86,7 +109,16 @@ export async function run(): Promise<void> {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success: true, is_malicious: true, category: 'gambling', reason: '불법 도박 위험이 있는 URL입니다.', api: 'harmful-url-detection', remaining: 1 }));
+      res.end(
+        JSON.stringify({
+          success: true,
+          is_malicious: true,
+          category: 'gambling',
+          reason: '불법 도박 위험이 있는 URL입니다.',
+          api: 'harmful-url-detection',
+          remaining: 1,
+        }),
+      );
     });
   });
   const options = (url: string, uniqueIds = false) => ({
@@ -95,12 +127,31 @@ export async function run(): Promise<void> {
     body: JSON.stringify({ url }),
     uniqueIds,
   });
-  const fresh = await measureHttp('service /url/detect, new URL each', `${base}/api/v1/url/detect`, options('https://casino-[<id>].xyz/event', true));
+  const fresh = await measureHttp(
+    'service /url/detect, new URL each',
+    `${base}/api/v1/url/detect`,
+    options('https://casino-[<id>].xyz/event', true),
+  );
   const repeat = await measureHttp('service /url/detect, same URL', `${base}/api/v1/url/detect`, options('https://casino-king.xyz/event'));
+  // 32 accounts taking turns: many customers instead of one busy one.
+  const apiKeys = await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      const key = await signUp(base);
+      await post(base, '/api/v1/subscriptions', { api: 'harmful-url-detection' }, key);
+      return key;
+    }),
+  );
+  const manyAccounts = await measureHttp('service /url/detect, 32 accounts', `${base}/api/v1/url/detect`, {
+    ...options('https://casino-king.xyz/event'),
+    apiKeys,
+  });
   // A 400 is answered after authentication but before the quota write: the door without the database write.
-  const invalid = await measureHttp('service /url/detect, 400 (no charge)', `${base}/api/v1/url/detect`, { ...options('ftp://x'), expectStatus: 400 });
+  const invalid = await measureHttp('service /url/detect, 400 (no charge)', `${base}/api/v1/url/detect`, {
+    ...options('ftp://x'),
+    expectStatus: 400,
+  });
   const bareRun = await measureHttp('bare node:http JSON', bare.url, options('https://casino-king.xyz/event'));
-  report(`POST /api/v1/url/detect (32 connections, 5 s, ${runtime.databaseKind})`, [fresh, repeat, invalid], bareRun);
+  report(`POST /api/v1/url/detect (32 connections, 5 s, ${runtime.databaseKind})`, [fresh, repeat, manyAccounts, invalid], bareRun);
   console.log('(a 400 reaches neither the engine nor the quota: its rate is the ceiling of the door itself on this machine)');
 
   await bare.close();
@@ -113,14 +164,18 @@ export async function run(): Promise<void> {
 async function post(base: string, path: string, body: unknown, apiKey?: string, token?: string): Promise<any> {
   const res = await fetch(base + path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(apiKey ? { 'x-api-key': apiKey } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(body),
   });
   return res.json();
 }
 
 async function signUp(base: string): Promise<string> {
-  const email = `bench-url-${Date.now()}@example.com`;
+  const email = `bench-url-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
   await post(base, '/api/v1/auth/register', { email, password: 'bench password 1' });
   const login = await post(base, '/api/v1/auth/login', { email, password: 'bench password 1' });
   const key = await post(base, '/api/v1/keys', { name: 'bench' }, undefined, login.token);

@@ -1,3 +1,4 @@
+import { DEFAULT_POLL_SCHEDULE } from '../src/jobs/poll-schedule.js';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { createChannelNotifier } from '../bots/notifier.js';
@@ -82,8 +83,9 @@ export async function run(): Promise<void> {
       webhooks: createWebhookSender({ allowInsecure: true }),
       channels: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })),
       logger: createLogger('info', pino.destination('/dev/null')),
+      schedule: DEFAULT_POLL_SCHEDULE,
     },
-    { batchSize: 200, concurrency: 32 },
+    { batchSize: 200, concurrency: 32, maxCycleMs: 8 * 60_000 },
   );
 
   const before = tracker.lookups().length;
@@ -92,10 +94,18 @@ export async function run(): Promise<void> {
   const seconds = report.durationMs / 1000;
   const rate = upstream / seconds;
   console.log(`\n## Parcel watch: one cycle over ${WATCHES.toLocaleString()} due watches (${runtime.databaseKind})`);
-  console.log(`cycle: ${seconds.toFixed(1)} s — ${(report.durationMs / report.claimed).toFixed(2)} ms per watch; claimed ${report.claimed}, notified ${report.notified}, unchanged ${report.unchanged}, errors ${report.errors}`);
-  console.log(`watch-table statements: ${db.statements} (claims + write-backs), ${(db.ms / 1000).toFixed(1)} s summed over 32 workers, ${(db.ms / db.statements).toFixed(2)} ms each`);
-  console.log(`upstream calls: ${upstream} for ${report.parcels} parcels — ${rate.toFixed(0)}/s against a limit of ${PER_SECOND}/s (${((rate / PER_SECOND) * 100).toFixed(0)}% of it)`);
-  console.log(`Slack posts: ${channels.posts.length}; lower bound for the cycle at the limit: ${(WATCHES / PER_SECOND).toFixed(0)} s (ratio ${(seconds / (WATCHES / PER_SECOND)).toFixed(2)})`);
+  console.log(
+    `cycle: ${seconds.toFixed(1)} s — ${(report.durationMs / report.claimed).toFixed(2)} ms per watch; claimed ${report.claimed}, notified ${report.notified}, unchanged ${report.unchanged}, errors ${report.errors}`,
+  );
+  console.log(
+    `watch-table statements: ${db.statements} (claims + write-backs), ${(db.ms / 1000).toFixed(1)} s summed over 32 workers, ${(db.ms / db.statements).toFixed(2)} ms each`,
+  );
+  console.log(
+    `upstream calls: ${upstream} for ${report.parcels} parcels — ${rate.toFixed(0)}/s against a limit of ${PER_SECOND}/s (${((rate / PER_SECOND) * 100).toFixed(0)}% of it)`,
+  );
+  console.log(
+    `Slack posts: ${channels.posts.length}; lower bound for the cycle at the limit: ${(WATCHES / PER_SECOND).toFixed(0)} s (ratio ${(seconds / (WATCHES / PER_SECOND)).toFixed(2)})`,
+  );
 
   await runtime.db.delete(deliveryWatches).where(eq(deliveryWatches.accountId, account.id));
   await service.close();

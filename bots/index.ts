@@ -21,7 +21,11 @@ export function botServices(runtime: Runtime): BotServices {
 /** The chat doors over the runtime, one per configured platform (a missing one is logged, not fatal). */
 export function createBotDoors(runtime: Runtime, options: BotOptions = {}): BotDoor[] {
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
-  const doors = [createSlackDoor(runtime.config, runtime.logger, runner), createDiscordDoor(runtime.config, runtime.logger, runner)];
+  const replays = runtime.platform.replayGuard;
+  const doors = [
+    createSlackDoor(runtime.config, runtime.logger, runner, replays),
+    createDiscordDoor(runtime.config, runtime.logger, runner, replays),
+  ];
   return doors.filter((door): door is BotDoor => door !== undefined);
 }
 

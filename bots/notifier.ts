@@ -72,6 +72,23 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
 
   return {
     platforms,
+    async postToUser(target, message) {
+      // Slack: a user id as the channel posts to the bot's DM with that person.
+      if (target.platform === 'slack' && slack) return postSlack(slack, { platform: 'slack', channelId: target.userId }, message);
+      if (target.platform === 'discord' && discord) {
+        try {
+          const dm = (await discord.post('/users/@me/channels', { body: { recipient_id: target.userId } })) as { id: string };
+          return postDiscord(discord, { platform: 'discord', channelId: dm.id }, message);
+        } catch (error) {
+          return {
+            ok: false,
+            gone: true,
+            reason: error instanceof DiscordAPIError ? `discord_${error.status}_${error.code}` : 'discord_dm_failed',
+          };
+        }
+      }
+      return { ok: false, gone: false, reason: `${target.platform}_not_configured` };
+    },
     async post(target, message) {
       if (target.platform === 'slack' && slack) return postSlack(slack, target, message);
       if (target.platform === 'discord' && discord) return postDiscord(discord, target, message);

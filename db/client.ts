@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { createLocalCoordination, createPostgresCoordination, type Coordination } from './coordination.js';
 import { lockDataDir } from './lock.js';
 import { schema } from './schema.js';
 
@@ -16,6 +17,10 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** A trivial query: resolves when the database answers (readiness probe). */
+  ping(): Promise<unknown>;
+  /** Notifications between instances and this instance's liveness (db/coordination.ts). */
+  coordination: Coordination;
   close(): Promise<void>;
 }
 
@@ -24,15 +29,21 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite directory, or `memory://` for a throw-away database (tests). */
   dataDir: string;
+  /** PostgreSQL cancels any statement running longer (its `statement_timeout`). */
+  statementTimeoutMs?: number;
 }
+
+/** How long a new PostgreSQL connection may take before the query fails (a host that drops packets). */
+const CONNECT_TIMEOUT_SECONDS = 3;
 
 /** The committed drizzle-kit migrations, next to this file (tsx) or in the project when it runs from dist/db/. */
 const here = dirname(fileURLToPath(import.meta.url));
-export const migrationsFolder = [join(here, 'migrations'), join(here, '..', '..', 'db', 'migrations')].find((dir) => existsSync(dir)) ?? join(here, 'migrations');
+export const migrationsFolder =
+  [join(here, 'migrations'), join(here, '..', '..', 'db', 'migrations')].find((dir) => existsSync(dir)) ?? join(here, 'migrations');
 
 /** Opens the database and applies pending migrations before anything uses it. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.statementTimeoutMs) : openPglite(options.dataDir);
 }
 
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
@@ -43,10 +54,14 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     await client.waitReady;
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
+    const coordination = createLocalCoordination();
     return {
       db: db as unknown as Database,
       kind: 'pglite',
+      ping: () => client.query('select 1'),
+      coordination,
       close: async () => {
+        await coordination.close();
         await client.close();
         lock?.release();
       },
@@ -60,15 +75,49 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
 /** Arbitrary constant shared by every instance: serializes migrations across processes. */
 const MIGRATION_LOCK_ID = 720_2026;
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
+/**
+ * postgres.js survives server restarts: it reconnects on the next query. The patched
+ * `nextWrite` (patches/postgres+*.patch, porsager/postgres#1208) turns a write racing a closed
+ * connection into a rejected query instead of an uncaught exception that ends the process.
+ */
+async function openPostgres(url: string, statementTimeoutMs = 10_000): Promise<DatabaseHandle> {
   await migrateWithLock(url);
-  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { application_name: 'ai-utility-hub' } });
+  const client = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    // The default backoff grows to 20 s between reconnects, and queries wait in line meanwhile:
+    // retry within a second, so a caller learns at once that the database is away (503).
+    backoff: (retries: number) => Math.min(0.05 * retries, 1),
+    // Idle connections are closed after a minute, so few stale ones meet a restarted server.
+    idle_timeout: 60,
+    connection: { application_name: 'ai-utility-hub', statement_timeout: statementTimeoutMs },
+  });
   const db = drizzlePostgres({ client, schema });
+  const coordination = await createPostgresCoordination(client, url);
   return {
     db: db as unknown as Database,
     kind: 'postgres',
-    close: () => client.end({ timeout: 5 }),
+    ping: () => pingPostgres(url),
+    coordination,
+    close: async () => {
+      await coordination.close();
+      await client.end({ timeout: 5 });
+    },
   };
+}
+
+/**
+ * One fresh connection per readiness probe: the pool may be full of work or mid-reconnect, and a
+ * connection that lived through the outage must not decide whether the database is back.
+ */
+async function pingPostgres(url: string): Promise<void> {
+  const probe = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 2, idle_timeout: 1, fetch_types: false });
+  try {
+    await probe`select 1`;
+  } finally {
+    void probe.end({ timeout: 0 }).catch(() => {});
+  }
 }
 
 async function migrateWithLock(url: string): Promise<void> {

@@ -76,6 +76,27 @@ export const subscriptions = pgTable(
   (table) => [primaryKey({ columns: [table.accountId, table.api] })],
 );
 
+/**
+ * Calls charged but not yet answered: one row per call, written in the statement that takes
+ * the call from `subscriptions.remaining`. Answering the call deletes its row (the charge
+ * stands); a failed call deletes it and gives the unit back. Rows of an instance that died
+ * (kill -9) are given back by whichever instance finds them first, so a crash never keeps a
+ * charge for a call nobody answered (src/platform/quota-hold-store.ts).
+ */
+export const quotaHolds = pgTable(
+  'quota_holds',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Random per process start; on PostgreSQL the process holds an advisory lock on it while alive. */
+    instanceId: integer('instance_id').notNull(),
+    accountId: integer('account_id').notNull(),
+    api: text('api').notNull(),
+    /** The period charged: a refund after the month renewed does not go into the new month. */
+    renewsAt: timestamp('renews_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('quota_holds_instance_idx').on(table.instanceId)],
+);
+
 export const shortLinks = pgTable(
   'short_links',
   {
@@ -269,6 +290,10 @@ export const deliveryWatches = pgTable(
     target: text('target').notNull(),
     /** Slack team id or Discord guild id (channel targets). */
     workspaceId: text('workspace_id'),
+    /** The chat user who asked for a channel watch: told in a DM when the channel stops accepting posts. */
+    requestedBy: text('requested_by'),
+    /** The watch stopped and the DM to `requested_by` failed: the person's next bot command says so. */
+    requesterPending: boolean('requester_pending').notNull().default(false),
     /** Webhook signing secret: stored as is, since signing needs it back (shown once at creation). */
     webhookSecret: text('webhook_secret'),
     /** active | delivered | expired | failed */
@@ -295,8 +320,40 @@ export const deliveryWatches = pgTable(
   },
   (table) => [
     index('delivery_watches_due_idx').on(table.nextPollAt).where(sql`status = 'active'`),
+    // One active watch per account, parcel and target: concurrent creations cannot make two (INSERT … ON CONFLICT).
+    uniqueIndex('delivery_watches_active_uniq')
+      .on(table.accountId, table.carrierId, table.trackId, table.targetKind, table.target)
+      .where(sql`status = 'active'`),
     index('delivery_watches_account_idx').on(table.accountId, table.id),
   ],
+);
+
+/**
+ * Fixed-window counters of the abuse limits (log-in failures per account and per address,
+ * sign-ups per address): one row per key, shared by every instance on one PostgreSQL;
+ * housekeeping deletes the windows that have ended.
+ */
+export const throttleWindows = pgTable(
+  'throttle_windows',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('throttle_windows_end_idx').on(table.windowEndsAt)],
+);
+
+/**
+ * Signatures of recent Slack and Discord requests: a signed request delivered twice (a replay)
+ * finds its signature here and is refused. Kept 5 minutes, the platforms' own tolerance.
+ */
+export const botRequestSignatures = pgTable(
+  'bot_request_signatures',
+  {
+    signature: text('signature').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('bot_request_signatures_expiry_idx').on(table.expiresAt)],
 );
 
 export const schema = {
@@ -315,4 +372,7 @@ export const schema = {
   knowledgeStats,
   workspaceLinks,
   deliveryWatches,
+  throttleWindows,
+  botRequestSignatures,
+  quotaHolds,
 };

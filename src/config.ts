@@ -32,6 +32,34 @@ const flag = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** Hours in Seoul when quiet parcels are polled less often: from `start` (inclusive) to `end` (exclusive). */
+export interface QuietHours {
+  start: number;
+  end: number;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `2h`, `1h30m`, `1d` → milliseconds; undefined when not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const compact = text.trim().toLowerCase();
+  if (!/^(\d+(ms|s|m|h|d))+$/.test(compact)) return undefined;
+  let total = 0;
+  for (const [, amount, unit] of compact.matchAll(/(\d+)(ms|s|m|h|d)/g)) total += Number(amount) * UNITS[unit!]!;
+  return total > 0 ? total : undefined;
+}
+
+/** `22-7` (22:00 to 07:00 in Seoul) or `off`; undefined when neither. */
+export function parseQuietHours(text: string): QuietHours | null | undefined {
+  const compact = text.trim().toLowerCase();
+  if (compact === 'off' || compact === 'none') return null;
+  const match = /^(\d{1,2})-(\d{1,2})$/.exec(compact);
+  if (!match) return undefined;
+  const start = Number(match[1]);
+  const end = Number(match[2]);
+  return start <= 23 && end <= 24 && start !== end ? { start, end: end % 24 } : undefined;
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
@@ -53,6 +81,8 @@ const envSchema = z.object({
   OPENAI_EMBEDDING_MODEL: optionalText,
   OPENAI_TOKEN_PARAM: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
   LLM_TIMEOUT_MS: positiveInt(30_000),
+  /** PostgreSQL cancels a statement that runs longer (its `statement_timeout`); answered 503. */
+  DB_STATEMENT_TIMEOUT_MS: positiveInt(10_000),
   DELIVERY_TRACKER_URL: httpUrl.default('https://apis.tracker.delivery/graphql'),
   DELIVERY_TRACKER_CLIENT_ID: optionalText,
   DELIVERY_TRACKER_CLIENT_SECRET: optionalText,
@@ -74,9 +104,34 @@ const envSchema = z.object({
     .trim()
     .refine((value) => value === 'off' || cron.validate(value), "must be a node-cron expression (e.g. '*/10 * * * *') or 'off'")
     .default('*/10 * * * *'),
+  /** Longest wait between two polls of a quiet parcel. */
+  WATCH_MAX_INTERVAL: z
+    .string()
+    .trim()
+    .default('2h')
+    .transform((value, ctx) => {
+      const ms = parseDuration(value);
+      if (ms === undefined) ctx.addIssue({ code: 'custom', message: "must be a duration such as '90s', '30m' or '2h'" });
+      return ms ?? 0;
+    }),
+  /** Seoul hours when quiet parcels are polled less often (`22-7`), or `off`. */
+  WATCH_QUIET_HOURS: z
+    .string()
+    .trim()
+    .default('22-7')
+    .transform((value, ctx) => {
+      const hours = parseQuietHours(value);
+      if (hours === undefined) ctx.addIssue({ code: 'custom', message: "must be 'start-end' hours in Asia/Seoul (e.g. '22-7') or 'off'" });
+      return hours ?? null;
+    }),
   /** Feeds of `npm run lists:update`: `name=category:format:url`, comma-separated (unset: the defaults). */
   URL_LIST_FEEDS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,
+  /** Abuse limits (README "Limits and abuse"). */
+  LOGIN_MAX_FAILURES: positiveInt(10),
+  LOGIN_MAX_PER_ADDRESS: positiveInt(30),
+  SIGNUP_MAX_PER_ADDRESS: positiveInt(10),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

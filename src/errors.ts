@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isDatabaseOutage, isStatementTimeout } from '../db/availability.js';
 
 /**
  * The one error type of the service. Each stable `error_code` has one HTTP status, so the
@@ -30,6 +31,10 @@ export const ERROR_STATUS = {
   NOT_IMPLEMENTED: 503,
   NOT_CONFIGURED: 503,
   UNAVAILABLE: 503,
+  /** The database cannot be reached (restart, failover): retry after `Retry-After`. */
+  DATABASE_UNAVAILABLE: 503,
+  /** A query ran past DB_STATEMENT_TIMEOUT_MS and was cancelled. */
+  DATABASE_TIMEOUT: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const;
 
@@ -60,6 +65,11 @@ export class AppError extends Error {
   }
 }
 
+/** CONTRACT §4's error body, `{success:false, code, error, error_code}` plus the status's extra fields: every door renders it from here. */
+export function errorBody(error: AppError): Record<string, unknown> {
+  return { success: false, code: error.status, error: error.message, error_code: error.code, ...error.extra };
+}
+
 /** Turns a zod failure into a 400 that names the first offending field, in Korean. */
 export function invalidInput(error: z.ZodError): AppError {
   const issue = error.issues[0];
@@ -67,4 +77,25 @@ export function invalidInput(error: z.ZodError): AppError {
   const detail = issue?.message ?? '요청이 올바르지 않습니다.';
   const message = field ? `'${field}' 필드: ${detail}` : detail;
   return new AppError('INVALID_REQUEST', message, field ? { field } : {});
+}
+
+/** Seconds a caller is asked to wait while the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export function databaseUnavailable(): AppError {
+  return new AppError(
+    'DATABASE_UNAVAILABLE',
+    '데이터베이스에 일시적으로 연결할 수 없습니다. 잠시 후 다시 시도하세요.',
+    {},
+    DATABASE_RETRY_AFTER_SECONDS,
+  );
+}
+
+/** A database failure as what it means to the caller (503), or undefined for any other error. */
+export function fromDatabaseError(error: unknown): AppError | undefined {
+  if (isDatabaseOutage(error)) return databaseUnavailable();
+  if (isStatementTimeout(error)) {
+    return new AppError('DATABASE_TIMEOUT', '요청 처리 시간이 너무 오래 걸려 중단했습니다. 잠시 후 다시 시도하세요.', {}, 2);
+  }
+  return undefined;
 }

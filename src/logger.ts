@@ -28,6 +28,8 @@ const SCRUBBERS: Array<[RegExp, string]> = [
   [/aik_[0-9A-Za-z]{8,}/g, 'aik_[REDACTED]'],
   [/\b(xox[abposr]-)[0-9A-Za-z-]+/g, '$1[REDACTED]'],
   [/\b(Bearer\s+)[0-9A-Za-z._~+/=-]{8,}/gi, '$1[REDACTED]'],
+  // drizzle's failed-query message ends with the bound values: keep the SQL, drop the values.
+  [/(Failed query: (?:[^"\\]|\\.)*?)\\nparams: (?:[^"\\]|\\.)*/g, '$1\\nparams: [REDACTED]'],
   // Resident registration numbers: YYMMDD-GNNNNNN (G = 1..8), with or without the hyphen.
   [/\b(\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))\s?-?\s?([1-8])\d{6}\b/g, '$1-$2******'],
 ];
@@ -47,12 +49,37 @@ function scrubbingStream(target: DestinationStream & { flushSync?: () => void })
   } as DestinationStream;
 }
 
+/** Properties of database errors that hold the values a query was run with. */
+const QUERY_VALUE_KEYS = ['params', 'parameters', 'args'] as const;
+
+/**
+ * pino's error serializer without query values: drizzle's `DrizzleQueryError` carries `params`
+ * (and repeats them in its message), postgres.js errors may carry `parameters`. Those values
+ * are knowledge content, e-mails, password hashes, webhook secrets: never logged.
+ */
+export function serializeError(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown;
+  return stripQueryValues(serialized, 0);
+}
+
+function stripQueryValues(value: unknown, depth: number): unknown {
+  if (depth > 5 || value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of QUERY_VALUE_KEYS) if (key in out) out[key] = '[REDACTED]';
+  for (const key of ['message', 'stack'] as const) {
+    if (typeof out[key] === 'string') out[key] = (out[key] as string).replace(/\nparams: [\s\S]*?(?=\n    at |$)/, '\nparams: [REDACTED]');
+  }
+  if (out.cause !== undefined) out.cause = stripQueryValues(out.cause, depth + 1);
+  return out;
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const target = destination ?? pino.destination({ dest: 1, sync: false });
   return pino(
     {
       level,
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+      serializers: { err: serializeError, error: serializeError },
       base: { service: 'ai-utility-hub' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },

@@ -1,6 +1,8 @@
+import { createDatabaseMonitor, type DatabaseMonitor } from '../db/availability.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { pollScheduleOf } from './jobs/poll-schedule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
 import { createWatches, type WatchOptions } from './jobs/watch-module.js';
@@ -25,13 +27,22 @@ import { createUrlDetectOperation } from './operations/url-detect/url-detect.js'
 import { createUrlDetection, type UrlDetection } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
+import { createKeyCache } from './platform/key-cache.js';
 import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
+import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js';
+import { createLoginGuard } from './platform/login-guard.js';
+import { createPasswordHasher } from './platform/password-hasher.js';
+import { createReplayGuard, type ReplayGuard } from './platform/replay-store.js';
 import { createSubscriptions, type Subscriptions } from './platform/subscriptions.js';
+import { createThrottleStore } from './platform/throttle-store.js';
 import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
+
+/** How often a PostgreSQL instance looks for calls held by instances that died. */
+const HOLD_RECOVERY_INTERVAL_MS = 5_000;
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -71,6 +82,8 @@ export interface Platform {
   accounts: Accounts;
   apiKeys: ApiKeys;
   workspaceLinks: WorkspaceLinks;
+  /** Signatures of recent Slack/Discord requests: a replay is refused. */
+  replayGuard: ReplayGuard;
 }
 
 /** What every door receives: the composed service (src/ knows nothing of the doors). */
@@ -80,6 +93,10 @@ export interface Runtime {
   clock: Clock;
   db: Database;
   databaseKind: 'pglite' | 'postgres';
+  /** Whether the database answers (`available`, `observe(error)`), and a readiness `ping`. */
+  database: DatabaseMonitor & { ping(): Promise<unknown> };
+  /** Hourly deletion of what has expired (sessions, throttle windows, bot signatures). */
+  housekeeping: Housekeeping;
   platform: Platform;
   llm: LlmProvider;
   operations: Operations;
@@ -105,16 +122,57 @@ export interface Runtime {
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const clock = options.clock ?? systemClock;
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  });
   const db: Database = database.db;
+  /** Whether the database answers: the doors refuse work at once (503) while it is away. */
+  const databaseMonitor = createDatabaseMonitor({
+    probe: database.ping,
+    onChange: (available, error) =>
+      available ? logger.info('database reachable again') : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
+  });
 
-  const subscriptions = createSubscriptions(db, { defaultQuota: config.DEFAULT_QUOTA, clock });
-  const platform = {
+  const { coordination } = database;
+  const subscriptions = createSubscriptions(db, {
+    defaultQuota: config.DEFAULT_QUOTA,
+    instanceId: coordination.instanceId,
+    separateSettles: database.kind === 'postgres',
+    clock,
+  });
+  // Calls a crashed process charged but never answered are given back (on PostgreSQL also
+  // those of other instances that die later: checked every few seconds).
+  await subscriptions.startRecovery(database.kind === 'postgres' ? HOLD_RECOVERY_INTERVAL_MS : undefined);
+  const keyCache = createKeyCache(coordination);
+  const throttles = createThrottleStore(db, clock);
+  const guard = createLoginGuard(
+    throttles,
+    {
+      maxFailuresPerAccount: config.LOGIN_MAX_FAILURES,
+      maxLoginsPerAddress: config.LOGIN_MAX_PER_ADDRESS,
+      maxSignUpsPerAddress: config.SIGNUP_MAX_PER_ADDRESS,
+    },
+    clock,
+  );
+  const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY });
+  const platform: Platform = {
     subscriptions,
-    accounts: createAccounts(db, subscriptions, clock),
-    apiKeys: createApiKeys(db),
+    accounts: createAccounts(db, subscriptions, { clock, guard, passwords }),
+    apiKeys: createApiKeys(db, keyCache),
     workspaceLinks: createWorkspaceLinks(db, clock),
+    replayGuard: createReplayGuard(db, clock),
   };
+
+  const housekeeping = startHousekeeping(
+    {
+      sessions: () => platform.accounts.purgeExpiredSessions(),
+      throttles: () => throttles.purge(),
+      botSignatures: () => platform.replayGuard.purge(),
+    },
+    logger,
+  );
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
   const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), ...options.llm });
@@ -147,7 +205,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const delivery = createDelivery({ db, tracker, llm, logger, clock }, options.delivery);
   /** Watched parcels: `watches` for the doors, `watchPoller` for the cron job (api/server.ts). */
-  const watches = createWatches({ db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE }, options.watches);
+  const watches = createWatches(
+    { db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE },
+    { schedule: pollScheduleOf(config), ...options.watches },
+  );
 
   /** The eight operations by catalogue id: every door serves them from here. */
   const operations = {
@@ -182,6 +243,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     clock,
     db,
     databaseKind: database.kind,
+    database: { ...databaseMonitor, ping: database.ping },
+    housekeeping,
     platform,
     llm,
     operations,
@@ -194,6 +257,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     watchPoller: watches.poller,
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
+      await housekeeping.stop();
+      databaseMonitor.stop();
+      subscriptions.stopRecovery();
+      await keyCache.close();
       urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();

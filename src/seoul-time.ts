@@ -24,6 +24,11 @@ export function seoulHour(instant: Date): number {
   return shifted(instant).getUTCHours();
 }
 
+/** Milliseconds since midnight on a Seoul wall clock. */
+export function seoulMsOfDay(instant: Date): number {
+  return shifted(instant).getTime() % DAY_MS;
+}
+
 /** The start of the next calendar month in Seoul (when monthly quotas renew). */
 export function nextSeoulMonth(instant: Date): Date {
   const seoul = shifted(instant);

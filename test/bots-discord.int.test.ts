@@ -112,6 +112,13 @@ describe('Discord signatures', () => {
     const old = Math.floor(Date.now() / 1000) - 10 * 60;
     expect((await interact(ping, { timestamp: old, signature: keys.sign(String(old), JSON.stringify(ping)) })).status).toBe(401);
   });
+
+  it('refuses the same signed interaction delivered twice (#18 item 12)', async () => {
+    const ping = { id: `replay-${Date.now()}`, application_id: APP_ID, type: 1, token: 't', version: 1 };
+    const timestamp = Math.floor(Date.now() / 1000);
+    expect((await interact(ping, { timestamp })).status).toBe(200);
+    expect((await interact(ping, { timestamp })).status).toBe(401);
+  });
 });
 
 describe('/link', () => {

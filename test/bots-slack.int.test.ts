@@ -125,6 +125,28 @@ describe('Slack signatures', () => {
     expect(stale.ack.status).toBe(401);
     expect(slack.responses(bad.responseUrl)).toEqual([]);
   });
+
+  it('runs a signed request once when it is delivered twice, and refuses a timestamp from the future (#18 item 12)', async () => {
+    const responseUrl = slack.responseUrl();
+    const form = new URLSearchParams({
+      team_id: TEAM,
+      channel_id: 'C1',
+      user_id: `U${++counter}`,
+      command: '/shorten',
+      text: 'https://example.com/replayed',
+      api_app_id: 'A1',
+      response_url: responseUrl,
+      trigger_id: `trigger-${++counter}`,
+    }).toString();
+    const timestamp = Math.floor(Date.now() / 1000);
+    expect((await postSigned(form, 'application/x-www-form-urlencoded', {}, timestamp)).status).toBe(200);
+    expect((await postSigned(form, 'application/x-www-form-urlencoded', {}, timestamp)).status).toBe(401);
+    await slack.waitFor(() => slack.responses(responseUrl)[0]);
+    expect(slack.responses(responseUrl)).toHaveLength(1);
+
+    const future = await slashCommand('/shorten', 'https://example.com', { timestamp: Math.floor(Date.now() / 1000) + 60 * 60 });
+    expect(future.ack.status).toBe(401);
+  });
 });
 
 describe('/link', () => {

@@ -3,7 +3,6 @@ import { isMostlyKorean } from '../bots/commands/message-actions.js';
 import { findCommand } from '../bots/commands/registry.js';
 import { createCommandRateLimiter } from '../bots/commands/rate-limit.js';
 import { localeOf } from '../bots/commands/texts.js';
-import { resolveCarrier } from '../bots/commands/track.js';
 import { unwrapSlackLink, urlsIn } from '../bots/commands/urls.js';
 import { sameCommands } from '../bots/discord/register-commands.js';
 import { toDiscordMessage } from '../bots/discord/render.js';
@@ -49,11 +48,11 @@ describe('message helpers', () => {
     expect(isMostlyKorean('12345')).toBe(false);
   });
 
-  it('resolves carriers by id, short id or a unique name', () => {
-    expect(resolveCarrier('kr.cjlogistics')).toBe('kr.cjlogistics');
-    expect(resolveCarrier('cjlogistics')).toBe('kr.cjlogistics');
-    expect(resolveCarrier('CJ대한통운')).toBe('kr.cjlogistics');
-    expect(resolveCarrier('없는택배')).toBe('없는택배');
+  it('hands carrier names to the core, and a bare number to detection', () => {
+    // Carrier names are resolved by the core (test/delivery-carriers.test.ts); a bare number asks for detection.
+    expect(command('track').schema.parse(parseSlackText(command('track'), '6408-1234-5678 watch'))).toMatchObject({ carrier: 'auto', number: '6408-1234-5678', watch: true });
+    expect(command('track').schema.parse(parseSlackText(command('track'), 'EE123456789KR'))).toMatchObject({ carrier: 'auto', number: 'EE123456789KR', watch: false });
+    expect(command('track').schema.parse(parseSlackText(command('track'), '우체국 6123456789012'))).toMatchObject({ carrier: '우체국', number: '6123456789012' });
   });
 
   it('reads English locales as English, everything else as Korean', () => {

@@ -19,7 +19,12 @@ describe('carriers and track ids', () => {
   it('ships the 29 carriers with "" for an unknown telephone', () => {
     expect(CARRIERS).toHaveLength(29);
     expect(new Set(CARRIERS.map((c) => c.id)).size).toBe(29);
-    expect(findCarrier('kr.coupangls')).toEqual({ id: 'kr.coupangls', name: 'Coupang Logistics Services', name_ko: '쿠팡 로지스틱스 서비스', tel: '' });
+    expect(findCarrier('kr.coupangls')).toEqual({
+      id: 'kr.coupangls',
+      name: 'Coupang Logistics Services',
+      name_ko: '쿠팡 로지스틱스 서비스',
+      tel: '',
+    });
     expect(cj.tel).toBe('+8215881255');
   });
 
@@ -48,7 +53,9 @@ describe('Seoul calendar and holidays', () => {
 
   it('covers 2025–2027 with the lunar and substitute holidays', () => {
     for (const year of ['2025', '2026', '2027']) {
-      const names = Object.entries(KOREAN_HOLIDAYS).filter(([date]) => date.startsWith(year)).map(([, name]) => name);
+      const names = Object.entries(KOREAN_HOLIDAYS)
+        .filter(([date]) => date.startsWith(year))
+        .map(([, name]) => name);
       for (const holiday of ['신정', '설날', '삼일절', '현충일', '광복절', '추석', '개천절', '한글날', '성탄절']) {
         expect(names, `${year} ${holiday}`).toContain(holiday);
       }
@@ -66,7 +73,11 @@ describe('Seoul calendar and holidays', () => {
     for (const [date] of substitutes) {
       expect([0, 6], date).not.toContain(weekdayOf(date));
       const before = [1, 2, 3, 4].map((back) => new Date(Date.parse(`${date}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10));
-      expect(before.some((day) => KOREAN_HOLIDAYS[day] && [0, 6].includes(weekdayOf(day))) || before.some((day) => KOREAN_HOLIDAYS[day]?.includes('·')), date).toBe(true);
+      expect(
+        before.some((day) => KOREAN_HOLIDAYS[day] && [0, 6].includes(weekdayOf(day))) ||
+          before.some((day) => KOREAN_HOLIDAYS[day]?.includes('·')),
+        date,
+      ).toBe(true);
     }
   });
 
@@ -94,13 +105,21 @@ describe('tracking result mapping', () => {
       '2026-11-20T14:00:00+09:00',
       '2026-11-20T20:00:00+09:00',
     ]);
-    expect(result.progresses[0]).toEqual({ time: '2026-11-18T18:00:00+09:00', status: { id: 'at_pickup', text: '상품인수' }, location: { name: '성수' }, description: '집화처리' });
+    expect(result.progresses[0]).toEqual({
+      time: '2026-11-18T18:00:00+09:00',
+      status: { id: 'at_pickup', text: '상품인수' },
+      location: { name: '성수' },
+      description: '집화처리',
+    });
     expect(result.progresses[1]!.status).toEqual({ id: 'in_transit', text: '간선상차' });
     expect(result.state).toEqual({ id: 'delivered', text: '배송완료' });
   });
 
   it('follows the newest event otherwise, and maps unknown codes to unknown', () => {
-    expect(parcel([ev('2026-11-18T18:00:00+09:00', 'AT_PICKUP'), ev('2026-11-19T08:00:00+09:00', 'OUT_FOR_DELIVERY')]).state).toEqual({ id: 'out_for_delivery', text: '배송출발' });
+    expect(parcel([ev('2026-11-18T18:00:00+09:00', 'AT_PICKUP'), ev('2026-11-19T08:00:00+09:00', 'OUT_FOR_DELIVERY')]).state).toEqual({
+      id: 'out_for_delivery',
+      text: '배송출발',
+    });
     expect(parcel([ev('2026-11-18T18:00:00+09:00', 'WEIRD')]).state).toEqual({ id: 'unknown', text: '알수없음' });
     expect(parcel([]).state.id).toBe('unknown');
   });
@@ -108,7 +127,10 @@ describe('tracking result mapping', () => {
 
 describe('deterministic analysis (fixed clock)', () => {
   it('pushes the arrival past a weekend and names the days off', () => {
-    const result = parcel([ev('2026-11-19T20:00:00+09:00', 'AT_PICKUP', '집화처리', '성수'), ev('2026-11-20T18:02:00+09:00', 'IN_TRANSIT', '간선상차', '곤지암Hub')]);
+    const result = parcel([
+      ev('2026-11-19T20:00:00+09:00', 'AT_PICKUP', '집화처리', '성수'),
+      ev('2026-11-20T18:02:00+09:00', 'IN_TRANSIT', '간선상차', '곤지암Hub'),
+    ]);
     const now = new Date('2026-11-21T10:00:00+09:00'); // Saturday
     const analysis = analyzeDelivery(result, now, calendar);
     expect(analysis.today).toBe('2026-11-21');
@@ -117,7 +139,15 @@ describe('deterministic analysis (fixed clock)', () => {
     expect(analysis.hoursSinceLastEvent).toBe(16);
     expect(analysis.workingHoursSinceLastEvent).toBe(6);
     expect(analysis.steps).toEqual([{ location: '성수', status: '집화처리', hours: 22, workingHours: 22 }]);
-    expect(analysis.causes).toEqual([{ kind: 'days_off', days: [{ date: '2026-11-21', name: '토요일' }, { date: '2026-11-22', name: '일요일' }] }]);
+    expect(analysis.causes).toEqual([
+      {
+        kind: 'days_off',
+        days: [
+          { date: '2026-11-21', name: '토요일' },
+          { date: '2026-11-22', name: '일요일' },
+        ],
+      },
+    ]);
     const text = analysisText(result, analysis);
     expect(text).toContain('오늘은 11월 21일(토)입니다.');
     expect(text).toContain('예상 도착일은 11월 23일(월)입니다.');
@@ -137,7 +167,10 @@ describe('deterministic analysis (fixed clock)', () => {
   });
 
   it('flags a stall only after 48 working hours, naming the hub as the bottleneck', () => {
-    const events = [ev('2026-11-13T19:00:00+09:00', 'AT_PICKUP', '집화처리', '성수'), ev('2026-11-16T09:00:00+09:00', 'IN_TRANSIT', '간선하차', '곤지암Hub')];
+    const events = [
+      ev('2026-11-13T19:00:00+09:00', 'AT_PICKUP', '집화처리', '성수'),
+      ev('2026-11-16T09:00:00+09:00', 'IN_TRANSIT', '간선하차', '곤지암Hub'),
+    ];
     const stalled = analyzeDelivery(parcel(events), new Date('2026-11-20T09:00:00+09:00'), calendar);
     expect(stalled.stalled).toBe(true);
     expect(stalled.bottleneck).toMatchObject({ location: '곤지암Hub', workingHours: 96 });
@@ -148,20 +181,31 @@ describe('deterministic analysis (fixed clock)', () => {
     expect(text).toContain('1588-1255');
 
     // Friday 17:00 to Monday 17:00 is 72 hours but only 24 working hours: not a stall.
-    const weekend = analyzeDelivery(parcel([ev('2026-11-20T17:00:00+09:00', 'IN_TRANSIT', '간선하차', '곤지암Hub')]), new Date('2026-11-23T17:00:00+09:00'), calendar);
+    const weekend = analyzeDelivery(
+      parcel([ev('2026-11-20T17:00:00+09:00', 'IN_TRANSIT', '간선하차', '곤지암Hub')]),
+      new Date('2026-11-23T17:00:00+09:00'),
+      calendar,
+    );
     expect(weekend.hoursSinceLastEvent).toBe(72);
     expect(weekend.stalled).toBe(false);
   });
 
   it('reports a failed attempt, customs and an international carrier’s longer legs', () => {
     const failed = analyzeDelivery(
-      parcel([ev('2026-11-19T09:00:00+09:00', 'OUT_FOR_DELIVERY', '배송출발', '강남'), ev('2026-11-19T15:00:00+09:00', 'ATTEMPT_FAIL', '미배달', '강남', '고객 부재')]),
+      parcel([
+        ev('2026-11-19T09:00:00+09:00', 'OUT_FOR_DELIVERY', '배송출발', '강남'),
+        ev('2026-11-19T15:00:00+09:00', 'ATTEMPT_FAIL', '미배달', '강남', '고객 부재'),
+      ]),
       new Date('2026-11-19T16:00:00+09:00'),
       calendar,
     );
     expect(failed.causes.map((c) => c.kind)).toContain('failed_attempt');
     expect(failed.expectedDate).toBe('2026-11-20');
-    const ems = analyzeDelivery(parcel([ev('2026-11-16T10:00:00+09:00', 'IN_TRANSIT', '통관검사대기', '인천공항 세관')], 'kr.epost.ems'), new Date('2026-11-16T12:00:00+09:00'), calendar);
+    const ems = analyzeDelivery(
+      parcel([ev('2026-11-16T10:00:00+09:00', 'IN_TRANSIT', '통관검사대기', '인천공항 세관')], 'kr.epost.ems'),
+      new Date('2026-11-16T12:00:00+09:00'),
+      calendar,
+    );
     expect(ems.causes.map((c) => c.kind)).toContain('customs');
     expect(ems.expectedDate).toBe('2026-11-20');
   });

@@ -100,6 +100,12 @@ describe('ai on without an LLM', () => {
     expect(res.body.recommend_message).toBe('안녕하세요, 기사님. 도착하시기 전에 전화 한 통 주시면 감사하겠습니다. 늘 수고 많으십니다.');
 
     const messageOnly = await app.post(PATH, { ai: 1, tone: 'short' }, user.apiKey);
-    expect(messageOnly.body).toMatchObject({ carrier: null, state: null, progresses: [], ai_analysis: null, recommend_message: '문 앞에 놓아 주세요.' });
+    expect(messageOnly.body).toMatchObject({
+      carrier: null,
+      state: null,
+      progresses: [],
+      ai_analysis: null,
+      recommend_message: '문 앞에 놓아 주세요.',
+    });
   });
 });

@@ -27,8 +27,18 @@ beforeAll(async () => {
   tracker = await startFakeTracker();
   llm = await startFakeOpenAI();
   app = await startTestApp(
-    { DELIVERY_TRACKER_URL: tracker.url, DELIVERY_TRACKER_CLIENT_ID: 'cid', DELIVERY_TRACKER_CLIENT_SECRET: 'csecret', OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '500' },
-    { llm: { retryBaseDelayMs: 1, maxRetries: 0 }, clock: () => now, delivery: { tracker: { timeoutMs: 400, pageSize: 3 }, rateLimit: { bucket: `test-${process.pid}-${Date.now()}` } } },
+    {
+      DELIVERY_TRACKER_URL: tracker.url,
+      DELIVERY_TRACKER_CLIENT_ID: 'cid',
+      DELIVERY_TRACKER_CLIENT_SECRET: 'csecret',
+      OPENAI_BASE_URL: llm.url,
+      LLM_TIMEOUT_MS: '500',
+    },
+    {
+      llm: { retryBaseDelayMs: 1, maxRetries: 0 },
+      clock: () => now,
+      delivery: { tracker: { timeoutMs: 400 }, rateLimit: { bucket: `test-${process.pid}-${Date.now()}` } },
+    },
   );
   user = await app.signUp();
   const subscribed = await app.post('/api/v1/subscriptions', { api: 'delivery-tracking' }, user.apiKey);
@@ -60,8 +70,18 @@ describe('POST /api/v1/delivery/track: lookups', () => {
       carrier: { id: CJ, name: 'CJ Logistics', name_ko: 'CJ대한통운', tel: '+8215881255' },
       state: { id: 'in_transit', text: '상품이동중' },
       progresses: [
-        { time: '2026-11-19T20:00:00+09:00', status: { id: 'at_pickup', text: '집화처리' }, location: { name: '성수' }, description: '보내시는 고객님으로부터 상품을 인수받았습니다.' },
-        { time: '2026-11-20T18:02:00+09:00', status: { id: 'in_transit', text: '간선상차' }, location: { name: '곤지암Hub' }, description: '간선상차' },
+        {
+          time: '2026-11-19T20:00:00+09:00',
+          status: { id: 'at_pickup', text: '집화처리' },
+          location: { name: '성수' },
+          description: '보내시는 고객님으로부터 상품을 인수받았습니다.',
+        },
+        {
+          time: '2026-11-20T18:02:00+09:00',
+          status: { id: 'in_transit', text: '간선상차' },
+          location: { name: '곤지암Hub' },
+          description: '간선상차',
+        },
       ],
       ai_analysis: null,
       recommend_message: null,
@@ -74,9 +94,19 @@ describe('POST /api/v1/delivery/track: lookups', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('reads every page of a long history and sorts out-of-order events', async () => {
+  it('reads every page of 20 (what the upstream serves) of a long history, each request under the rate limit, and sorts out-of-order events', async () => {
     const id = number();
+    // 34 hub scans on the 17th, then the story: 41 events are three pages of at most 20.
+    const scans = Array.from({ length: 34 }, (_, i) =>
+      ev(
+        `2026-11-17T${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00+09:00`,
+        'INFORMATION_RECEIVED',
+        '접수',
+        '판매자',
+      ),
+    );
     const events = [
+      ...scans,
       ev('2026-11-18T09:00:00+09:00', 'INFORMATION_RECEIVED', null, '판매자'),
       ev('2026-11-18T19:00:00+09:00', 'AT_PICKUP', '집화처리', '성수'),
       ev('2026-11-19T03:00:00+09:00', 'IN_TRANSIT', '간선하차', '곤지암Hub'),
@@ -86,11 +116,21 @@ describe('POST /api/v1/delivery/track: lookups', () => {
       ev('2026-11-19T13:20:00+09:00', 'IN_TRANSIT', '반품접수', '강남'), // a late scan does not undo delivery
     ];
     tracker.parcel(CJ, id, { events });
+    const requestsBefore = app.runtime.delivery.tracking.stats().upstreamRequests;
     const res = await app.post(PATH, { carrier_id: CJ, track_id: id }, user.apiKey);
     expect(res.status).toBe(200);
-    expect(tracker.callsFor(CJ, id)).toHaveLength(3); // pages of 3: 3 + 3 + 1
-    expect(res.body.progresses.map((p: { status: { text: string } }) => p.status.text)).toEqual([
-      '상품준비중', '집화처리', '간선상차', '간선하차', '배송출발', '배송완료', '반품접수',
+    const calls = tracker.callsFor(CJ, id);
+    expect(calls.map((call) => call.variables.last)).toEqual([20, 20, 20]); // 20 + 20 + 1
+    expect(app.runtime.delivery.tracking.stats().upstreamRequests - requestsBefore).toBe(3); // the rate limit counted three requests
+    expect(res.body.progresses).toHaveLength(41);
+    expect(res.body.progresses.slice(34).map((p: { status: { text: string } }) => p.status.text)).toEqual([
+      '상품준비중',
+      '집화처리',
+      '간선상차',
+      '간선하차',
+      '배송출발',
+      '배송완료',
+      '반품접수',
     ]);
     expect(res.body.state).toEqual({ id: 'delivered', text: '배송완료' });
   });
@@ -152,7 +192,9 @@ describe('POST /api/v1/delivery/track: input rules', () => {
   });
 
   it('accepts letters for EMS numbers and sends them upper-cased without spaces', async () => {
-    tracker.parcel('kr.epost.ems', 'EE123456789KR', { events: [ev('2026-11-20T10:00:00+09:00', 'IN_TRANSIT', '발송', '국제우편물류센터')] });
+    tracker.parcel('kr.epost.ems', 'EE123456789KR', {
+      events: [ev('2026-11-20T10:00:00+09:00', 'IN_TRANSIT', '발송', '국제우편물류센터')],
+    });
     const res = await app.post(PATH, { carrier_id: 'kr.epost.ems', track_id: 'ee 123 456 789 kr' }, user.apiKey);
     expect(res.status).toBe(200);
     expect(res.body.carrier.name_ko).toBe('우체국택배 국제우편(EMS)');
@@ -171,7 +213,9 @@ describe('POST /api/v1/delivery/track: AI analysis and courier message', () => {
   it('sends the carrier, events, today in Seoul and the holidays to the LLM and answers its text', async () => {
     const id = number();
     tracker.parcel(CJ, id, { events: IN_TRANSIT });
-    llm.chat({ json: { analysis: '곤지암Hub를 지나 11월 23일(월) 도착 예정입니다.', message: '기사님, 경비실에 맡겨 주세요. 감사합니다!' } });
+    llm.chat({
+      json: { analysis: '곤지암Hub를 지나 11월 23일(월) 도착 예정입니다.', message: '기사님, 경비실에 맡겨 주세요. 감사합니다!' },
+    });
     const res = await app.post(PATH, { carrier_id: CJ, track_id: id, ai: 1, situation: 'security', tone: 'friendly' }, user.apiKey);
     expect(res.status).toBe(200);
     expect(res.body.ai_analysis).toBe('곤지암Hub를 지나 11월 23일(월) 도착 예정입니다.');
@@ -179,7 +223,12 @@ describe('POST /api/v1/delivery/track: AI analysis and courier message', () => {
     expect(res.body.state.id).toBe('in_transit');
     const sent = llm.requestsTo('chat')[0]!.body;
     const payload = JSON.parse(sent.messages.at(-1).content);
-    expect(payload).toMatchObject({ today: '2026-11-21', today_weekday: '토', timezone: 'Asia/Seoul', carrier: { id: CJ, name_ko: 'CJ대한통운' } });
+    expect(payload).toMatchObject({
+      today: '2026-11-21',
+      today_weekday: '토',
+      timezone: 'Asia/Seoul',
+      carrier: { id: CJ, name_ko: 'CJ대한통운' },
+    });
     expect(payload.events).toHaveLength(2);
     expect(payload.rule_analysis).toMatchObject({ expectedDate: '2026-11-23', expected_text: '11월 23일(월)', stalled: false });
     expect(payload.courier_message).toMatchObject({ situation: 'security', tone: 'friendly' });
@@ -197,7 +246,11 @@ describe('POST /api/v1/delivery/track: AI analysis and courier message', () => {
     expect(res.status).toBe(200);
     const payload = JSON.parse(llm.requestsTo('chat')[0]!.body.messages.at(-1).content);
     expect(payload.public_holidays).toEqual(
-      expect.arrayContaining([{ date: '2026-09-25', name: '추석' }, { date: '2026-10-03', name: '개천절' }, { date: '2026-10-05', name: '대체공휴일(개천절)' }]),
+      expect.arrayContaining([
+        { date: '2026-09-25', name: '추석' },
+        { date: '2026-10-03', name: '개천절' },
+        { date: '2026-10-05', name: '대체공휴일(개천절)' },
+      ]),
     );
     expect(payload.today_weekday).toBe('목');
   });
@@ -230,11 +283,21 @@ describe('POST /api/v1/delivery/track: AI analysis and courier message', () => {
     const calls = tracker.requests.length;
     const res = await app.post(PATH, { ai: true, situation: 'call' }, user.apiKey);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, carrier: null, state: null, progresses: [], ai_analysis: null, recommend_message: '기사님, 도착 전에 전화 부탁드립니다.', api: 'delivery-tracking' });
+    expect(res.body).toMatchObject({
+      success: true,
+      carrier: null,
+      state: null,
+      progresses: [],
+      ai_analysis: null,
+      recommend_message: '기사님, 도착 전에 전화 부탁드립니다.',
+      api: 'delivery-tracking',
+    });
     expect(tracker.requests.length).toBe(calls);
     llm.chat({ status: 500 }, { status: 500 });
     const fallback = await app.post(PATH, { ai: 1, situation: 'security', tone: 'polite', carrier_id: '', track_id: '' }, user.apiKey);
-    expect(fallback.body.recommend_message).toBe('안녕하세요, 기사님. 번거로우시겠지만 경비실에 맡겨 주시면 감사하겠습니다. 늘 수고 많으십니다.');
+    expect(fallback.body.recommend_message).toBe(
+      '안녕하세요, 기사님. 번거로우시겠지만 경비실에 맡겨 주시면 감사하겠습니다. 늘 수고 많으십니다.',
+    );
   });
 });
 

@@ -7,9 +7,10 @@ import { executeOperation, type Operation } from '../src/platform/execute.js';
 import type { Quota, QuotaLease } from '../src/platform/quota.js';
 
 /** A counter per API in memory, as the executor sees `Subscriptions` through its `Quota` seam. */
-function fakeQuota(start: Partial<Record<ApiId, number>>, options: { refundFails?: boolean } = {}) {
+function fakeQuota(start: Partial<Record<ApiId, number>>, options: { refundFails?: boolean; settleFails?: boolean } = {}) {
   const left = new Map(Object.entries(start) as Array<[ApiId, number]>);
   const refunds: ApiId[] = [];
+  const settles: ApiId[] = [];
   const quota: Quota = {
     async reserve(_accountId, api) {
       const remaining = left.get(api);
@@ -21,6 +22,10 @@ function fakeQuota(start: Partial<Record<ApiId, number>>, options: { refundFails
         remaining: remaining - 1,
         monthlyQuota: 10,
         renewsAt: new Date('2026-12-01T00:00:00+09:00'),
+        async settle() {
+          if (options.settleFails) throw new AppError('UNAVAILABLE', '호출을 기록하지 못했습니다.');
+          settles.push(api);
+        },
         async refund() {
           if (options.refundFails) throw new Error('database down');
           refunds.push(api);
@@ -31,7 +36,7 @@ function fakeQuota(start: Partial<Record<ApiId, number>>, options: { refundFails
       return lease;
     },
   };
-  return { quota, left, refunds };
+  return { quota, left, refunds, settles };
 }
 
 const logged: Array<{ msg: string; api?: string }> = [];
@@ -60,8 +65,8 @@ describe('executeOperation: one way to charge', () => {
     expect(left.get('url-shortener')).toBe(3);
   });
 
-  it("charges the operation's call and answers the counter after it", async () => {
-    const { quota, left } = fakeQuota({ 'url-shortener': 3 });
+  it("charges the operation's call, records it before answering, and answers the counter after it", async () => {
+    const { quota, left, settles } = fakeQuota({ 'url-shortener': 3 });
     const result = await executeOperation(
       quota,
       operation(async (_ctx, input) => input),
@@ -70,6 +75,23 @@ describe('executeOperation: one way to charge', () => {
     );
     expect(result).toMatchObject({ output: { n: 1 }, quota: { api: 'url-shortener', remaining: 2, monthlyQuota: 10 } });
     expect(left.get('url-shortener')).toBe(2);
+    expect(settles).toEqual(['url-shortener']);
+  });
+
+  it('answers 503 and gives every charge back when a charge cannot be recorded', async () => {
+    const { quota, left, refunds } = fakeQuota({ 'url-shortener': 3 }, { settleFails: true });
+    await expect(
+      executeOperation(
+        quota,
+        operation(async (_ctx, input) => input),
+        caller,
+        { n: 1 },
+      ),
+    ).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    });
+    expect(refunds).toEqual(['url-shortener']);
+    expect(left.get('url-shortener')).toBe(3);
   });
 
   it('refunds every charge of a failed run, the extra ones taken with ctx.charge included', async () => {
@@ -83,8 +105,8 @@ describe('executeOperation: one way to charge', () => {
     expect([left.get('url-shortener'), left.get('harmful-url-detection')]).toEqual([3, 3]);
   });
 
-  it('keeps the charge an error says was earned (a harmful verdict) and refunds the rest', async () => {
-    const { quota, left } = fakeQuota({ 'url-shortener': 3, 'harmful-url-detection': 3 });
+  it('keeps and records the charge an error says was earned (a harmful verdict) and refunds the rest', async () => {
+    const { quota, left, settles } = fakeQuota({ 'url-shortener': 3, 'harmful-url-detection': 3 });
     const harmful = operation(async (ctx) => {
       const charged = await ctx.charge('harmful-url-detection');
       throw new AppError('HARMFUL_URL', '유해한 URL', { remaining: charged.remaining }).earns('harmful-url-detection');
@@ -94,6 +116,7 @@ describe('executeOperation: one way to charge', () => {
       extra: { remaining: 2 },
     });
     expect([left.get('url-shortener'), left.get('harmful-url-detection')]).toEqual([3, 2]);
+    expect(settles).toEqual(['harmful-url-detection']);
   });
 
   it('a failed refund is logged and never replaces the real error', async () => {

@@ -234,3 +234,19 @@ describe('stream, embeddings, moderation', () => {
     expect(llm.requestsTo('moderations')).toHaveLength(1);
   });
 });
+
+describe('the timeout bounds the whole call (#18 item 6)', () => {
+  it('gives up on a server that sends headers and then trickles its body: 504 at the deadline', async () => {
+    llm.chat({ content: '아주 천천히 오는 답입니다', trickleMs: 200 });
+    const started = performance.now();
+    const error = await failure(provider({ timeoutMs: 300 }).chat(hello));
+    expect([error.status, error.code]).toEqual([504, 'UPSTREAM_TIMEOUT']);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('answers a truncated JSON body with 502, not 500', async () => {
+    llm.chat({ content: '잘린 답', truncateAt: 40 });
+    const error = await failure(provider().chat(hello));
+    expect([error.status, error.code]).toEqual([502, 'UPSTREAM_ERROR']);
+  });
+});

@@ -34,3 +34,49 @@ describe('request logs', () => {
     }
   });
 });
+
+describe('failed queries in the log', () => {
+  it('keep the SQL but never the values a query was run with', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const cause = Object.assign(new Error('invalid byte sequence'), { parameters: ['secret-param-3'] });
+    const failed = Object.assign(
+      new Error('Failed query: insert into "knowledge" ("content") values ($1, $2)\nparams: 사내 기밀 문서,hook-secret-2'),
+      { query: 'insert into "knowledge" ("content") values ($1, $2)', params: ['사내 기밀 문서', 'hook-secret-2'], cause },
+    );
+    logger.error({ err: failed }, 'query failed');
+    logger.warn({ error: failed }, 'query failed again');
+    // A message quoted as free text by other code is scrubbed too.
+    logger.warn(`wrapped: ${failed.message}`);
+    const all = lines.join('\n');
+    expect(all).toContain('insert into');
+    for (const value of ['사내 기밀 문서', 'hook-secret-2', 'secret-param-3']) expect(all).not.toContain(value);
+  });
+});
+
+describe('NUL characters in input', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('are a 400 naming the field, never a failed query', async () => {
+    const user = await app.signUp();
+    const key = await app.post('/api/v1/keys', { name: 'a\u0000b' }, undefined);
+    expect(key.status).toBe(401);
+    const res = await fetch(`${app.url}/api/v1/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'a\u0000b' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 400, error_code: 'INVALID_REQUEST', field: 'name' });
+
+    const added = await app.post('/api/v1/chatbot/rag', { action: 'add', content: '휴가 규정\u0000입니다' }, user.apiKey);
+    expect(added.status).toBe(400);
+    expect(added.body).toMatchObject({ field: 'content' });
+    expect(added.body.error).toContain('널 문자');
+    expect(await app.remaining(user.apiKey, 'chatbot-rag')).toBe(1000);
+  });
+});

@@ -44,9 +44,13 @@ describe('monthly renewal', () => {
     const user = await app.signUp();
     const call = () => app.post('/api/v1/url/shorten', { url: 'https://example.com/renew' }, user.apiKey);
     expect((await call()).body.remaining).toBe(1);
-    expect((await call()).body.remaining).toBe(0);
+    const last = await call();
+    expect(last.body.remaining).toBe(0);
+    // The reset is read from the service's clock, not the wall clock: one minute to midnight.
+    expect(last.headers.get('ratelimit')).toBe('"monthly";r=0;t=60');
     const limited = await call();
     expect(limited.status).toBe(429);
+    expect(limited.headers.get('ratelimit')).toBe('"monthly";r=0;t=60');
 
     now = new Date('2026-01-31T15:00:00Z'); // 00:00 on 1 February in Seoul
     const renewed = await call();

@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Account } from '../../src/platform/accounts.js';
 import { AppError } from '../../src/errors.js';
 import type { Runtime } from '../../src/runtime.js';
+import { jsonBody } from './body.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -9,7 +10,8 @@ declare module 'express-serve-static-core' {
   }
 }
 
-function bearerToken(req: Request): string | undefined {
+/** The login token of `Authorization: Bearer <token>`, if any. */
+export function bearerToken(req: Request): string | undefined {
   const header = req.get('authorization');
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   return match?.[1];
@@ -25,10 +27,14 @@ const MISSING_KEY = 'API 키가 필요합니다. X-API-Key 헤더에 키를 넣�
 const BAD_KEY = '유효하지 않은 API 키입니다.';
 const BAD_TOKEN = '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.';
 
-/** `X-API-Key` (the operations), `Authorization: Bearer` (account pages), or either. */
+/**
+ * `X-API-Key` (the operations), `Authorization: Bearer` (account pages), or either; then the
+ * JSON body is read. The key is checked (format, then lookup) before a byte of the body is
+ * buffered: without a valid one the answer is 401 whatever the body holds.
+ */
 export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'either'): RequestHandler {
   const { apiKeys, accounts } = runtime.platform;
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const key = req.get('x-api-key');
     const token = bearerToken(req);
     if (key !== undefined && accepts !== 'token') {
@@ -40,6 +46,6 @@ export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'eithe
     } else {
       throw new AppError('UNAUTHORIZED', accepts === 'token' ? BAD_TOKEN : MISSING_KEY);
     }
-    next();
+    jsonBody(req, res, next);
   };
 }

@@ -1,18 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError } from '../../src/errors.js';
+import { AppError, databaseUnavailable, errorBody, fromDatabaseError } from '../../src/errors.js';
+import type { Runtime } from '../../src/runtime.js';
 import { setExhaustedQuotaHeaders } from './quota-headers.js';
 
 /** CONTRACT §4: `{success:false, code, error, error_code}` plus the status's extra fields. */
 export function sendError(res: Response, error: AppError): void {
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   setExhaustedQuotaHeaders(res, error);
-  res.status(error.status).json({
-    success: false,
-    code: error.status,
-    error: error.message,
-    error_code: error.code,
-    ...error.extra,
-  });
+  res.status(error.status).json(errorBody(error));
 }
 
 export const notFound: RequestHandler = (req) => {
@@ -38,11 +33,26 @@ function fromBodyParser(error: { type?: string; status?: number; limit?: number 
   }
 }
 
+/** While the database is away every API request is refused at once: 503 + Retry-After, no waiting on a connection. */
+export function refuseWhileDatabaseAway(runtime: Runtime): RequestHandler {
+  return (_req, _res, next) => next(runtime.database.available() ? undefined : databaseUnavailable());
+}
+
+/** A failed query that means "database away" or "statement timed out" becomes its 503; the monitor hears of it. */
+export function databaseErrors(runtime: Runtime): ErrorRequestHandler {
+  return (error, _req, _res, next) => {
+    runtime.database.observe(error);
+    next(error instanceof AppError ? error : (fromDatabaseError(error) ?? error));
+  };
+}
+
 /** The one error mapper of the HTTP door. Unexpected errors are logged and answered 500 without internals. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const known = error instanceof AppError ? error : fromBodyParser(error);
   // pino-http logs the request line with `res.err`: failures of ours or an upstream only.
   if (!known || known.status >= 500) res.err = error;
+  // Refused before its body was read (401 on a 15 MB upload): close rather than drain it.
+  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
   if (known) return sendError(res, known);
   if (res.headersSent) return;
   sendError(res, new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의 시 요청 ID ${String(req.id)}를 알려 주세요.`));

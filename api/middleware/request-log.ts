@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pinoHttp } from 'pino-http';
-import type { Logger } from '../../src/logger.js';
+import { serializeError, type Logger } from '../../src/logger.js';
 
 const CLIENT_REQUEST_ID = /^[0-9A-Za-z._:-]{1,128}$/;
 
@@ -22,8 +22,9 @@ export function requestLog(logger: Logger) {
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      err: serializeError,
     },
     customLogLevel: (_req, res) => (res.statusCode === 500 ? 'error' : res.statusCode > 500 ? 'warn' : 'info'),
-    autoLogging: { ignore: (req) => req.url === '/healthz' },
+    autoLogging: { ignore: (req) => req.url?.startsWith('/healthz') === true },
   });
 }

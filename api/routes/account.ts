@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { API_IDS, CATALOG } from '../../src/platform/catalog.js';
 import type { Runtime } from '../../src/runtime.js';
 import { parseInput } from '../../src/validation.js';
-import { accountOf, authenticate } from '../middleware/auth.js';
+import { accountOf, authenticate, bearerToken } from '../middleware/auth.js';
+import { jsonBody } from '../middleware/body.js';
 
 export const subscribeSchema = z.object({ api: z.enum(API_IDS) });
 const keyIdSchema = z.object({ id: z.coerce.number().int().positive() });
@@ -15,14 +16,19 @@ export function accountRoutes(runtime: Runtime): Router {
   const tokenOnly = authenticate(runtime, 'token');
   const keyOrToken = authenticate(runtime, 'either');
 
-  router.post('/auth/register', async (req, res) => {
-    const user = await accounts.register(req.body);
+  router.post('/auth/register', jsonBody, async (req, res) => {
+    const user = await accounts.register(req.body, { address: req.ip });
     res.status(201).json({ success: true, user });
   });
 
-  router.post('/auth/login', async (req, res) => {
-    const { token, expiresAt } = await accounts.login(req.body);
+  router.post('/auth/login', jsonBody, async (req, res) => {
+    const { token, expiresAt } = await accounts.login(req.body, { address: req.ip });
     res.json({ success: true, token, expires_at: expiresAt.toISOString() });
+  });
+
+  router.post('/auth/logout', tokenOnly, async (req, res) => {
+    await accounts.logout(bearerToken(req) ?? '');
+    res.json({ success: true });
   });
 
   router.post('/keys', tokenOnly, async (req, res) => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
+import { AppError, errorBody } from '../../src/errors.js';
 import type { Redirects } from '../../src/operations/shorten/redirects.js';
 import type { UrlVerdict } from '../../src/operations/url-detect/checker.js';
 import { CATEGORY_LABEL } from '../../src/operations/url-detect/category-labels.js';
@@ -59,7 +60,7 @@ function notFound(req: Request, res: Response): void {
   if (req.accepts(['json', 'html']) === 'html') {
     res.status(404).type('html').send(NOT_FOUND_PAGE);
   } else {
-    res.status(404).json({ success: false, code: 404, error: '단축 URL을 찾을 수 없습니다.', error_code: 'NOT_FOUND' });
+    res.status(404).json(errorBody(new AppError('NOT_FOUND', '단축 URL을 찾을 수 없습니다.')));
   }
 }
 
@@ -75,10 +76,7 @@ function warn(req: Request, res: Response, url: string, verdict: UrlVerdict): vo
   if (req.accepts(['json', 'html']) === 'html') {
     res.status(403).type('html').send(warningPage(label, message, verdict.reason, url));
   } else {
-    res.status(403).json({
-      success: false, code: 403, error: message, error_code: 'FORBIDDEN',
-      is_malicious: true, category: verdict.category, reason: verdict.reason,
-    });
+    res.status(403).json(errorBody(new AppError('FORBIDDEN', message, { is_malicious: true, category: verdict.category, reason: verdict.reason })));
   }
 }
 

@@ -20,12 +20,20 @@ interface Guard extends Visibility {
   unlinked?: boolean;
 }
 
+/** What both chat doors call: every outcome is a Reply (it never throws). */
+export interface CommandRunner {
+  /** Runs `/name` with raw option values (typed on Discord, words on Slack). */
+  run(invocation: Invocation, name: string, raw: RawOptions, image?: ImageSource): Promise<Reply>;
+  /** Runs a message action on a message: the caller alone sees the answer. */
+  runAction(invocation: Invocation, id: MessageActionId, message: TargetMessage): Promise<Reply>;
+}
+
 /**
  * The one generic handler behind both doors: rate limit, linked account, option parsing,
  * the command, who sees the reply, and the error mapping (the core's Korean message; a
  * reference id for the unexpected). It never throws: every outcome is a Reply.
  */
-export function createCommandRunner(services: BotServices, options: CommandRunnerOptions = {}) {
+export function createCommandRunner(services: BotServices, options: CommandRunnerOptions = {}): CommandRunner {
   const limiter = createCommandRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
 
   function contextFor(invocation: Invocation, account: Account | undefined, logger: Logger, image?: ImageSource): CommandContext {
@@ -84,7 +92,10 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
         ? await services.workspaceLinks.accountFor({ platform: invocation.platform, workspaceId: invocation.workspaceId })
         : undefined;
       if (!account && !guard.unlinked) return { title: t(TEXTS.notLinkedTitle), text: t(TEXTS.notLinked), tone: 'info' };
-      const reply = await work(contextFor(invocation, account, logger, image));
+      const reply = withStoppedWatches(
+        await work(contextFor(invocation, account, logger, image)),
+        account ? await services.watches.takeStopped(account.id, invocation) : [],
+      );
       logger.info({ ms: Math.round(performance.now() - started), tone: reply.tone }, 'bot command answered');
       return { ...reply, public: reply.public !== false && isPublicReply(guard, requestedPublic) };
     } catch (error) {
@@ -119,7 +130,11 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
   };
 }
 
-export type CommandRunner = ReturnType<typeof createCommandRunner>;
+/** Watches of this person that stopped unseen (their DM failed) are told in the next reply. */
+function withStoppedWatches(reply: Reply, notices: string[]): Reply {
+  if (notices.length === 0) return reply;
+  return { ...reply, context: [reply.context, ...notices].filter(Boolean).join('\n') };
+}
 
 function usageReply(ctx: CommandContext, command: BotCommand, problem: string | undefined): Reply {
   return {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CARRIERS, findCarrier } from '../../src/operations/delivery/carriers.js';
 import { AppError } from '../../src/errors.js';
 import type { ChannelTarget } from '../../src/operations/delivery-watch/channels.js';
 import { watchCreateSchema } from '../../src/operations/delivery-watch/watch.schema.js';
@@ -8,15 +7,20 @@ import type { CommandContext, Reply } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { clip, remainingLine } from './texts.js';
 
-/** A carrier by id (`kr.cjlogistics`), short id (`cjlogistics`) or a unique part of its name (`CJ대한통운`, `우체국`). */
-export function resolveCarrier(given: string): string {
-  const wanted = given.trim().toLowerCase().replace(/\s+/g, '');
-  if (findCarrier(wanted)) return wanted;
-  if (findCarrier(`kr.${wanted}`)) return `kr.${wanted}`;
-  const squash = (value: string) => value.toLowerCase().replace(/\s+/g, '');
-  const matches = CARRIERS.filter((carrier) => squash(carrier.name_ko).includes(wanted) || squash(carrier.name).includes(wanted));
-  // Not unique or unknown: hand the text to the core, whose 400 names the field.
-  return matches.length === 1 ? matches[0]!.id : given.trim();
+const WAYBILL = /^(?:[\d-]{8,}|[A-Za-z]{2}\d{9}[A-Za-z]{2})$/;
+const WATCH_WORD = /^(true|1|yes|on|y|watch|감시|알림)$/i;
+
+/**
+ * `/track 640812345678 [watch]`: a number without a carrier is looked up with `carrier_id: auto`
+ * (the core detects the carrier from the number's format). Names are resolved by the core too.
+ */
+function withoutCarrier(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object') return raw;
+  const options = raw as Record<string, unknown>;
+  const carrier = typeof options.carrier === 'string' ? options.carrier.trim() : '';
+  const number = typeof options.number === 'string' ? options.number.trim() : undefined;
+  if (!WAYBILL.test(carrier) || (number !== undefined && !WATCH_WORD.test(number))) return raw;
+  return { ...options, carrier: 'auto', number: carrier, watch: options.watch ?? (number !== undefined ? number : undefined) };
 }
 
 /** `/track carrier number [watch]`: tracking with the AI analysis. */
@@ -28,19 +32,22 @@ export const trackCommand = defineCommand({
       name: 'carrier',
       type: 'string',
       required: true,
-      description: { ko: '택배사 (예: kr.cjlogistics, CJ대한통운, 우체국)', en: 'Carrier (e.g. kr.cjlogistics)' },
+      description: {
+        ko: '택배사 (예: CJ, 우체국, 롯데, 한진) 또는 운송장 번호만 (택배사 자동 감지)',
+        en: 'Carrier (e.g. kr.cjlogistics), or just the number to detect it',
+      },
     },
-    { name: 'number', type: 'string', required: true, description: { ko: '운송장 번호', en: 'Tracking number' } },
+    { name: 'number', type: 'string', required: false, description: { ko: '운송장 번호', en: 'Tracking number' } },
     { name: 'watch', type: 'boolean', required: false, description: { ko: '변경되면 이 채널에 알림', en: 'Post changes to this channel' } },
     { name: 'public', type: 'boolean', required: false, description: { ko: '채널에 공개', en: 'Post to the channel' } },
   ],
-  schema: z.object({ carrier: text('carrier'), number: text('number'), watch: flag, public: flag }),
-  usage: { ko: '/track <택배사> <운송장 번호> [watch] [공개]', en: '/track <carrier> <number> [watch] [public]' },
+  schema: z.preprocess(withoutCarrier, z.object({ carrier: text('carrier'), number: text('number'), watch: flag, public: flag })),
+  usage: { ko: '/track [택배사] <운송장 번호> [watch] [공개]', en: '/track [carrier] <number> [watch] [public]' },
   api: 'delivery-tracking',
   slow: true,
   publicable: true,
   async handle(ctx, options): Promise<Reply> {
-    const body = await ctx.call('delivery-tracking', { carrier_id: resolveCarrier(options.carrier), track_id: options.number, ai: true });
+    const body = await ctx.call('delivery-tracking', { carrier_id: options.carrier, track_id: options.number, ai: true });
     const latest = body.progresses.slice(-3).reverse();
     const fields = [
       {
@@ -50,13 +57,11 @@ export const trackCommand = defineCommand({
       },
       { name: ctx.t({ ko: '상태', en: 'Status' }), value: body.state?.text ?? '-', inline: true },
       ...latest.map((step) => ({
-        name: `${step.time.slice(5, 16).replace('T', ' ')} ${step.status.text}`,
+        name: `${step.time ? step.time.slice(5, 16).replace('T', ' ') : ctx.t({ ko: '시간 미상', en: 'time unknown' })} ${step.status.text}`,
         value: clip([step.location.name, step.description].filter(Boolean).join(' · ') || '-', 200),
       })),
     ];
-    const watchNote = options.watch
-      ? `\n\n${await startWatch(ctx, body.carrier?.id ?? resolveCarrier(options.carrier), options.number)}`
-      : '';
+    const watchNote = options.watch ? `\n\n${await startWatch(ctx, body.carrier?.id ?? options.carrier, options.number)}` : '';
     return {
       title: ctx.t({ ko: `📦 ${options.number}`, en: `📦 ${options.number}` }),
       text: (body.ai_analysis ?? '') + watchNote || undefined,
@@ -79,7 +84,7 @@ async function startWatch(ctx: CommandContext, carrierId: string, trackId: strin
   if (!channel) return ctx.t({ ko: '🔔 변경 알림은 채널에서만 켤 수 있어요.', en: '🔔 Watching works in channels only.' });
   try {
     const input = parseInput(watchCreateSchema, { carrier_id: carrierId, track_id: trackId });
-    await ctx.watches.create(ctx.account!, input, { channel, logger: ctx.logger });
+    await ctx.watches.create(ctx.account!, input, { channel, requestedBy: ctx.invocation.userId, announce: true, logger: ctx.logger });
     return ctx.t({
       ko: '🔔 배송 상태가 바뀌면 이 채널에 알려 드릴게요 (배송 완료 또는 30일까지). 끄려면 /untrack',
       en: '🔔 Changes will be posted to this channel (until delivered, at most 30 days). Stop with /untrack',

@@ -77,7 +77,7 @@ export interface BotServices {
   operations: Operations;
   workspaceLinks: Pick<WorkspaceLinks, 'accountFor' | 'link'>;
   apiKeys: Pick<ApiKeys, 'authenticate'>;
-  watches: Pick<WatchService, 'create' | 'remove'>;
+  watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped'>;
 }
 
 export interface CommandContext {
@@ -92,7 +92,7 @@ export interface CommandContext {
   /** `/link`: who owns a key, and linking the workspace to that account. */
   linking: { keyOwner: ApiKeys['authenticate']; link: WorkspaceLinks['link'] };
   /** `/track … watch` and `/untrack`: channel watches (the lookup already paid for them). */
-  watches: Pick<WatchService, 'create' | 'remove'>;
+  watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped'>;
   /** The attachment given with the command, if any. */
   image?: ImageSource;
 }

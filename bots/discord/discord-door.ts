@@ -1,5 +1,6 @@
 import type { Config } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
+import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
 import { createDiscordRest } from './client.js';
@@ -12,7 +13,7 @@ import { createInteractionHandler } from './interactions.js';
  * set, and the gateway client when `DISCORD_GATEWAY=1` (with a bot token). Undefined when
  * neither is configured.
  */
-export function createDiscordDoor(config: Config, logger: Logger, runner: CommandRunner): BotDoor | undefined {
+export function createDiscordDoor(config: Config, logger: Logger, runner: CommandRunner, replays: ReplayGuard): BotDoor | undefined {
   const httpConfigured = Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
   if (!httpConfigured) logger.info('Discord not configured (DISCORD_APPLICATION_ID / DISCORD_PUBLIC_KEY): POST /discord/interactions off');
   if (!httpConfigured && !config.DISCORD_GATEWAY) return undefined;
@@ -21,7 +22,7 @@ export function createDiscordDoor(config: Config, logger: Logger, runner: Comman
   let gateway: { stop(): Promise<void> } | undefined;
   return {
     platform: 'discord',
-    router: httpConfigured ? discordInteractionsRouter(config.DISCORD_PUBLIC_KEY!, logger, handle) : undefined,
+    router: httpConfigured ? discordInteractionsRouter(config.DISCORD_PUBLIC_KEY!, logger, handle, replays) : undefined,
     async start() {
       if (!config.DISCORD_GATEWAY) return;
       if (!config.DISCORD_BOT_TOKEN) logger.warn('DISCORD_GATEWAY=1 needs DISCORD_BOT_TOKEN: gateway off');

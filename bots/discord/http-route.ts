@@ -1,29 +1,34 @@
 import express, { Router } from 'express';
+import { AppError, errorBody } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
+import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { InteractionHandler } from './interactions.js';
 import { CHANNEL_MESSAGE, type DiscordInteraction } from './payload.js';
 import { EPHEMERAL } from './render.js';
 import { discordPublicKey, verifyDiscordRequest } from './verify.js';
 
 /**
- * `POST /discord/interactions`: the raw body is verified (Ed25519, 401 on failure) before it
- * is parsed; the answer goes back at once and any follow-up runs after the response.
+ * `POST /discord/interactions`: the raw body is verified (Ed25519, 401 on failure, and 401 for
+ * a replay of a request already seen) before it is parsed; the answer goes back at once and any follow-up runs after the response.
  */
-export function discordInteractionsRouter(publicKey: string, rootLogger: Logger, handle: InteractionHandler): Router {
+export function discordInteractionsRouter(publicKey: string, rootLogger: Logger, handle: InteractionHandler, replays: ReplayGuard): Router {
   const key = discordPublicKey(publicKey);
   const logger = rootLogger.child({ door: 'discord' });
   const router = Router();
   router.post('/discord/interactions', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (!verifyDiscordRequest(key, req.get('x-signature-ed25519'), req.get('x-signature-timestamp'), body)) {
-      res.status(401).json({ success: false, code: 401, error: '서명이 올바르지 않습니다.', error_code: 'UNAUTHORIZED' });
+    const signature = req.get('x-signature-ed25519');
+    const verified = verifyDiscordRequest(key, signature, req.get('x-signature-timestamp'), body);
+    // A verified request seen before (within five minutes, on any instance) is a replay.
+    if (!verified || !(await replays.firstSeen(`discord:${signature!.toLowerCase()}`))) {
+      res.status(401).json(errorBody(new AppError('UNAUTHORIZED', '서명이 올바르지 않습니다.')));
       return;
     }
     let interaction: DiscordInteraction;
     try {
       interaction = JSON.parse(body.toString('utf8')) as DiscordInteraction;
     } catch {
-      res.status(400).json({ success: false, code: 400, error: 'JSON 형식이 올바르지 않습니다.', error_code: 'INVALID_JSON' });
+      res.status(400).json(errorBody(new AppError('INVALID_JSON', 'JSON 형식이 올바르지 않습니다.')));
       return;
     }
     try {

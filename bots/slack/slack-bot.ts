@@ -2,18 +2,20 @@ import { App, ExpressReceiver, LogLevel, type Logger as BoltLogger } from '@slac
 import { Router } from 'express';
 import type { Config } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
+import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
 import { createSlackClient, slackClientOptions } from './client.js';
 import { registerSlackListeners } from './listeners.js';
 import { createSlackUsers } from './users.js';
+import { slackRequestGuard } from './verify.js';
 
 /**
  * The Slack door (Bolt). HTTP mode mounts Bolt's ExpressReceiver (signature and 5-minute
  * timestamp checks, 401 on failure); Socket Mode is used when `SLACK_APP_TOKEN` is set.
  * Undefined when Slack is not configured.
  */
-export function createSlackDoor(config: Config, rootLogger: Logger, runner: CommandRunner): BotDoor | undefined {
+export function createSlackDoor(config: Config, rootLogger: Logger, runner: CommandRunner, replays: ReplayGuard): BotDoor | undefined {
   const logger = rootLogger.child({ door: 'slack' });
   if (!config.SLACK_BOT_TOKEN || (!config.SLACK_SIGNING_SECRET && !config.SLACK_APP_TOKEN)) {
     logger.info('Slack not configured (SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN): Slack bot off');
@@ -32,6 +34,8 @@ export function createSlackDoor(config: Config, rootLogger: Logger, runner: Comm
     app = new App({ ...common, appToken: config.SLACK_APP_TOKEN, socketMode: true });
   } else {
     router = Router();
+    // Registered before Bolt's own route: signature both ways in time, and no replays.
+    router.post('/slack/events', ...slackRequestGuard(config.SLACK_SIGNING_SECRET!, replays));
     const receiver = new ExpressReceiver({
       signingSecret: config.SLACK_SIGNING_SECRET!,
       endpoints: '/slack/events',

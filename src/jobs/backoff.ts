@@ -1,5 +1,5 @@
-import { seoulHour } from '../seoul-time.js';
 import type { StatusId } from '../operations/delivery/statuses.js';
+import { quietHoursLeftMs, type PollSchedule } from './poll-schedule.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -11,26 +11,32 @@ export interface PollTiming {
   quietPolls: number;
   /** The parcel's events mention customs (통관, 세관). */
   customs: boolean;
-  /** The interval after a change (default 10 minutes, the default cron). */
-  baseMs: number;
+  /** Time since the watch was created. */
+  ageMs: number;
+  schedule: PollSchedule;
 }
 
-/** Longest wait between two polls of a moving parcel. */
-export const MAX_POLL_INTERVAL_MS = 6 * HOUR;
+/** A watch this young is polled at the schedule's cadence whatever it shows (its parcel just started). */
+export const YOUNG_WATCH_MS = HOUR;
+/** Clearance takes days: a parcel in customs is not polled more often than this (bounded by the maximum). */
+const CUSTOMS_INTERVAL_MS = 3 * HOUR;
 
 /**
- * When to poll a watched parcel again. Quiet parcels back off (base × 2^quiet polls, up to
- * 6 h); a parcel out for delivery stays close (it will change today); one held in customs
- * waits at least 3 h (clearance takes days); at night in Seoul (22:00–07:00) at least 2 h,
- * since few scans happen then and a notice at 3 a.m. helps nobody.
+ * How long to wait before polling a watched parcel again. At the schedule's cadence while the
+ * watch is young, after every change and while the parcel is out for delivery (it changes
+ * today); quiet parcels back off (cadence × 2^quiet polls) up to the maximum interval; one in
+ * customs waits up to 3 h; in the quiet hours a quiet parcel waits the maximum interval, or
+ * until the quiet hours end. Never less than the cadence, never more than the maximum.
  */
 export function nextPollDelayMs(timing: PollTiming): number {
-  let delay = timing.baseMs * 2 ** Math.min(timing.quietPolls, 6);
-  if (timing.stateId === 'out_for_delivery' || timing.stateId === 'attempt_fail') delay = Math.min(delay, 2 * timing.baseMs);
-  if (timing.customs && timing.stateId !== 'out_for_delivery') delay = Math.max(delay, 3 * HOUR);
-  const hour = seoulHour(timing.now);
-  if (hour >= 22 || hour < 7) delay = Math.max(delay, 2 * HOUR);
-  return Math.min(delay, MAX_POLL_INTERVAL_MS);
+  const { cadenceMs, maxIntervalMs, quietHours } = timing.schedule;
+  const urgent = timing.stateId === 'out_for_delivery' || timing.stateId === 'attempt_fail';
+  if (timing.ageMs < YOUNG_WATCH_MS || urgent) return cadenceMs;
+  let delay = cadenceMs * 2 ** Math.min(timing.quietPolls, 20);
+  if (timing.customs) delay = Math.max(delay, CUSTOMS_INTERVAL_MS);
+  const quietLeft = timing.quietPolls > 0 ? quietHoursLeftMs(timing.now, quietHours) : 0;
+  if (quietLeft > 0) delay = Math.max(delay, Math.min(maxIntervalMs, quietLeft));
+  return Math.max(cadenceMs, Math.min(delay, maxIntervalMs));
 }
 
 /** Notices that failed are retried after 1, 2, 4 … minutes (at most 2 h apart) for 24 hours. */

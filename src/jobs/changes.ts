@@ -44,7 +44,8 @@ export function detectChange(seen: SeenState, result: TrackingResult, analysis: 
   const moved = key !== seen.lastEventKey || result.state.id !== seen.lastStateId;
   if (moved) {
     const known = seen.lastEventKey ? result.progresses.findIndex((p) => eventKey(p) === seen.lastEventKey) : -1;
-    const newEvents = known >= 0 ? result.progresses.slice(known + 1) : result.progresses.slice(Math.min(seen.seenEvents, result.progresses.length));
+    const newEvents =
+      known >= 0 ? result.progresses.slice(known + 1) : result.progresses.slice(Math.min(seen.seenEvents, result.progresses.length));
     return {
       kind: result.state.id === 'delivered' ? 'delivered' : 'updated',
       newEvents,

@@ -18,7 +18,7 @@ export interface WebhookPayload {
 const MAX_LISTED = 5;
 
 /** `2026-11-20T09:00:00+09:00` → `11/20 09:00` (the times are already Seoul's). */
-function shortTime(time: string): string {
+function shortTime(time: string | null): string {
   return time ? `${time.slice(5, 7)}/${time.slice(8, 10)} ${time.slice(11, 16)}` : '시간 미상';
 }
 

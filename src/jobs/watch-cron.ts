@@ -2,6 +2,21 @@ import cron from 'node-cron';
 import type { Logger } from '../logger.js';
 import type { WatchPoller } from './watch-poller.js';
 
+/**
+ * The cadence of a node-cron expression: the shortest gap between its next 50 ticks in Seoul
+ * (`*\/5 * * * * *` → 5 s, `*\/10 * * * *` → 10 min, `0 9-18 * * 1-5` → 1 h).
+ */
+export function cadenceOf(expression: string): number {
+  const task = cron.createTask(expression, () => undefined, { timezone: 'Asia/Seoul' });
+  try {
+    const runs = task.getNextRuns(50);
+    const gaps = runs.slice(1).map((run, index) => run.getTime() - runs[index]!.getTime());
+    return Math.max(1000, Math.min(...gaps));
+  } finally {
+    void task.destroy();
+  }
+}
+
 export interface WatchCron {
   stop(): Promise<void>;
 }

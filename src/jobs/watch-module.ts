@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../clock.js';
 import type { ChannelNotifier } from '../operations/delivery-watch/channels.js';
+import { DEFAULT_POLL_SCHEDULE, nextPollAt, type PollSchedule } from './poll-schedule.js';
 import { createWatchPoller, type PollerOptions } from './watch-poller.js';
 import type { Logger } from '../logger.js';
 import type { Delivery } from '../operations/delivery/delivery-module.js';
@@ -14,6 +15,8 @@ export interface WatchOptions {
   /** Slack/Discord posting (the bots' `createChannelNotifier`); without it channel watches cannot be told. */
   notifier?: ChannelNotifier;
   poller?: PollerOptions;
+  /** Poll cadence, maximum interval and quiet hours (default: those of the default configuration). */
+  schedule?: PollSchedule;
   /** DNS resolution for webhook hosts (tests). */
   resolve?: AddressLookup;
   webhookTimeoutMs?: number;
@@ -34,14 +37,16 @@ export interface WatchDeps {
  */
 export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
   const store = createWatchStore(deps.db);
+  const schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
   const service = createWatchService({
     store,
     tracking: deps.delivery.tracking,
     logger: deps.logger,
     allowInsecureWebhooks: deps.allowInsecureWebhooks,
-    firstPollMs: options.poller?.baseIntervalMs ?? 10 * 60_000,
+    firstPollAt: (now: Date) => nextPollAt(now, schedule.cadenceMs, schedule),
     clock: deps.clock,
     resolve: options.resolve,
+    notifier: options.notifier,
   });
   const webhooks = createWebhookSender({
     allowInsecure: deps.allowInsecureWebhooks,
@@ -59,6 +64,7 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
       channels: options.notifier,
       logger: deps.logger,
       clock: deps.clock,
+      schedule,
     },
     options.poller,
   );

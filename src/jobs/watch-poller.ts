@@ -9,20 +9,19 @@ import type { TrackedParcel, TrackingService } from '../operations/delivery/trac
 import type { WebhookSender } from '../operations/delivery-watch/webhook-sender.js';
 import type { WatchPatch, WatchRow, WatchStore } from '../operations/delivery-watch/watch-store.js';
 import { nextPollDelayMs, RETRY_WINDOW_MS, retryDelayMs } from './backoff.js';
+import { nextPollAt, type PollSchedule } from './poll-schedule.js';
 import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js';
 import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
 import type { ChannelNotifier, PostOutcome } from '../operations/delivery-watch/channels.js';
 
 export interface PollerOptions {
-  /** Interval after a change, before backoff (default 10 min). */
-  baseIntervalMs?: number;
   /** Watches claimed at a time (default 50). */
   batchSize?: number;
   /** Watches worked on at once (default 8); the tracker's rate limit paces the upstream calls. */
   concurrency?: number;
   /** How long a claim holds its rows (default 5 min). */
   leaseMs?: number;
-  /** No new batch is claimed after this long (default 8 min, under the default 10-minute cron). */
+  /** No new batch is claimed after this long (default: 80 % of the cadence, at most 8 min). */
   maxCycleMs?: number;
   /** Only these accounts' watches (tests and benches that share a database). */
   accountIds?: number[];
@@ -38,6 +37,8 @@ export interface PollerDeps {
   channels?: ChannelNotifier;
   logger: Logger;
   clock?: () => Date;
+  /** The cadence of `WATCH_CRON`, the maximum interval and the quiet hours. */
+  schedule: PollSchedule;
 }
 
 export interface CycleReport {
@@ -70,15 +71,21 @@ type Outcome = 'notified' | 'unchanged' | 'ended' | 'retrying' | 'error';
  */
 export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {}): WatchPoller {
   const clock = deps.clock ?? (() => new Date());
-  const baseMs = options.baseIntervalMs ?? 10 * 60_000;
+  const schedule = deps.schedule;
   const batchSize = options.batchSize ?? 50;
   const concurrency = options.concurrency ?? 8;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
-  const maxCycleMs = options.maxCycleMs ?? 8 * 60_000;
+  const maxCycleMs = options.maxCycleMs ?? Math.max(1000, Math.min(8 * 60_000, schedule.cadenceMs * 0.8));
+
+  /** When to poll again, on the schedule's tick grid. */
+  function pollAgain(row: WatchRow, now: Date, stateId: StatusId | null, quietPolls: number, customs: boolean): Date {
+    const ageMs = now.getTime() - row.createdAt.getTime();
+    return nextPollAt(now, nextPollDelayMs({ now, stateId, quietPolls, customs, ageMs, schedule }), schedule);
+  }
 
   function quietPatch(row: WatchRow, now: Date, stateId: StatusId | null, customs: boolean): WatchPatch {
     const quietPolls = row.quietPolls + 1;
-    return { quietPolls, lastPolledAt: now, nextPollAt: new Date(now.getTime() + nextPollDelayMs({ now, stateId, quietPolls, customs, baseMs })) };
+    return { quietPolls, lastPolledAt: now, nextPollAt: pollAgain(row, now, stateId, quietPolls, customs) };
   }
 
   async function notify(row: WatchRow, notice: NoticeInput, logger: Logger): Promise<PostOutcome> {
@@ -88,9 +95,27 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     }
     const platform = row.targetKind as 'slack' | 'discord';
     if (!deps.channels?.platforms.includes(platform)) return { ok: false, gone: false, reason: `${platform}_not_configured` };
-    const outcome = await deps.channels.post({ platform, channelId: row.target, workspaceId: row.workspaceId ?? undefined }, channelMessage(notice));
+    const outcome = await deps.channels.post(
+      { platform, channelId: row.target, workspaceId: row.workspaceId ?? undefined },
+      channelMessage(notice),
+    );
     if (!outcome.ok) logger.warn({ watchId: row.id, platform, reason: outcome.reason, gone: outcome.gone }, 'channel notice failed');
     return outcome;
+  }
+
+  /** A channel watch that had to stop: the person who asked for it hears why, in a DM. */
+  async function tellRequester(row: WatchRow, notice: NoticeInput, endReason: string, logger: Logger): Promise<boolean> {
+    if (row.targetKind === 'webhook' || !row.requestedBy || !deps.channels) return false;
+    const platform = row.targetKind as 'slack' | 'discord';
+    const channel = `<#${row.target}>`; // a channel mention on both platforms
+    const text = [
+      `⚠️ ${notice.result.carrier.name_ko} ${row.trackId} 배송 알림을 ${channel} 채널에 보낼 수 없어 알림을 껐습니다 (${endReason}).`,
+      `현재 상태: ${notice.result.state.text}. 봇을 채널에 초대하거나 권한을 확인한 뒤 /track ${row.carrierId} ${row.trackId} watch 로 다시 켜세요.`,
+    ].join('\n');
+    const told = await deps.channels.postToUser({ platform, userId: row.requestedBy, workspaceId: row.workspaceId ?? undefined }, { text });
+    // Not told now: the person's next bot command says it instead (watches.takeStopped).
+    if (!told.ok) logger.warn({ watchId: row.id, reason: told.reason }, 'could not tell the requester that the watch stopped');
+    return told.ok;
   }
 
   async function aiFor(change: Change, parcel: TrackedParcel, analysis: DeliveryAnalysis, logger: Logger): Promise<string | null> {
@@ -99,7 +124,12 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     return ai.ai_analysis;
   }
 
-  async function processWatch(row: WatchRow, claimId: string, lookup: (row: WatchRow) => Promise<TrackedParcel>, logger: Logger): Promise<Outcome> {
+  async function processWatch(
+    row: WatchRow,
+    claimId: string,
+    lookup: (row: WatchRow) => Promise<TrackedParcel>,
+    logger: Logger,
+  ): Promise<Outcome> {
     const now = clock();
     const finish = (patch: WatchPatch) => deps.store.finish(row.id, claimId, patch);
     if (row.expiresAt <= now) {
@@ -111,8 +141,8 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       parcel = await lookup(row);
     } catch (error) {
       if (error instanceof AppError && error.code === 'TRACKER_BUSY') {
-        // Not the parcel's fault: try again on the next cycle, backoff untouched.
-        await finish({ nextPollAt: new Date(now.getTime() + 60_000) });
+        // Not the parcel's fault: try again a minute (or one tick) later, backoff untouched.
+        await finish({ nextPollAt: new Date(now.getTime() + Math.min(60_000, schedule.cadenceMs)) });
         return 'retrying';
       }
       logger.warn({ watchId: row.id, errorCode: error instanceof AppError ? error.code : 'INTERNAL' }, 'watch lookup failed');
@@ -120,14 +150,27 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       return 'error';
     }
     const analysis = analyzeDelivery(parcel, now, deps.calendar);
-    const seen = { lastStateId: row.lastStateId, lastEventKey: row.lastEventKey, seenEvents: row.seenEvents, stallNotified: row.stallNotified };
+    const seen = {
+      lastStateId: row.lastStateId,
+      lastEventKey: row.lastEventKey,
+      seenEvents: row.seenEvents,
+      stallNotified: row.stallNotified,
+    };
     const change = detectChange(seen, parcel, analysis);
     const customs = mentionsCustoms(parcel);
     if (change.kind === 'none') {
       await finish(quietPatch(row, now, parcel.state.id, customs));
       return 'unchanged';
     }
-    const notice: NoticeInput = { watchId: row.id, carrierId: row.carrierId, trackId: row.trackId, result: parcel, analysis, change, aiAnalysis: await aiFor(change, parcel, analysis, logger) };
+    const notice: NoticeInput = {
+      watchId: row.id,
+      carrierId: row.carrierId,
+      trackId: row.trackId,
+      result: parcel,
+      analysis,
+      change,
+      aiAnalysis: await aiFor(change, parcel, analysis, logger),
+    };
     const outcome = await notify(row, notice, logger);
     if (outcome.ok) {
       const delivered = change.kind === 'delivered';
@@ -138,7 +181,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
         failingSince: null,
         lastPolledAt: now,
         lastNotifiedAt: now,
-        nextPollAt: new Date(now.getTime() + nextPollDelayMs({ now, stateId: parcel.state.id, quietPolls: 0, customs, baseMs })),
+        nextPollAt: pollAgain(row, now, parcel.state.id, 0, customs),
         ...(delivered ? { status: 'delivered', endReason: 'delivered', endedAt: now } : {}),
       });
       return delivered ? 'ended' : 'notified';
@@ -146,7 +189,8 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     const failingSince = row.failingSince ?? now;
     if (outcome.gone || now.getTime() - failingSince.getTime() >= RETRY_WINDOW_MS) {
       const endReason = outcome.gone ? outcome.reason : 'retries_exhausted';
-      await finish({ status: 'failed', endReason, endedAt: now, lastPolledAt: now });
+      const told = await tellRequester(row, notice, endReason, logger);
+      await finish({ status: 'failed', endReason, endedAt: now, lastPolledAt: now, requesterPending: !told && Boolean(row.requestedBy) });
       logger.info({ watchId: row.id, endReason }, 'watch disabled');
       return 'ended';
     }

@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, notInArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { accounts, sessions } from '../../db/schema.js';
@@ -6,10 +6,14 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { OPEN_APIS } from './catalog.js';
-import { DUMMY_PASSWORD_HASH, generateLoginToken, hashPassword, sha256, verifyPassword } from './secrets.js';
+import type { LoginGuard } from './login-guard.js';
+import type { PasswordHasher } from './password-hasher.js';
+import { DUMMY_PASSWORD_HASH, generateLoginToken, sha256 } from './secrets.js';
 import type { Subscriptions } from './subscriptions.js';
 
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+/** Live login tokens kept per account: a new log-in beyond this ends the oldest session. */
+export const MAX_SESSIONS_PER_ACCOUNT = 20;
 
 export const credentialsSchema = z.object({
   email: z
@@ -26,23 +30,54 @@ export interface Account {
   email: string;
 }
 
-/** Sign-up, log-in and login-token checks. */
+export interface AccountsOptions {
+  clock: Clock;
+  /** Brute-force limits (log-in failures, attempts and sign-ups per address). */
+  guard: LoginGuard;
+  /** scrypt behind a semaphore. */
+  passwords: PasswordHasher;
+}
+
+/** Where a sign-up or log-in comes from (the client address), for the per-address limits. */
+export interface Origin {
+  address?: string | undefined;
+}
+
+/** Sign-up, log-in, log-out and login-token checks. */
 export interface Accounts {
-  /** Creates the account and subscribes it to the APIs that need no explicit subscription (409 when the email is taken). */
-  register(raw: unknown): Promise<Account>;
-  /** Checks the password and issues a login token that expires in 24 hours (401 otherwise). */
-  login(raw: unknown): Promise<{ token: string; expiresAt: Date }>;
+  /** Creates the account and subscribes it to the APIs that need no explicit subscription (409 when the email is taken; 429 beyond the sign-ups of an address). */
+  register(raw: unknown, origin?: Origin): Promise<Account>;
+  /** Checks the password and issues a login token that expires in 24 hours (401 otherwise; 429 while throttled). */
+  login(raw: unknown, origin?: Origin): Promise<{ token: string; expiresAt: Date }>;
+  /** Ends the session of a login token at once. */
+  logout(token: string): Promise<void>;
+  /** Deletes expired sessions, a batch at a time (housekeeping); returns how many went. */
+  purgeExpiredSessions(batch?: number): Promise<number>;
   /** The account behind a login token, or undefined when the token is unknown or expired. */
   accountForToken(token: string): Promise<Account | undefined>;
 }
 
+export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 'subscribeAll'>, options: AccountsOptions): Accounts {
+  const now = options.clock;
+  const { guard, passwords } = options;
 
-export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 'subscribeAll'>, clock: Clock): Accounts {
+  /** Drops the account's expired sessions and all but its newest live ones. */
+  async function trimSessions(accountId: number): Promise<void> {
+    const keep = db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.accountId, accountId), gt(sessions.expiresAt, now())))
+      .orderBy(desc(sessions.id))
+      .limit(MAX_SESSIONS_PER_ACCOUNT);
+    await db.delete(sessions).where(and(eq(sessions.accountId, accountId), notInArray(sessions.id, keep)));
+  }
+
   return {
     /** Creates the account and subscribes it to the APIs that need no explicit subscription. */
-    async register(raw: unknown): Promise<Account> {
+    async register(raw: unknown, origin: Origin = {}): Promise<Account> {
       const { email, password } = parseInput(credentialsSchema, raw);
-      const passwordHash = await hashPassword(password);
+      await guard.beforeSignUp(origin.address);
+      const passwordHash = await passwords.hash(password);
       const [account] = await db
         .insert(accounts)
         .values({ email, passwordHash })
@@ -54,18 +89,34 @@ export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 
     },
 
     /** Checks the password and issues a login token that expires in 24 hours. */
-    async login(raw: unknown): Promise<{ token: string; expiresAt: Date }> {
+    async login(raw: unknown, origin: Origin = {}): Promise<{ token: string; expiresAt: Date }> {
       const { email, password } = parseInput(credentialsSchema, raw);
+      await guard.beforeLogin(email, origin.address);
       const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
       // Verify against a dummy hash when there is no account: the timing must not tell.
-      const valid = await verifyPassword(password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
+      const valid = await passwords.verify(password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
       if (!account || !valid) {
+        await guard.loginFailed(email);
         throw new AppError('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.');
       }
+      await guard.loginSucceeded(email);
       const { token, hash } = generateLoginToken();
-      const expiresAt = new Date(clock().getTime() + SESSION_TTL_MS);
+      const expiresAt = new Date(now().getTime() + SESSION_TTL_MS);
       await db.insert(sessions).values({ accountId: account.id, tokenHash: hash, expiresAt });
+      await trimSessions(account.id);
       return { token, expiresAt };
+    },
+
+    /** Ends the session of a login token at once (unknown or expired tokens: nothing to do). */
+    async logout(token: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.tokenHash, sha256(token)));
+    },
+
+    /** Deletes expired sessions, a batch at a time (housekeeping); returns how many went. */
+    async purgeExpiredSessions(batch = 10_000): Promise<number> {
+      const expired = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now())).limit(batch);
+      const deleted = await db.delete(sessions).where(inArray(sessions.id, expired)).returning({ id: sessions.id });
+      return deleted.length;
     },
 
     /** The account behind a login token, or undefined when the token is unknown or expired. */
@@ -74,8 +125,9 @@ export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 
         .select({ id: accounts.id, email: accounts.email })
         .from(sessions)
         .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-        .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, clock())));
+        .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, now())));
       return row;
     },
   };
 }
+

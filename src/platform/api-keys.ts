@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { accounts, apiKeys } from '../../db/schema.js';
 import { AppError } from '../errors.js';
-import { parseInput } from '../validation.js';
+import type { KeyCache } from './key-cache.js';
+import { MAX_ROW_ID, parseInput } from '../validation.js';
 import type { Account } from './accounts.js';
 import { constantTimeEqual, generateApiKey, isWellFormedApiKey, sha256 } from './secrets.js';
 
@@ -26,13 +27,13 @@ export interface KeySummary {
 export interface ApiKeys {
   create(account: Account, raw: unknown): Promise<{ apiKey: string; key: KeySummary }>;
   list(account: Account): Promise<KeySummary[]>;
-  /** Revokes at once: the next call with the key is refused (404 when not the account's). */
+  /** Revokes at once: the next call with the key is refused here, within a second on every instance (404 when not the account's). */
   revoke(account: Account, id: number): Promise<void>;
   /** The account that owns a live key, or undefined. */
   authenticate(key: string): Promise<(Account & { keyId: number }) | undefined>;
 }
 
-export function createApiKeys(db: Database): ApiKeys {
+export function createApiKeys(db: Database, cache: KeyCache): ApiKeys {
   const lastUsedWritten = new Map<number, number>();
 
   function touch(keyId: number): void {
@@ -40,7 +41,10 @@ export function createApiKeys(db: Database): ApiKeys {
     if (nowMs - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(keyId, nowMs);
     // Fire and forget: a failed bookkeeping write must not fail the caller's request.
-    db.update(apiKeys).set({ lastUsedAt: new Date(nowMs) }).where(eq(apiKeys.id, keyId)).catch(() => {});
+    db.update(apiKeys)
+      .set({ lastUsedAt: new Date(nowMs) })
+      .where(eq(apiKeys.id, keyId))
+      .catch(() => {});
   }
 
   // Built once: every operation call runs this lookup, and building the SQL each time costs more than running it.
@@ -71,22 +75,32 @@ export function createApiKeys(db: Database): ApiKeys {
       return rows.map(summarize);
     },
 
-    /** Revokes at once: the next call with the key is refused (keys are not cached). */
+    /** Revokes at once: the next call with the key is refused here, and within a second on every instance. */
     async revoke(account: Account, id: number): Promise<void> {
+      // Ids are PostgreSQL integers: a larger one names no key (and would fail the query).
+      if (id > MAX_ROW_ID) throw new AppError('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.');
       const revoked = await db
         .update(apiKeys)
         .set({ revokedAt: new Date() })
         .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id });
       if (revoked.length === 0) throw new AppError('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.');
+      await cache.revoked(id);
     },
 
-    /** The account that owns a live key, or undefined. */
+    /** The account that owns a live key, or undefined: from the cache, else one indexed lookup. */
     async authenticate(key: string): Promise<(Account & { keyId: number }) | undefined> {
       if (!isWellFormedApiKey(key)) return undefined;
       const hash = sha256(key);
+      const cached = cache.get(hash);
+      if (cached) {
+        touch(cached.keyId);
+        return { id: cached.accountId, email: cached.email, keyId: cached.keyId };
+      }
+      const generation = cache.generation();
       const [row] = await findLiveKey.execute({ hash });
       if (!row || !constantTimeEqual(row.keyHash, hash)) return undefined;
+      cache.set(hash, { accountId: row.id, email: row.email, keyId: row.keyId }, generation);
       touch(row.keyId);
       return { id: row.id, email: row.email, keyId: row.keyId };
     },

@@ -70,10 +70,23 @@ export async function executeOperation<Schema extends z.ZodType, Output extends 
   try {
     const output = await operation.run(ctx, input);
     if (operation.isFree?.(output)) await refund(leases[0]!, caller.logger);
+    // Every charge is recorded before the answer leaves: a crash before this gives them back.
+    await Promise.all(leases.map((lease) => lease.settle()));
     return { output, quota: snapshot(own) };
   } catch (error) {
     const earned = error instanceof AppError ? error.earnedCharge : undefined;
-    await Promise.all(leases.filter((lease) => lease.api !== earned).map((lease) => refund(lease, caller.logger)));
+    const kept = await Promise.all(
+      leases.map((lease) =>
+        lease.api === earned
+          ? lease.settle().then(
+              () => true,
+              () => false,
+            )
+          : refund(lease, caller.logger).then(() => true),
+      ),
+    );
+    // An earned charge that could not be recorded is not paid for: the call fails as unavailable.
+    if (kept.includes(false)) throw new AppError('UNAVAILABLE', '호출을 기록하지 못했습니다. 잠시 후 다시 시도하세요.', {}, 1);
     throw error;
   }
 }

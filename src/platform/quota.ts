@@ -8,8 +8,13 @@ export interface QuotaState {
   renewsAt: Date;
 }
 
-/** One reserved call: the counter after it, and how to give it back. */
+/** One reserved call: the counter after it, and how to record it as answered or give it back. */
 export interface QuotaLease extends QuotaState {
+  /**
+   * Records the call as answered (the charge stands). Until then the call is only held: a crash
+   * gives it back. 503 UNAVAILABLE when the hold was given back meanwhile. Harmless when repeated.
+   */
+  settle(): Promise<void>;
   /** Returns the call to the counter (an upstream failed); harmless when called twice. */
   refund(): Promise<void>;
 }

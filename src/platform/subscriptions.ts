@@ -1,10 +1,11 @@
-import { and, eq, gt, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { subscriptions } from '../../db/schema.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import { nextSeoulMonth } from '../seoul-time.js';
 import { API_IDS, type ApiId } from './catalog.js';
+import { createQuotaHolds, type TakeResult } from './quota-hold-store.js';
 import type { Quota, QuotaLease } from './quota.js';
 
 export type { QuotaLease } from './quota.js';
@@ -25,9 +26,24 @@ export interface Subscriptions extends Quota {
   subscribe(accountId: number, api: ApiId): Promise<{ api: ApiId; remaining: number; renews_at: string }>;
   subscribeAll(accountId: number, apis: ApiId[]): Promise<void>;
   usage(accountId: number): Promise<UsageRow[]>;
+  /**
+   * Gives back the calls held by instances that died (kill -9) before answering them: once
+   * now, then every `intervalMs` (PostgreSQL: other instances may die at any time).
+   */
+  startRecovery(intervalMs?: number): Promise<void>;
+  stopRecovery(): void;
 }
 
-export function createSubscriptions(db: Database, options: { defaultQuota: number; clock: Clock }): Subscriptions {
+export interface SubscriptionsOptions {
+  defaultQuota: number;
+  /** This process's id in `quota_holds` (db/coordination.ts). */
+  instanceId: number;
+  /** PostgreSQL: settle answered calls in statements of their own (see quota-hold-store.ts). */
+  separateSettles?: boolean;
+  clock: Clock;
+}
+
+export function createSubscriptions(db: Database, options: SubscriptionsOptions): Subscriptions {
   const { clock } = options;
 
   async function find(accountId: number, api: ApiId) {
@@ -45,23 +61,13 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
       : { remaining: row.remaining, renewsAt: row.renewsAt };
   }
 
-  // The statement of every operation call, built once. A lapsed month renews on the way.
-  const lapsed = sql`${subscriptions.renewsAt} <= ${sql.placeholder('now')}::timestamptz`;
-  const takeOneCall = db
-    .update(subscriptions)
-    .set({
-      remaining: sql`CASE WHEN ${lapsed} THEN ${subscriptions.monthlyQuota} - 1 ELSE ${subscriptions.remaining} - 1 END`,
-      renewsAt: sql`CASE WHEN ${lapsed} THEN ${sql.placeholder('next')}::timestamptz ELSE ${subscriptions.renewsAt} END`,
-    })
-    .where(
-      and(
-        eq(subscriptions.accountId, sql.placeholder('accountId')),
-        eq(subscriptions.api, sql.placeholder('api')),
-        or(gt(subscriptions.remaining, 0), and(lapsed, gt(subscriptions.monthlyQuota, 0))),
-      ),
-    )
-    .returning()
-    .prepare('take_one_call');
+  const holds = createQuotaHolds(db, {
+    instanceId: options.instanceId,
+    clock,
+    nextRenewal,
+    separateSettles: options.separateSettles ?? false,
+  });
+  let recovery: NodeJS.Timeout | undefined;
 
   return {
     /** Idempotent: an existing subscription is returned as it is. */
@@ -93,53 +99,79 @@ export function createSubscriptions(db: Database, options: { defaultQuota: numbe
     },
 
     /**
-     * Takes one call from the counter in a single statement, renewing a lapsed month on the
-     * way: with `remaining = n`, n concurrent callers succeed and the rest get 429.
+     * Takes one call from the counter, renewing a lapsed month on the way: with
+     * `remaining = n`, n concurrent callers succeed and the rest get 429, on any number of
+     * instances. Concurrent calls are taken together in one statement (quota-hold-store.ts); each
+     * granted call is held until it is settled (answered) or refunded (failed).
      * 403 when the account has no subscription to the API.
      */
     async reserve(accountId: number, api: ApiId): Promise<QuotaLease> {
-      const now = clock();
-      const [row] = await takeOneCall.execute({ accountId, api, now: now.toISOString(), next: nextRenewal(now).toISOString() });
-      if (row) return lease(accountId, api, row);
-
-      const existing = await find(accountId, api);
-      if (!existing) {
+      const taken = await holds.take({ accountId, api });
+      if (taken.granted) return lease(accountId, api, taken);
+      if (!taken.subscribed) {
         throw new AppError('SUBSCRIPTION_REQUIRED', `'${api}' API 구독이 필요합니다. POST /api/v1/subscriptions 로 구독하세요.`);
       }
-      const retryAfterSeconds = Math.max(1, Math.ceil((existing.renewsAt.getTime() - now.getTime()) / 1000));
+      const renewsAt = taken.renewsAt!;
+      const retryAfterSeconds = Math.max(1, Math.ceil((renewsAt.getTime() - clock().getTime()) / 1000));
       throw new AppError(
         'QUOTA_EXCEEDED',
-        `이번 달 '${api}' 호출 한도를 모두 사용했습니다. ${existing.renewsAt.toISOString()}에 초기화됩니다.`,
+        `이번 달 '${api}' 호출 한도를 모두 사용했습니다. ${renewsAt.toISOString()}에 초기화됩니다.`,
         { remaining: 0 },
         retryAfterSeconds,
       );
     },
+
+    async startRecovery(intervalMs?: number): Promise<void> {
+      await holds.recover();
+      if (!intervalMs) return;
+      recovery = setInterval(() => void holds.recover().catch(() => {}), intervalMs);
+      recovery.unref();
+    },
+
+    stopRecovery(): void {
+      clearInterval(recovery);
+    },
   };
 
-  function lease(accountId: number, api: ApiId, row: typeof subscriptions.$inferSelect): QuotaLease {
-    let refunded = false;
+  function lease(accountId: number, api: ApiId, grant: Extract<TakeResult, { granted: true }>): QuotaLease {
+    let state: 'held' | 'settled' | 'returned' = 'held';
     return {
       api,
-      remaining: row.remaining,
-      monthlyQuota: row.monthlyQuota,
-      renewsAt: row.renewsAt,
+      remaining: grant.remaining,
+      monthlyQuota: grant.monthlyQuota,
+      renewsAt: grant.renewsAt,
+      async settle() {
+        if (state !== 'held') return;
+        state = 'settled';
+        if (await holds.settle(grant.holdId)) return;
+        // The hold was given back meanwhile (this instance lost its database session and was
+        // taken for dead): the call is not paid for, so it is not answered either.
+        state = 'returned';
+        throw new AppError('UNAVAILABLE', '호출을 기록하지 못했습니다. 잠시 후 다시 시도하세요.', {}, 1);
+      },
       async refund() {
-        if (refunded) return;
-        refunded = true;
-        // Only into the same period: a call reserved last month is not refunded into this one.
-        await db
-          .update(subscriptions)
-          .set({ remaining: sql`${subscriptions.remaining} + 1` })
-          .where(
-            and(
-              eq(subscriptions.accountId, accountId),
-              eq(subscriptions.api, api),
-              eq(subscriptions.renewsAt, row.renewsAt),
-              sql`${subscriptions.remaining} < ${subscriptions.monthlyQuota}`,
-            ),
-          );
+        if (state === 'returned') return;
+        const settled = state === 'settled';
+        state = 'returned';
+        if (settled) await creditOne(accountId, api, grant.renewsAt);
+        else await holds.giveBack(grant.holdId);
         this.remaining = Math.min(this.remaining + 1, this.monthlyQuota);
       },
     };
+  }
+
+  /** Gives back a call already settled (an answer that turned out free), into the same period only. */
+  async function creditOne(accountId: number, api: ApiId, renewsAt: Date): Promise<void> {
+    await db
+      .update(subscriptions)
+      .set({ remaining: sql`${subscriptions.remaining} + 1` })
+      .where(
+        and(
+          eq(subscriptions.accountId, accountId),
+          eq(subscriptions.api, api),
+          eq(subscriptions.renewsAt, renewsAt),
+          sql`${subscriptions.remaining} < ${subscriptions.monthlyQuota}`,
+        ),
+      );
   }
 }

@@ -57,6 +57,9 @@ export function mapLlmError(error: unknown, timeoutMs: number, mapping?: Failure
   if (error instanceof AppError) return error;
   if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) return timedOut(timeoutMs);
   if (error instanceof APIConnectionError) return upstreamFailure(mapping, '연결 실패');
+  // The body could not be read whole or was not JSON (a dropped or truncated answer).
+  if (error instanceof SyntaxError) return upstreamFailure(mapping, '잘린 응답');
+  if (error instanceof TypeError && /terminated|body/i.test(error.message)) return upstreamFailure(mapping, '응답이 중간에 끊김');
   if (!(error instanceof APIError)) return error;
   const status = error.status ?? 0;
   if (REFUSAL_CODES.has(String(error.code ?? ''))) return refused();

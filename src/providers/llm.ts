@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { mapLlmError, notConfigured, refused, upstreamFailure } from './llm-errors.js';
+import { mapLlmError, notConfigured, refused, timedOut, upstreamFailure } from './llm-errors.js';
 import { parseStructured, responseFormatFor } from './llm-json.js';
 import { addUsage, toSdkMessage, usageOf, withSystemHint } from './llm-messages.js';
 import { createRetrier } from './llm-retry.js';
@@ -74,20 +74,32 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
     return client;
   }
 
-  /** Runs one SDK call with retries, logs its kind and duration, and maps its failure. */
-  async function call<T>(kind: string, openai: OpenAI, opts: CallOptions, run: (client: OpenAI, timeout: number) => Promise<T>): Promise<T> {
+  /**
+   * Runs one SDK call with retries, logs its kind and duration, and maps its failure. The SDK's
+   * own `timeout` stops at the response headers; the deadline's signal bounds the whole call,
+   * body included, across retries (a stream keeps it until the stream ends).
+   */
+  async function call<T>(
+    kind: string,
+    openai: OpenAI,
+    opts: CallOptions,
+    run: (client: OpenAI, request: { timeout: number; signal: AbortSignal }) => Promise<T>,
+    limit: Deadline = deadline(opts.timeoutMs ?? options.timeoutMs),
+  ): Promise<T> {
     const timeout = opts.timeoutMs ?? options.timeoutMs;
     const logger = opts.logger ?? options.logger;
     const started = performance.now();
     try {
-      const result = await retry(() => run(openai, timeout));
+      const result = await retry(() => run(openai, { timeout, signal: limit.signal }));
       logger.debug({ llm: kind, ms: Math.round(performance.now() - started) }, 'llm call');
       return result;
     } catch (error) {
-      const mapped = mapLlmError(error, timeout, opts.failure);
+      const mapped = limit.signal.aborted ? timedOut(timeout) : mapLlmError(error, timeout, opts.failure);
       const status = (error as { status?: number }).status;
       logger.warn({ llm: kind, ms: Math.round(performance.now() - started), upstreamStatus: status, errorType: (error as Error).name }, 'llm call failed');
       throw mapped;
+    } finally {
+      if (!limit.keep) limit.clear();
     }
   }
 
@@ -116,7 +128,7 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
 
     /** One chat completion: the answer's text and the upstream's token usage. */
     async chat(request: ChatRequest, opts: CallOptions = {}): Promise<ChatResult> {
-      const completion = await call('chat', sdk(), opts, (c, timeout) => c.chat.completions.create(body(request), { timeout }));
+      const completion = await call('chat', sdk(), opts, (c, sdkOptions) => c.chat.completions.create(body(request), sdkOptions));
       return readChoice(completion, opts);
     },
 
@@ -134,8 +146,8 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
       const messages = withSystemHint(request.messages, hint);
       let usage = usageOf(undefined);
       for (let attempt = 0; attempt < 2; attempt++) {
-        const completion = await call('structured', sdk(), opts, (c, timeout) =>
-          c.chat.completions.create({ ...body({ ...request, messages }), response_format: format }, { timeout }),
+        const completion = await call('structured', sdk(), opts, (c, sdkOptions) =>
+          c.chat.completions.create({ ...body({ ...request, messages }), response_format: format }, sdkOptions),
         );
         const result = readChoice(completion, opts);
         usage = addUsage(usage, result.usage);
@@ -147,9 +159,17 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
 
     /** Streams the answer's text as it is generated (retries only before the first byte). */
     async *stream(request: ChatRequest, opts: CallOptions = {}): AsyncGenerator<string, TokenUsage> {
-      const stream = await call('stream', sdk(), opts, (c, timeout) =>
-        c.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { timeout }),
-      );
+      const limit = { ...deadline(opts.timeoutMs ?? options.timeoutMs), keep: true };
+      const stream = await call(
+        'stream',
+        sdk(),
+        opts,
+        (c, sdkOptions) => c.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, sdkOptions),
+        limit,
+      ).catch((error: unknown) => {
+        limit.clear();
+        throw error;
+      });
       let usage = usageOf(undefined);
       try {
         for await (const chunk of stream) {
@@ -158,7 +178,10 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
           if (delta) yield delta;
         }
       } catch (error) {
-        throw mapLlmError(error, opts.timeoutMs ?? options.timeoutMs, opts.failure);
+        const timeout = opts.timeoutMs ?? options.timeoutMs;
+        throw limit.signal.aborted ? timedOut(timeout) : mapLlmError(error, timeout, opts.failure);
+      } finally {
+        limit.clear();
       }
       return usage;
     },
@@ -166,8 +189,8 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
     /** One embedding vector per text, in order. */
     async embed(texts: string[], opts: CallOptions & { model?: string } = {}): Promise<number[][]> {
       if (texts.length === 0) return [];
-      const response = await call('embed', sdk(), opts, (c, timeout) =>
-        c.embeddings.create({ model: opts.model ?? models.embedding, input: texts, encoding_format: 'float' }, { timeout }),
+      const response = await call('embed', sdk(), opts, (c, sdkOptions) =>
+        c.embeddings.create({ model: opts.model ?? models.embedding, input: texts, encoding_format: 'float' }, sdkOptions),
       );
       return [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
     },
@@ -180,9 +203,9 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
       const openai = sdk();
       if (!moderationSupported) return undefined;
       try {
-        const response = await call('moderate', openai, opts, async (c, timeout) => {
+        const response = await call('moderate', openai, opts, async (c, sdkOptions) => {
           try {
-            return await c.moderations.create({ model: models.moderation, input: text }, { timeout });
+            return await c.moderations.create({ model: models.moderation, input: text }, sdkOptions);
           } catch (error) {
             // This server has no moderation endpoint (most local ones): don't ask it again.
             if (error instanceof APIError && [404, 405, 501].includes(error.status ?? 0)) moderationSupported = false;
@@ -200,4 +223,18 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
       }
     },
   };
+}
+
+interface Deadline {
+  signal: AbortSignal;
+  clear(): void;
+  /** A stream keeps its deadline past `call()`, until the last chunk. */
+  keep?: boolean;
+}
+
+function deadline(ms: number): Deadline {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  timer.unref();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }

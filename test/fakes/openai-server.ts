@@ -27,8 +27,12 @@ export interface FakeUsage {
   total_tokens: number;
 }
 
-/** One scripted answer. Any reply may wait `delayMs` first (a slow server). */
-export type FakeReply = { delayMs?: number } & (
+/**
+ * One scripted answer. Any reply may wait `delayMs` first (a slow server); a JSON answer may
+ * be sent one character every `trickleMs` after its headers (a server that stalls mid-body), or
+ * cut after `truncateAt` characters (a proxy that drops the end of the body).
+ */
+export type FakeReply = { delayMs?: number; trickleMs?: number; truncateAt?: number } & (
   | { content: string; usage?: Partial<FakeUsage>; finishReason?: string; chunks?: string[] }
   | { json: unknown; usage?: Partial<FakeUsage> }
   | { refusal: string }
@@ -164,12 +168,32 @@ function answerChat(res: ServerResponse, request: ReceivedRequest, reply: FakeRe
     res.end('data: [DONE]\n\n');
     return;
   }
-  sendJson(res, 200, {
+  const body = {
     ...base,
     object: 'chat.completion',
     choices: [{ index: 0, message: { role: 'assistant', content, refusal }, finish_reason: finishReason, logprobs: null }],
     usage,
-  });
+  };
+  if (reply.trickleMs || reply.truncateAt !== undefined) return sendSlowly(res, JSON.stringify(body), reply);
+  sendJson(res, 200, body);
+}
+
+/** Headers at once, then the body a character at a time and/or cut short (no Content-Length). */
+function sendSlowly(res: ServerResponse, text: string, reply: { trickleMs?: number; truncateAt?: number }): void {
+  const body = reply.truncateAt !== undefined ? text.slice(0, reply.truncateAt) : text;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  if (!reply.trickleMs) return void res.end(body);
+  let at = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed || at >= body.length) {
+      clearInterval(timer);
+      if (!res.destroyed) res.end();
+      return;
+    }
+    res.write(body[at++]);
+  }, reply.trickleMs);
+  timer.unref();
+  res.once('close', () => clearInterval(timer));
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -30,6 +30,8 @@ export interface FakeSlack {
   responses(responseUrl: string): SlackCall[];
   responseUrl(): string;
   setUser(id: string, user: FakeSlackUser): void;
+  /** `chat.postMessage` to this channel fails with a Slack error (e.g. `not_in_channel`). */
+  refuseChannel(channel: string, error: string): void;
   addFile(name: string, bytes: Buffer, contentType?: string): string;
   /** Waits until `predicate` holds for the recorded calls (polling), or fails after `timeoutMs`. */
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
@@ -40,6 +42,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
   const calls: SlackCall[] = [];
   const users = new Map<string, FakeSlackUser>();
   const files = new Map<string, { bytes: Buffer; type: string }>();
+  const refused = new Map<string, string>();
   let counter = 0;
 
   const server = createServer(async (req, res) => {
@@ -75,6 +78,8 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
         return json(200, { ok: true, user: { id, locale: user.locale ?? 'ko-KR', is_admin: user.is_admin ?? false, is_owner: false } });
       }
       case 'chat.postMessage':
+        if (refused.has(String(body.channel))) return json(200, { ok: false, error: refused.get(String(body.channel)) });
+        return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
       case 'chat.postEphemeral':
         return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
       default:
@@ -93,6 +98,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
     responses: (responseUrl) => calls.filter((call) => url + call.path === responseUrl),
     responseUrl: () => `${url}/respond/${++counter}`,
     setUser: (id, user) => void users.set(id, user),
+    refuseChannel: (channel, error) => void refused.set(channel, error),
     addFile(name, bytes, contentType = 'image/png') {
       files.set(name, { bytes, type: contentType });
       return `${url}/files/${name}`;

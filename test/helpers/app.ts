@@ -52,7 +52,15 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
   const server: Server = createServer().listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: url, ...testDatabaseEnv(), ...env });
+  // Every test signs up from 127.0.0.1: the per-address limits are raised unless a test sets them.
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: url,
+    SIGNUP_MAX_PER_ADDRESS: '1000000',
+    LOGIN_MAX_PER_ADDRESS: '1000000',
+    ...testDatabaseEnv(),
+    ...env,
+  });
   const runtime = await createRuntime(config, { logger: createLogger(config.LOG_LEVEL), ...options });
   // Composed as api/server.ts does: runtime, then the bot doors, then the HTTP app with their routers.
   const botRouters = createBotDoors(runtime).flatMap((door) => (door.router ? [door.router] : []));

@@ -23,8 +23,17 @@ export interface ChannelMessage {
  */
 export type PostOutcome = { ok: true } | { ok: false; gone: boolean; reason: string };
 
+/** A person on a chat platform (who asked for a watch). */
+export interface UserTarget {
+  platform: ChannelPlatform;
+  userId: string;
+  workspaceId?: string;
+}
+
 export interface ChannelNotifier {
   /** Platforms this notifier can post to (configured bot tokens). */
   platforms: readonly ChannelPlatform[];
   post(target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome>;
+  /** A direct message to one person (Slack: the app's DM; Discord: a DM channel). */
+  postToUser(target: UserTarget, message: ChannelMessage): Promise<PostOutcome>;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { deliveryWatches } from '../../../db/schema.js';
 
@@ -21,26 +21,61 @@ export interface ClaimOptions {
 export function createWatchStore(db: Database) {
   const t = deliveryWatches;
   return {
-    async insert(values: NewWatch): Promise<WatchRow> {
-      const [row] = await db.insert(t).values(values).returning();
-      return row!;
+    /**
+     * Inserts an active watch, or nothing when the same account already has one for this parcel
+     * and target (the partial unique index decides, so concurrent creations make one watch).
+     */
+    async insert(values: NewWatch): Promise<WatchRow | undefined> {
+      const [row] = await db
+        .insert(t)
+        .values(values)
+        .onConflictDoNothing({ target: [t.accountId, t.carrierId, t.trackId, t.targetKind, t.target], where: sql`status = 'active'` })
+        .returning();
+      return row;
     },
 
-    async findActive(accountId: number, carrierId: string, trackId: string, targetKind: string, target: string): Promise<WatchRow | undefined> {
+    async findActive(
+      accountId: number,
+      carrierId: string,
+      trackId: string,
+      targetKind: string,
+      target: string,
+    ): Promise<WatchRow | undefined> {
       const [row] = await db
         .select()
         .from(t)
-        .where(and(eq(t.accountId, accountId), eq(t.carrierId, carrierId), eq(t.trackId, trackId), eq(t.targetKind, targetKind), eq(t.target, target), eq(t.status, 'active')));
+        .where(
+          and(
+            eq(t.accountId, accountId),
+            eq(t.carrierId, carrierId),
+            eq(t.trackId, trackId),
+            eq(t.targetKind, targetKind),
+            eq(t.target, target),
+            eq(t.status, 'active'),
+          ),
+        );
       return row;
     },
 
     async countActive(accountId: number): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(t).where(and(eq(t.accountId, accountId), eq(t.status, 'active')));
+      const [row] = await db
+        .select({ n: count() })
+        .from(t)
+        .where(and(eq(t.accountId, accountId), eq(t.status, 'active')));
       return Number(row?.n ?? 0);
     },
 
     list(accountId: number): Promise<WatchRow[]> {
       return db.select().from(t).where(eq(t.accountId, accountId)).orderBy(asc(t.id));
+    },
+
+    /** Stopped watches whose requester has not been told yet, marked told in the same statement. */
+    takeStopped(accountId: number, targetKind: string, requestedBy: string): Promise<WatchRow[]> {
+      return db
+        .update(t)
+        .set({ requesterPending: false })
+        .where(and(eq(t.accountId, accountId), eq(t.targetKind, targetKind), eq(t.requestedBy, requestedBy), eq(t.requesterPending, true)))
+        .returning();
     },
 
     /** Deletes the account's watches matching `where`; returns the ids removed. */
@@ -50,7 +85,10 @@ export function createWatchStore(db: Database) {
       if (where.trackId !== undefined) conditions.push(eq(t.trackId, where.trackId));
       if (where.targetKind !== undefined) conditions.push(eq(t.targetKind, where.targetKind));
       if (where.target !== undefined) conditions.push(eq(t.target, where.target));
-      const rows = await db.delete(t).where(and(...conditions)).returning({ id: t.id });
+      const rows = await db
+        .delete(t)
+        .where(and(...conditions))
+        .returning({ id: t.id });
       return rows.map((row) => row.id);
     },
 
@@ -66,7 +104,13 @@ export function createWatchStore(db: Database) {
         lte(t.nextPollAt, options.now),
         options.accountIds ? inArray(t.accountId, options.accountIds) : undefined,
       );
-      const ids = db.select({ id: t.id }).from(t).where(due).orderBy(asc(t.nextPollAt)).limit(options.limit).for('update', { skipLocked: true });
+      const ids = db
+        .select({ id: t.id })
+        .from(t)
+        .where(due)
+        .orderBy(asc(t.nextPollAt))
+        .limit(options.limit)
+        .for('update', { skipLocked: true });
       return db
         .update(t)
         .set({ claimId: options.claimId, nextPollAt: new Date(options.now.getTime() + options.leaseMs) })

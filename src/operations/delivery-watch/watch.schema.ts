@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { findCarrier, normalizeTrackId } from '../delivery/carriers.js';
+import { normalizeTrackId } from '../delivery/carriers.js';
+import { carrierIdOf, trackIdHint } from '../delivery/delivery.schema.js';
 
 /**
  * `POST /api/v1/delivery/watch` (CONTRACT §5): a carrier, a waybill number (the tracking
@@ -13,17 +14,18 @@ export const watchCreateSchema = z
     webhook_url: z.string().trim().min(1).max(2048).optional(),
   })
   .superRefine((input, ctx) => {
-    if (!findCarrier(input.carrier_id)) {
-      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: `지원하지 않는 택배사입니다: ${input.carrier_id}` });
-    } else if (!normalizeTrackId(input.carrier_id, input.track_id)) {
-      ctx.addIssue({ code: 'custom', path: ['track_id'], message: '운송장 번호는 숫자만 입력하세요(공백과 하이픈은 무시됩니다).' });
+    const carrier = carrierIdOf(input.carrier_id);
+    if (!carrier.ok) {
+      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: carrier.message });
+    } else if (!normalizeTrackId(carrier.id, input.track_id)) {
+      ctx.addIssue({ code: 'custom', path: ['track_id'], message: trackIdHint(carrier.id) });
     }
   })
-  .transform((input) => ({
-    carrierId: input.carrier_id,
-    trackId: normalizeTrackId(input.carrier_id, input.track_id)!,
-    webhookUrl: input.webhook_url,
-  }));
+  .transform((input) => {
+    // Reached only when the refinement passed: a carrier (or `auto`) and a valid number.
+    const carrierId = (carrierIdOf(input.carrier_id) as { id: string }).id;
+    return { carrierId, trackId: normalizeTrackId(carrierId, input.track_id)!, webhookUrl: input.webhook_url };
+  });
 
 export type WatchCreateInput = z.output<typeof watchCreateSchema>;
 

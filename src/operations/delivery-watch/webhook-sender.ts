@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { isPrivateAddress } from '../url-detect/checker.js';
+import { isForbiddenAddress } from './address-policy.js';
 import { pinnedLookup, type AddressLookup, type WebhookUrlPolicy } from './webhook-url.js';
 
 /** What one delivery attempt came to: delivered, the target is gone (410), or try again later. */
@@ -35,7 +35,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     send(url: string, secret: string, body: string): Promise<SendOutcome> {
       const target = new URL(url);
       const host = target.hostname.replace(/^\[|\]$/g, '');
-      if (!options.allowInsecure && (target.protocol !== 'https:' || (isIP(host) && isPrivateAddress(host)))) {
+      if (!options.allowInsecure && (target.protocol !== 'https:' || (isIP(host) && isForbiddenAddress(host)))) {
         return Promise.resolve({ ok: false, gone: false, reason: 'refused_target' });
       }
       const request = target.protocol === 'https:' ? httpsRequest : httpRequest;

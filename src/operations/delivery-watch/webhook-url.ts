@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { AppError } from '../../errors.js';
-import { isPrivateAddress } from '../url-detect/checker.js';
+import { isForbiddenAddress } from './address-policy.js';
 
 export interface WebhookUrlPolicy {
   /** `WEBHOOK_ALLOW_INSECURE=1`: http and loopback/private targets allowed (local development, tests). */
@@ -30,13 +30,22 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
   if (policy.allowInsecure) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (LOCAL_NAMES.test(host)) throw refuse('내부 주소로는 보낼 수 없습니다.');
-  const addresses = isIP(host) ? [host] : await resolve(host).then((found) => found.map((entry) => entry.address), () => []);
+  const addresses = isIP(host)
+    ? [host]
+    : await resolve(host).then(
+        (found) => found.map((entry) => entry.address),
+        () => [],
+      );
   if (addresses.length === 0) throw refuse('호스트 주소를 찾을 수 없습니다.');
-  if (addresses.some(isPrivateAddress)) throw refuse('사설·내부 네트워크 주소로는 보낼 수 없습니다.');
+  if (addresses.some(isForbiddenAddress)) throw refuse('사설·내부 네트워크 주소로는 보낼 수 없습니다.');
   return url;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for `http.request`: resolves the host and refuses the connection when any of
@@ -48,7 +57,7 @@ export function pinnedLookup(policy: WebhookUrlPolicy, resolve: AddressLookup = 
     resolve(hostname).then(
       (found) => {
         if (found.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
-        if (!policy.allowInsecure && found.some((entry) => isPrivateAddress(entry.address))) {
+        if (!policy.allowInsecure && found.some((entry) => isForbiddenAddress(entry.address))) {
           return callback(Object.assign(new Error('webhook host resolves to a private address'), { code: 'EPRIVATE' }), '');
         }
         if (options.all) return callback(null, found);

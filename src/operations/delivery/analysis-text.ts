@@ -1,17 +1,10 @@
+import { domesticNumber } from './carriers.js';
 import type { DelayCause, DeliveryAnalysis } from './analysis.js';
 import { koreanDate, seoulDate } from '../../seoul-time.js';
 import type { TrackingResult } from './tracking-result.js';
 
 /** `+8215881255` → `1588-1255`, `+82314620100` → `031-462-0100`. */
-export function domesticTel(tel: string): string {
-  if (!tel.startsWith('+82')) return tel;
-  const rest = tel.slice(3);
-  if (/^1\d{7}$/.test(rest)) return `${rest.slice(0, 4)}-${rest.slice(4)}`;
-  const national = `0${rest}`;
-  const area = national.startsWith('02') ? 2 : 3;
-  const tail = national.length - area;
-  return `${national.slice(0, area)}-${national.slice(area, area + tail - 4)}-${national.slice(-4)}`;
-}
+export const domesticTel = domesticNumber;
 
 function hoursText(hours: number): string {
   return hours >= 48 ? `약 ${Math.floor(hours / 24)}일 ${Math.round(hours % 24)}시간` : `약 ${Math.round(hours)}시간`;
@@ -50,7 +43,8 @@ function adviceText(result: TrackingResult, analysis: DeliveryAnalysis): string 
       return `${center}에 운송장 번호로 문의해 예외 사유를 확인하세요.`;
     default:
       if (analysis.stalled) return `판매자나 ${center}에 운송장 번호로 배송 상황을 문의해 보세요.`;
-      if (analysis.causes.some((cause) => cause.kind === 'customs')) return '통관 진행 상황은 관세청 유니패스에서 확인할 수 있습니다. 조금 더 기다려 보세요.';
+      if (analysis.causes.some((cause) => cause.kind === 'customs'))
+        return '통관 진행 상황은 관세청 유니패스에서 확인할 수 있습니다. 조금 더 기다려 보세요.';
       return '정상적으로 이동 중입니다. 조금 더 기다려 보세요.';
   }
 }
@@ -66,7 +60,9 @@ export function analysisText(result: TrackingResult, analysis: DeliveryAnalysis)
     sentences.push('아직 택배사에 배송 기록이 없습니다. 보통 판매자가 상품을 보낸 뒤 하루 이틀 안에 첫 기록이 생깁니다.');
   } else {
     const where = last.location.name ? `${last.location.name}에서 ` : '';
-    sentences.push(`현재 상태는 '${result.state.text}'이며, 마지막 처리는 ${where}'${last.status.text}'(${hoursText(analysis.hoursSinceLastEvent ?? 0)} 전)입니다.`);
+    sentences.push(
+      `현재 상태는 '${result.state.text}'이며, 마지막 처리는 ${where}'${last.status.text}'(${hoursText(analysis.hoursSinceLastEvent ?? 0)} 전)입니다.`,
+    );
     if (analysis.stateId === 'available_for_pickup') sentences.push('상품이 보관 장소에 도착해 찾아갈 수 있습니다.');
   }
   if (analysis.expectedDate) {
@@ -75,7 +71,9 @@ export function analysisText(result: TrackingResult, analysis: DeliveryAnalysis)
   }
   if (analysis.bottleneck && analysis.bottleneck.workingHours >= 12) {
     const place = analysis.bottleneck.location || '한 단계';
-    sentences.push(`가장 오래 걸린 구간은 ${place}('${analysis.bottleneck.status}')로 영업시간 기준 ${hoursText(analysis.bottleneck.workingHours)}입니다.`);
+    sentences.push(
+      `가장 오래 걸린 구간은 ${place}('${analysis.bottleneck.status}')로 영업시간 기준 ${hoursText(analysis.bottleneck.workingHours)}입니다.`,
+    );
   }
   sentences.push(...analysis.causes.map(causeText));
   if (analysis.causes.length === 0 && analysis.stateId !== 'delivered' && last) sentences.push('특별한 지연 요인은 보이지 않습니다.');

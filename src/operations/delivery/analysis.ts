@@ -2,7 +2,7 @@ import { isInternational } from './carriers.js';
 import type { HolidayCalendar } from './holidays.js';
 import { addDays, addWorkingDays, daysOffBetween, nextWorkingDay, seoulDate, seoulHour, workingHoursBetween } from '../../seoul-time.js';
 import type { StatusId } from './statuses.js';
-import type { TrackingResult } from './tracking-result.js';
+import type { Progress, TrackingResult } from './tracking-result.js';
 
 /** No event for this many working hours (weekends and holidays left out) is a stall. */
 export const STALL_WORKING_HOURS = 48;
@@ -61,7 +61,7 @@ const CUSTOMS = /통관|세관|customs/i;
 
 export function analyzeDelivery(result: TrackingResult, now: Date, calendar: HolidayCalendar): DeliveryAnalysis {
   const today = seoulDate(now);
-  const timed = result.progresses.filter((progress) => progress.time !== '');
+  const timed = result.progresses.filter((progress): progress is Progress & { time: string } => progress.time !== null);
   const steps: Step[] = timed.slice(0, -1).map((progress, index) => {
     const from = new Date(progress.time);
     const to = new Date(timed[index + 1]!.time);
@@ -83,7 +83,12 @@ export function analyzeDelivery(result: TrackingResult, now: Date, calendar: Hol
   // The bottleneck: the longest wait, counting the current one while the parcel is still moving.
   const current: Step | undefined =
     last && lastAt && !finished
-      ? { location: last.location.name, status: last.status.text, workingHours: workingHoursSinceLastEvent ?? 0, hours: hoursSinceLastEvent ?? 0 }
+      ? {
+          location: last.location.name,
+          status: last.status.text,
+          workingHours: workingHoursSinceLastEvent ?? 0,
+          hours: hoursSinceLastEvent ?? 0,
+        }
       : undefined;
   const bottleneck = [...steps, ...(current ? [current] : [])].reduce<Step | undefined>(
     (slowest, step) => (!slowest || step.workingHours > slowest.workingHours ? step : slowest),

@@ -74,12 +74,24 @@ export function createDeliveryAi(deps: DeliveryAiDeps) {
   }
 
   function request(situation: Situation, tone: CourierTone) {
-    return { situation, situation_ko: SITUATION_KO[situation], tone, tone_ko: TONE_KO[tone], template_example: courierTemplate(situation, tone) };
+    return {
+      situation,
+      situation_ko: SITUATION_KO[situation],
+      tone,
+      tone_ko: TONE_KO[tone],
+      template_example: courierTemplate(situation, tone),
+    };
   }
 
   return {
     /** Analysis and message for a parcel that was looked up. */
-    async forLookup(result: TrackingResult, analysis: DeliveryAnalysis, situation: Situation, tone: CourierTone, logger: Logger): Promise<AiOutput> {
+    async forLookup(
+      result: TrackingResult,
+      analysis: DeliveryAnalysis,
+      situation: Situation,
+      tone: CourierTone,
+      logger: Logger,
+    ): Promise<AiOutput> {
       const ruleText = analysisText(result, analysis);
       const payload = {
         today: analysis.today,
@@ -101,8 +113,16 @@ export function createDeliveryAi(deps: DeliveryAiDeps) {
     /** Message-only mode (SPEC §7 rule 3): no lookup, so no analysis. */
     async messageOnly(situation: Situation, tone: CourierTone, now: Date, logger: Logger): Promise<AiOutput> {
       const today = seoulDate(now);
-      const answer = await ask(messageOnlySchema, { today, today_weekday: WEEKDAYS_KO[weekdayOf(today)], courier_message: request(situation, tone) }, logger);
-      return { ai_analysis: null, recommend_message: answer?.message ?? courierTemplate(situation, tone), source: answer ? 'llm' : 'fallback' };
+      const answer = await ask(
+        messageOnlySchema,
+        { today, today_weekday: WEEKDAYS_KO[weekdayOf(today)], courier_message: request(situation, tone) },
+        logger,
+      );
+      return {
+        ai_analysis: null,
+        recommend_message: answer?.message ?? courierTemplate(situation, tone),
+        source: answer ? 'llm' : 'fallback',
+      };
     },
   };
 }

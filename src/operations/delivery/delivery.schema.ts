@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { findCarrier, normalizeTrackId } from './carriers.js';
-import { situationSchema, courierToneSchema } from './courier-messages.js';
+import { carrierMatchError, matchCarrier } from './carrier-names.js';
+import { normalizeTrackId } from './carriers.js';
+import { courierToneSchema, situationSchema } from './courier-messages.js';
+
+/** `carrier_id: "auto"`: the carrier is detected from the number's format (carrier-detect.ts). */
+export const AUTO_CARRIER = 'auto';
 
 /** Empty text counts as "not sent", so a form's blank field does not become a bad value. */
 const optionalText = z
@@ -29,31 +33,55 @@ export const deliveryTrackSchema = z
   })
   .superRefine((input, ctx) => {
     if (input.carrier_id === undefined && input.track_id === undefined) {
-      if (!input.ai) ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: '배송 조회에는 carrier_id와 track_id가 필요합니다. (메시지 추천만 받으려면 ai를 켜세요.)' });
+      if (!input.ai)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['carrier_id'],
+          message: '배송 조회에는 carrier_id와 track_id가 필요합니다. (메시지 추천만 받으려면 ai를 켜세요.)',
+        });
       return;
     }
     if (input.carrier_id === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: 'track_id와 함께 택배사 ID(carrier_id)를 보내야 합니다.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['carrier_id'],
+        message: "track_id와 함께 택배사(carrier_id)를 보내야 합니다. 모르면 'auto'를 보내면 번호 형식으로 찾아봅니다.",
+      });
       return;
     }
-    if (!findCarrier(input.carrier_id)) {
-      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: `지원하지 않는 택배사입니다: ${input.carrier_id}` });
+    const carrierId = carrierIdOf(input.carrier_id);
+    if (!carrierId.ok) {
+      ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: carrierId.message });
       return;
     }
     if (input.track_id === undefined) {
       ctx.addIssue({ code: 'custom', path: ['track_id'], message: 'carrier_id와 함께 운송장 번호(track_id)를 보내야 합니다.' });
       return;
     }
-    if (!normalizeTrackId(input.carrier_id, input.track_id)) {
-      ctx.addIssue({ code: 'custom', path: ['track_id'], message: '운송장 번호는 숫자만 입력하세요(공백과 하이픈은 무시됩니다).' });
+    if (!normalizeTrackId(carrierId.id, input.track_id)) {
+      ctx.addIssue({ code: 'custom', path: ['track_id'], message: trackIdHint(carrierId.id) });
     }
   })
   .transform((input) => {
+    const carrierId = input.carrier_id !== undefined ? carrierIdOf(input.carrier_id) : undefined;
     const lookup =
-      input.carrier_id !== undefined && input.track_id !== undefined
-        ? { carrierId: input.carrier_id, trackId: normalizeTrackId(input.carrier_id, input.track_id)! }
+      carrierId?.ok && input.track_id !== undefined
+        ? { carrierId: carrierId.id, trackId: normalizeTrackId(carrierId.id, input.track_id)! }
         : undefined;
     return { lookup, ai: input.ai, situation: input.situation, tone: input.tone };
   });
+
+/** A carrier id, Korean or English name or short name (CONTRACT §5), or `auto`. */
+export function carrierIdOf(given: string): { ok: true; id: string } | { ok: false; message: string } {
+  if (given.trim().toLowerCase() === AUTO_CARRIER) return { ok: true, id: AUTO_CARRIER };
+  const match = matchCarrier(given);
+  return 'carrier' in match ? { ok: true, id: match.carrier.id } : { ok: false, message: carrierMatchError(given, match) };
+}
+
+export function trackIdHint(carrierId: string): string {
+  return normalizeTrackId(carrierId, 'A1')
+    ? '운송장 번호는 영문과 숫자만 입력하세요(공백과 하이픈은 무시됩니다).'
+    : '운송장 번호는 숫자만 입력하세요(공백과 하이픈은 무시됩니다).';
+}
 
 export type DeliveryTrackInput = z.output<typeof deliveryTrackSchema>;

@@ -3,7 +3,8 @@ import type { Operation } from '../../platform/execute.js';
 import { analyzeDelivery } from './analysis.js';
 import type { Carrier } from './carriers.js';
 import type { DeliveryAi } from './delivery-ai.js';
-import { deliveryTrackSchema } from './delivery.schema.js';
+import { detectCarriers } from './carrier-detect.js';
+import { AUTO_CARRIER, deliveryTrackSchema } from './delivery.schema.js';
 import type { HolidayCalendar } from './holidays.js';
 import type { DeliveryState, Progress } from './tracking-result.js';
 import type { TrackingService } from './tracking-service.js';
@@ -39,7 +40,11 @@ export function createDeliveryOperation(deps: DeliveryDeps): Operation<typeof de
         const ai = await deps.ai.messageOnly(input.situation, input.tone, clock(), ctx.logger);
         return { carrier: null, state: null, progresses: [], ai_analysis: null, recommend_message: ai.recommend_message };
       }
-      const parcel = await deps.tracking.track(input.lookup.carrierId, input.lookup.trackId, { logger: ctx.logger });
+      const { carrierId, trackId } = input.lookup;
+      const parcel =
+        carrierId === AUTO_CARRIER
+          ? await deps.tracking.trackDetected(detectCarriers(trackId), trackId, { logger: ctx.logger })
+          : await deps.tracking.track(carrierId, trackId, { logger: ctx.logger });
       const result = { carrier: parcel.carrier, state: parcel.state, progresses: parcel.progresses };
       const base: DeliveryOutput = { ...result, ai_analysis: null, recommend_message: null };
       if (!input.ai) return base;

@@ -60,4 +60,3 @@ export function createRateLimiter(db: Database, options: RateLimiterOptions = {}
     },
   };
 }
-

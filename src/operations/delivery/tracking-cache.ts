@@ -14,7 +14,11 @@ export function createTrackingCache(db: Database) {
   return {
     async get(carrierId: string, trackId: string): Promise<CachedTracking | undefined> {
       const [row] = await db
-        .select({ result: deliveryTrackingCache.result, delivered: deliveryTrackingCache.delivered, fetchedAt: deliveryTrackingCache.fetchedAt })
+        .select({
+          result: deliveryTrackingCache.result,
+          delivered: deliveryTrackingCache.delivered,
+          fetchedAt: deliveryTrackingCache.fetchedAt,
+        })
         .from(deliveryTrackingCache)
         .where(and(eq(deliveryTrackingCache.carrierId, carrierId), eq(deliveryTrackingCache.trackId, trackId)));
       return row ? { result: row.result as TrackingResult, delivered: row.delivered, fetchedAt: row.fetchedAt } : undefined;

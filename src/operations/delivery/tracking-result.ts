@@ -8,9 +8,12 @@ export interface DeliveryState {
   text: string;
 }
 
-/** A SPEC progress entry: ISO 8601 time with offset, the carrier's step name when given. */
+/**
+ * A SPEC progress entry: ISO 8601 time with offset (null when the carrier gave none: an
+ * invented time would mislead), the carrier's step name when given.
+ */
 export interface Progress {
-  time: string;
+  time: string | null;
   status: { id: StatusId; text: string };
   location: { name: string };
   description: string;
@@ -31,15 +34,20 @@ function toProgress(event: TrackerEvent): Progress {
   const id = statusIdOf(event.status?.code);
   const instant = event.time ? new Date(event.time) : undefined;
   return {
-    time: instant && !Number.isNaN(instant.getTime()) ? seoulIso(instant) : '',
+    time: instant && !Number.isNaN(instant.getTime()) ? seoulIso(instant) : null,
     status: { id, text: event.status?.name?.trim() || STATUS_LABELS[id] },
     location: { name: event.location?.name?.trim() ?? '' },
     description: event.description?.trim() ?? '',
   };
 }
 
-function timeOf(progress: Progress): number {
-  return progress.time ? Date.parse(progress.time) : Number.NEGATIVE_INFINITY;
+/**
+ * Sort keys: an event without a time keeps its place after the event the upstream listed
+ * before it (the upstream lists oldest first), instead of jumping to either end.
+ */
+function sortKeys(progresses: Progress[]): number[] {
+  let previous = Number.NEGATIVE_INFINITY;
+  return progresses.map((progress) => (previous = progress.time ? Date.parse(progress.time) : previous));
 }
 
 /**
@@ -48,9 +56,13 @@ function timeOf(progress: Progress): number {
  * is one (a late scan after delivery does not undo it), else of the newest event.
  */
 export function toTrackingResult(carrier: Carrier, parcel: TrackerParcel): TrackingResult {
-  const progresses = parcel.events.map(toProgress);
+  const listed = parcel.events.map(toProgress);
+  const keys = sortKeys(listed);
   // Array.prototype.sort is stable: events at the same minute keep the upstream's order.
-  progresses.sort((a, b) => timeOf(a) - timeOf(b));
+  const progresses = listed
+    .map((progress, index) => ({ progress, key: keys[index]! }))
+    .sort((a, b) => a.key - b.key)
+    .map((entry) => entry.progress);
   const delivered = progresses.some((progress) => progress.status.id === 'delivered');
   const newest = progresses.at(-1)?.status.id ?? (parcel.lastEvent ? statusIdOf(parcel.lastEvent.status?.code) : 'unknown');
   return { carrier, state: stateOf(delivered ? 'delivered' : newest), progresses };

@@ -1,8 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { Tracker } from '../../providers/tracker.js';
-import { findCarrier } from './carriers.js';
+import { mayBeUnknownParcel, type Tracker } from '../../providers/tracker.js';
+import { MAX_DETECT_CANDIDATES } from './carrier-detect.js';
+import { findCarrier, refuseRetired } from './carriers.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { CachedTracking, TrackingCache } from './tracking-cache.js';
 import { isDelivered, toTrackingResult, type TrackingResult } from './tracking-result.js';
@@ -48,14 +49,18 @@ export function createTrackingService(deps: TrackingServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
   const inFlight = new Map<string, Promise<TrackedParcel>>();
   const memory = new LRUCache<string, CachedTracking & { readAt: number }>({ max: deps.memoryEntries ?? 5000 });
-  const counters = { upstreamCalls: 0, cacheHits: 0, coalesced: 0 };
+  const counters = { upstreamCalls: 0, upstreamRequests: 0, cacheHits: 0, coalesced: 0 };
 
   async function fetchUpstream(carrierId: string, trackId: string, logger: Logger): Promise<TrackedParcel> {
     const carrier = findCarrier(carrierId);
     if (!carrier) throw new AppError('INVALID_REQUEST', '지원하지 않는 택배사입니다.', { field: 'carrier_id' });
-    await deps.limiter.acquire();
     counters.upstreamCalls++;
-    const parcel = await deps.tracker.track(carrierId, trackId, logger);
+    // Every page is one upstream request, and each takes a slot of the shared rate limit.
+    const beforeRequest = async () => {
+      await deps.limiter.acquire();
+      counters.upstreamRequests++;
+    };
+    const parcel = await deps.tracker.track(carrierId, trackId, { logger, beforeRequest });
     const result = toTrackingResult(carrier, parcel);
     const fetchedAt = clock();
     const entry = { result, delivered: isDelivered(result), fetchedAt };
@@ -96,6 +101,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
   return {
     async track(carrierId: string, trackId: string, options: TrackOptions = {}): Promise<TrackedParcel> {
       const logger = options.logger ?? deps.logger;
+      refuseRetired(carrierId);
       if (!options.fresh) {
         const cached = await cachedEntry(carrierId, trackId);
         if (cached) {
@@ -107,7 +113,35 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       }
       return shared(carrierId, trackId, logger);
     },
-    /** Counts since start (bench and tests): upstream calls made, cache hits, lookups that joined a running call. */
+    /**
+     * Auto-detection: the candidates of `detectCarriers` asked in order (each through the cache and
+     * the rate limit); the first that knows the parcel answers. A candidate that does not know it
+     * (404, or refuses the number) is skipped; an outage stops the search (502, refunded).
+     */
+    async trackDetected(candidates: readonly string[], trackId: string, options: TrackOptions = {}): Promise<TrackedParcel> {
+      if (candidates.length === 0) {
+        throw new AppError('INVALID_REQUEST', '운송장 번호 형식만으로는 택배사를 알 수 없습니다. 택배사(carrier_id)를 함께 보내세요.', {
+          field: 'carrier_id',
+        });
+      }
+      let unclear: AppError | undefined;
+      for (const carrierId of candidates.slice(0, MAX_DETECT_CANDIDATES)) {
+        try {
+          return await this.track(carrierId, trackId, options);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          if (mayBeUnknownParcel(error)) unclear ??= error;
+          else if (error.code !== 'NOT_FOUND' && error.code !== 'INVALID_REQUEST') throw error;
+        }
+      }
+      if (unclear) throw unclear;
+      const tried = candidates.slice(0, MAX_DETECT_CANDIDATES).map((id) => findCarrier(id)?.name_ko ?? id);
+      throw new AppError(
+        'NOT_FOUND',
+        `${tried.join(', ')}에서 이 운송장 번호를 찾지 못했습니다. 택배사(carrier_id)를 지정해 다시 조회하세요.`,
+      );
+    },
+    /** Counts since start (bench and tests): lookups and requests (pages) sent upstream, cache hits, lookups that joined a running call. */
     stats: () => ({ ...counters }),
   };
 }

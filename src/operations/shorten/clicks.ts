@@ -40,13 +40,30 @@ interface PendingCount {
   clicks: number;
 }
 
+/** Distinct rollup rows one link may get per hour (minute × referrer × agent); the rest are pooled. */
+export const MAX_CLICK_ROWS_PER_LINK_HOUR = 60;
+/** Referrer host of the pooled row: clicks beyond the budget, still counted in the totals. */
+export const OTHER_REFERRER = '(other)';
+
 /**
  * Clicks are counted in memory after the redirect is answered and written as per-minute
  * rollups once a second: the redirect never waits on the database, and ten thousand clicks on
  * one link become one upsert.
+ *
+ * Anyone may click, with any Referer and User-Agent: each link gets at most
+ * MAX_CLICK_ROWS_PER_LINK_HOUR distinct rows per hour (per instance); further combinations
+ * are pooled into one row at the hour's start with referrer `(other)`, so the table grows with
+ * time and links, never with what a visitor makes up. Totals and daily counts stay exact.
  */
-export function createClickRecorder(db: Database, logger: Logger, options: { flushIntervalMs?: number; maxKeys?: number } = {}) {
+export function createClickRecorder(
+  db: Database,
+  logger: Logger,
+  options: { flushIntervalMs?: number; maxKeys?: number; maxRowsPerLinkHour?: number } = {},
+) {
   const maxKeys = options.maxKeys ?? 50_000;
+  const rowBudget = options.maxRowsPerLinkHour ?? MAX_CLICK_ROWS_PER_LINK_HOUR;
+  /** Rollup keys already used per link and hour. */
+  const usedKeys = new LRUCache<string, Set<string>>({ max: 20_000 });
   // User agents repeat; isbot's pattern is large, so classify each distinct one once.
   const agents = new LRUCache<string, AgentClass>({ max: 5_000 });
   let pending = new Map<string, PendingCount>();
@@ -98,10 +115,27 @@ export function createClickRecorder(db: Database, logger: Logger, options: { flu
 
   return {
     record(click: ClickInfo): void {
-      const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-      const host = referrerHost(click.referrer);
-      const { agentClass, isBot } = classify(click.userAgent);
-      const key = `${click.linkId}|${minute.getTime()}|${host}|${agentClass}|${isBot}`;
+      const nowMs = Date.now();
+      let minute = new Date(Math.floor(nowMs / 60_000) * 60_000);
+      let host = referrerHost(click.referrer);
+      const agent = classify(click.userAgent);
+      let agentClass: string = agent.agentClass;
+      const isBot = agent.isBot;
+      let key = `${click.linkId}|${minute.getTime()}|${host}|${agentClass}|${isBot}`;
+      const hour = Math.floor(nowMs / 3_600_000) * 3_600_000;
+      const budgetKey = `${click.linkId}|${hour}`;
+      let used = usedKeys.get(budgetKey);
+      if (!used) usedKeys.set(budgetKey, (used = new Set()));
+      if (!used.has(key)) {
+        if (used.size < rowBudget) {
+          used.add(key);
+        } else {
+          minute = new Date(hour);
+          host = OTHER_REFERRER;
+          agentClass = 'other';
+          key = `${click.linkId}|${hour}|${host}|${agentClass}|${isBot}`;
+        }
+      }
       const existing = pending.get(key);
       if (existing) {
         existing.clicks++;

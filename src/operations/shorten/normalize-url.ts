@@ -22,9 +22,34 @@ export function normalizeTargetUrl(raw: string, shortUrlBase: string): string {
   return normalized;
 }
 
+/**
+ * True when the URL lands in the short-link space. The service's own host is compared without a
+ * trailing dot (`localhost.` is `localhost`), and any loopback name or address (127.0.0.0/8,
+ * `[::1]`, `localhost`, `*.localhost`, `0.0.0.0`) counts as the service itself when the path is
+ * the short-link path: such a link can only ever point back here.
+ */
 function pointsInto(url: URL, base: URL): boolean {
   const basePath = base.pathname.replace(/\/+$/, '');
-  return url.host === base.host && (basePath === '' || url.pathname === basePath || url.pathname.startsWith(`${basePath}/`));
+  const inPath = basePath === '' || url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
+  if (!inPath) return false;
+  const host = bareHost(url.hostname);
+  if (isLoopback(host)) return basePath !== '' || isLoopback(bareHost(base.hostname));
+  return host === bareHost(base.hostname) && effectivePort(url) === effectivePort(base);
+}
+
+function bareHost(hostname: string): string {
+  return hostname.toLowerCase().replace(/\.+$/, '');
+}
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (/^127\.\d+\.\d+\.\d+$/.test(host) || host === '0.0.0.0') return true;
+  // WHATWG serializes IPv6 compressed in brackets: [::1], [::], [::ffff:7f00:1] (= 127.0.0.1).
+  return host === '[::1]' || host === '[::]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
+}
+
+function effectivePort(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
 }
 
 function invalidUrl(reason: string): AppError {

@@ -7,8 +7,8 @@ import type { Redirects } from './redirects.js';
 import { shortenSchema } from './shorten.schema.js';
 
 export interface ShortenDeps {
-  links: LinkStore;
-  redirects: Redirects;
+  links: Pick<LinkStore, 'getOrCreate'>;
+  redirects: Pick<Redirects, 'remember'>;
   urlChecker: UrlSafetyChecker;
   shortUrlBase: string;
 }

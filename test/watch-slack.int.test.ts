@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChannelNotifier } from '../bots/notifier.js';
+import { loadConfig } from '../src/config.js';
+import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
+import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+
+/** `/track … watch` through the real Slack door, in a channel the bot cannot post to. */
+const SECRET = 'watch-signing-secret';
+const BOT_TOKEN = 'xoxb-watch-bot';
+const TEAM = `TW${process.pid}`;
+let slack: FakeSlack;
+let tracker: FakeTracker;
+let app: TestApp;
+let owner: TestUser;
+let counter = 0;
+
+beforeAll(async () => {
+  slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
+  tracker = await startFakeTracker();
+  const env = { SLACK_SIGNING_SECRET: SECRET, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_API_URL: slack.apiUrl, DELIVERY_TRACKER_URL: tracker.url };
+  app = await startTestApp(env, {
+    delivery: { rateLimit: { bucket: `watch-slack-${process.pid}-${Date.now()}`, perSecond: 200 } },
+    watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })) },
+  });
+  owner = await app.signUp();
+  expect((await app.post('/api/v1/subscriptions', { api: 'delivery-tracking' }, owner.apiKey)).status).toBe(201);
+  slack.setUser('UADMIN', { is_admin: true });
+  await (await slash('/link', owner.apiKey, 'C1', 'UADMIN')).response();
+});
+afterAll(async () => {
+  await app?.close();
+  await slack?.close();
+  await tracker?.close();
+});
+
+async function slash(command: string, text: string, channel: string, user = 'UASKER') {
+  const responseUrl = slack.responseUrl();
+  const body = new URLSearchParams({
+    team_id: TEAM,
+    channel_id: channel,
+    user_id: user,
+    command,
+    text,
+    response_url: responseUrl,
+    trigger_id: `t-${++counter}`,
+    api_app_id: 'A1',
+  }).toString();
+  const timestamp = Math.floor(Date.now() / 1000);
+  const ack = await fetch(`${app.url}/slack/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': slackSignature(SECRET, timestamp, body),
+    },
+    body,
+  });
+  expect(ack.status).toBe(200);
+  return { response: () => slack.waitFor(() => slack.responses(responseUrl)[0]?.body) };
+}
+
+const textOf = (message: any) => JSON.stringify(message?.blocks ?? []) + (message?.text ?? '');
+
+describe('/track … watch in Slack', () => {
+  it('answers privately that the bot cannot post in a channel it has not joined, and keeps no watch', async () => {
+    const body = `3${String(process.pid % 1000).padStart(3, '0')}${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+    const id = `${body}${BigInt(body) % 7n}`; // a CJ-format number no other run uses (the cache persists on PostgreSQL)
+    tracker.parcel('kr.cjlogistics', id, { events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '집화처리', '성수')] });
+    slack.refuseChannel('C-NOBOT', 'not_in_channel');
+    const answer = await (await slash('/track', `${id} watch`, 'C-NOBOT')).response();
+    expect(answer.response_type ?? 'ephemeral').toBe('ephemeral');
+    expect(textOf(answer)).toContain('/invite');
+    expect(textOf(answer)).not.toContain('알려 드릴게요');
+    expect(await app.runtime.watches.list(owner.accountId)).toEqual([]);
+
+    const joined = await (await slash('/track', `CJ ${id} watch`, 'C-JOINED')).response();
+    expect(textOf(joined)).toContain('알려 드릴게요');
+    const posts = slack.api('chat.postMessage').filter((call) => call.body.channel === 'C-JOINED');
+    expect(posts.map((call) => call.body.text)).toEqual([
+      `🔔 CJ대한통운 ${id} 배송 상태가 바뀌면 이 채널에 알려 드립니다 (배송 완료 또는 30일까지).`,
+    ]);
+    expect((await app.runtime.watches.list(owner.accountId)).map((watch) => [watch.carrier_id, watch.target])).toEqual([
+      ['kr.cjlogistics', { type: 'slack', channel_id: 'C-JOINED' }],
+    ]);
+  });
+});
