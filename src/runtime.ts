@@ -132,7 +132,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const databaseMonitor = createDatabaseMonitor({
     probe: database.ping,
     onChange: (available, error) =>
-      available ? logger.info('database reachable again') : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
+      available
+        ? logger.info('database reachable again')
+        : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
   });
 
   const { coordination } = database;
