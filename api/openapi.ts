@@ -21,13 +21,23 @@ export function buildOpenApiDocument(runtime: Runtime): object {
         201: ok('가입됨', { success: true, user: { id: 1, email: 'dev@example.com' } }),
         400: error('INVALID_REQUEST', "'password' 필드: 비밀번호는 8자 이상이어야 합니다."),
         409: error('EMAIL_TAKEN', '이미 가입된 이메일입니다.'),
+        429: error('RATE_LIMITED', '이 주소에서 가입 요청이 너무 많습니다. 59분 후에 다시 시도하세요.'),
       }, []),
     },
     '/api/v1/auth/login': {
       post: endpoint('로그인 (토큰 24시간 유효)', 'account', credentialsSchema, { email: 'dev@example.com', password: 'correct horse battery' }, {
         200: ok('토큰', { success: true, token: 'q0G…', expires_at: '2026-11-23T06:00:00.000Z' }),
         401: error('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.'),
+        429: error('RATE_LIMITED', '로그인 시도가 너무 많습니다. 15분 후에 다시 시도하세요.'),
       }, []),
+    },
+    '/api/v1/auth/logout': {
+      post: {
+        tags: ['account'],
+        summary: '로그아웃 (토큰 즉시 만료)',
+        security: [{ bearer: [] }],
+        responses: { 200: ok('로그아웃됨', { success: true }), 401: error('UNAUTHORIZED', '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.') },
+      },
     },
     '/api/v1/keys': {
       post: endpoint('API 키 만들기 (전체 키는 이 응답에서만 보입니다)', 'account', createKeySchema, { name: 'laptop' }, {
@@ -57,7 +67,7 @@ export function buildOpenApiDocument(runtime: Runtime): object {
     },
   };
 
-  Object.assign(paths, watchPaths());
+  Object.assign(paths, watchPaths(), healthPaths());
 
   for (const api of CATALOG) {
     const example = OPERATION_EXAMPLES[api.id];
@@ -198,4 +208,21 @@ function operationResponses(api: ApiId, example: object) {
   }
   if (api === 'translation') responses[500] = error('TRANSLATION_ENGINE_ERROR', '번역 엔진 연결에 실패했습니다.');
   return responses;
+}
+
+/** Liveness and readiness for load balancers (api/routes/health.ts). */
+function healthPaths(): Record<string, object> {
+  const ready = {
+    tags: ['health'],
+    security: [],
+    responses: {
+      200: ok('준비됨', { status: 'ok' }),
+      503: ok('데이터베이스 연결 불가 또는 종료 중 (Retry-After)', { status: 'unavailable', database: 'down' }),
+    },
+  };
+  return {
+    '/healthz': { get: { ...ready, summary: '준비 상태 (/healthz/ready와 같음)' } },
+    '/healthz/ready': { get: { ...ready, summary: '준비 상태: 데이터베이스가 응답하고 종료 중이 아님' } },
+    '/healthz/live': { get: { tags: ['health'], security: [], summary: '프로세스 생존 여부', responses: { 200: ok('살아 있음', { status: 'ok' }) } } },
+  };
 }

@@ -319,7 +319,9 @@ export const deliveryWatches = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index('delivery_watches_due_idx').on(table.nextPollAt).where(sql`status = 'active'`),
+    index('delivery_watches_due_idx')
+      .on(table.nextPollAt)
+      .where(sql`status = 'active'`),
     // One active watch per account, parcel and target: concurrent creations cannot make two (INSERT … ON CONFLICT).
     uniqueIndex('delivery_watches_active_uniq')
       .on(table.accountId, table.carrierId, table.trackId, table.targetKind, table.target)

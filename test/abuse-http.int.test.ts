@@ -15,7 +15,10 @@ afterAll(() => app.close());
 function answerBeforeBody(path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, app.url);
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(14_900_000), ...headers } });
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(14_900_000), ...headers },
+    });
     req.on('response', (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -57,7 +60,7 @@ describe('small holes', () => {
     expect(await res.json()).toMatchObject({ code: 404, error_code: 'NOT_FOUND' });
   });
 
-  it("refuses short links to the service itself through loopback aliases and a trailing dot", async () => {
+  it('refuses short links to the service itself through loopback aliases and a trailing dot', async () => {
     const user = await app.signUp();
     const port = new URL(app.url).port;
     for (const url of [

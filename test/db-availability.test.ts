@@ -12,7 +12,11 @@ describe('database availability', () => {
     expect(isDatabaseOutage({ code: 'CONNECTION_CLOSED' })).toBe(true);
     expect(isDatabaseOutage(wrapped({ code: '23505' }))).toBe(false);
     expect(isStatementTimeout(wrapped({ code: '57014' }))).toBe(true);
-    expect(fromDatabaseError(wrapped({ code: 'ECONNRESET' }))).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE', retryAfterSeconds: 5 });
+    expect(fromDatabaseError(wrapped({ code: 'ECONNRESET' }))).toMatchObject({
+      status: 503,
+      code: 'DATABASE_UNAVAILABLE',
+      retryAfterSeconds: 5,
+    });
     expect(fromDatabaseError(wrapped({ code: '57014' }))).toMatchObject({ status: 503, code: 'DATABASE_TIMEOUT' });
     expect(fromDatabaseError(new Error('bug'))).toBeUndefined();
   });

@@ -52,8 +52,12 @@ describe.skipIf(!onPostgres)('PostgreSQL restarts', () => {
     const email = `outage-${Date.now()}@example.com`;
     const password = 'correct horse battery';
     await fetch(`${base}/api/v1/auth/register`, { method: 'POST', body: JSON.stringify({ email, password }) });
-    const login: any = await (await fetch(`${base}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email, password }) })).json();
-    const created: any = await (await fetch(`${base}/api/v1/keys`, { method: 'POST', headers: { authorization: `Bearer ${login.token}` } })).json();
+    const login: any = await (
+      await fetch(`${base}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email, password }) })
+    ).json();
+    const created: any = await (
+      await fetch(`${base}/api/v1/keys`, { method: 'POST', headers: { authorization: `Bearer ${login.token}` } })
+    ).json();
     const key = created.api_key as string;
 
     const statuses = new Map<number, number>();
@@ -114,7 +118,10 @@ describe.skipIf(!onPostgres)('PostgreSQL restarts', () => {
       body: JSON.stringify({ url: 'https://example.com/after' }),
     });
     expect(after.status, 'a call after the restarts').toBe(200);
-    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503), JSON.stringify([...statuses])).toEqual([]);
+    expect(
+      [...statuses.keys()].filter((status) => status !== 200 && status !== 503),
+      JSON.stringify([...statuses]),
+    ).toEqual([]);
     expect(slowest).toBeLessThan(8000);
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { makeDocument, type DocumentKind, type ExpectedInfo } from './helpers/id-documents.js';
 import { assertKoreanFonts, renderImage } from './helpers/id-images.js';
+import { pdfWithImage } from './helpers/id-pdf.js';
 
 const PATH = '/api/v1/ocr/idcard';
 
@@ -48,7 +49,13 @@ describe('POST /api/v1/ocr/idcard', () => {
     const before = await remaining();
     const res = await app.post(PATH, { base64_image: base64 }, user.apiKey);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, info: infoOf(expected), api: 'ocr-idcard', engine: 'tesseract', remaining: before - 1 });
+    expect(res.body).toMatchObject({
+      success: true,
+      info: infoOf(expected),
+      api: 'ocr-idcard',
+      engine: 'tesseract',
+      remaining: before - 1,
+    });
     expect(res.body.raw_text).toContain(expected.id_number);
     expect(Array.isArray(res.body.warnings)).toBe(true);
     expect(res.headers.get('ratelimit')).toContain(`r=${before - 1}`);
@@ -69,6 +76,25 @@ describe('POST /api/v1/ocr/idcard', () => {
     expect(res.status).toBe(200);
     expect(res.body.info).toEqual(infoOf(expected));
     expect(res.body.warnings).toEqual([]);
+  });
+
+  it('reads a business registration certificate sent as a PDF (its first page)', { timeout: 60_000 }, async () => {
+    const spec = makeDocument('business', 1, 0);
+    const pdf = await pdfWithImage(await renderImage(spec, 'clean', 1), 2);
+    const res = await app.post(PATH, { base64_image: `data:application/pdf;base64,${pdf.toString('base64')}` }, user.apiKey);
+    expect(res.status).toBe(200);
+    expect(res.body.info).toEqual(infoOf(spec.expected));
+    expect(res.body.confidence.id_number).toBeGreaterThan(0.5);
+  });
+
+  it('refuses SVG before decoding it, free of charge', async () => {
+    const before = await remaining();
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><defs><g id="a"><use href="#b"/></g></defs></svg>';
+    const res = await app.post(PATH, { base64_image: Buffer.from(svg).toString('base64') }, user.apiKey);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error_code: 'INVALID_REQUEST', field: 'base64_image' });
+    expect(res.body.error).toContain('SVG');
+    expect(await remaining()).toBe(before);
   });
 
   it('masks the resident number tail and the licence serial in info and raw_text with mask: true', async () => {
@@ -103,7 +129,11 @@ describe('POST /api/v1/ocr/idcard', () => {
     const notBase64 = await app.post(PATH, { base64_image: '이건 이미지가 아닙니다!' }, user.apiKey);
     expect(notBase64.status).toBe(400);
     expect(notBase64.body.error).toContain('Base64');
-    const notImage = await app.post(PATH, { base64_image: Buffer.from('just some text, not a picture at all').toString('base64') }, user.apiKey);
+    const notImage = await app.post(
+      PATH,
+      { base64_image: Buffer.from('just some text, not a picture at all').toString('base64') },
+      user.apiKey,
+    );
     expect(notImage.status).toBe(400);
     expect(notImage.body.error).toContain('이미지');
     const wrongType = await app.post(PATH, { base64_image: 12345 }, user.apiKey);
@@ -116,7 +146,9 @@ describe('POST /api/v1/ocr/idcard', () => {
     const big = await app.post(PATH, { base64_image: Buffer.alloc(11 * 1024 * 1024, 7).toString('base64') }, user.apiKey);
     expect(big.status).toBe(413);
     expect(big.body.error_code).toBe('PAYLOAD_TOO_LARGE');
-    const bomb = await sharp({ create: { width: 9000, height: 6000, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const bomb = await sharp({ create: { width: 9000, height: 6000, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const wide = await app.post(PATH, { base64_image: bomb.toString('base64') }, user.apiKey);
     expect(wide.status).toBe(413);
     expect(wide.body.error).toContain('해상도');
@@ -125,12 +157,18 @@ describe('POST /api/v1/ocr/idcard', () => {
 
   it('answers 422 with a Korean explanation for a blank image or another document, free of charge', async () => {
     const before = await remaining();
-    const blank = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const empty = await app.post(PATH, { base64_image: blank.toString('base64') }, user.apiKey);
     expect(empty.status).toBe(422);
     expect(empty.body).toMatchObject({ success: false, code: 422, error_code: 'UNPROCESSABLE' });
     expect(empty.body.error).toContain('글자를 읽지 못했습니다');
-    const memo = await app.post(PATH, { base64_image: await textImage(['오늘 점심 메뉴는 김치찌개', '회의는 세 시에 시작합니다', '장소는 본관 회의실']) }, user.apiKey);
+    const memo = await app.post(
+      PATH,
+      { base64_image: await textImage(['오늘 점심 메뉴는 김치찌개', '회의는 세 시에 시작합니다', '장소는 본관 회의실']) },
+      user.apiKey,
+    );
     expect(memo.status).toBe(422);
     expect(memo.body.error).toContain('주민등록증, 자동차운전면허증, 사업자등록증');
     expect(await remaining()).toBe(before);

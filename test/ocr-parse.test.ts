@@ -63,16 +63,44 @@ describe('Korean text clean-up', () => {
   });
 
   it('rebuilds a road-name address and drops the specks around it', () => {
-    expect(cleanAddress(['” 채 7 대 구 광역시 창원시 중앙로 109,', '( 102 동 1004 호 ㅣ'])).toBe('대구광역시 창원시 중앙로 109, 102동 1004호');
+    expect(cleanAddress(['” 채 7 대 구 광역시 창원시 중앙로 109,', '( 102 동 1004 호 ㅣ'])).toBe(
+      '대구광역시 창원시 중앙로 109, 102동 1004호',
+    );
     expect(cleanAddress(['가인천광역시 강남구 번영로 108, 106 동 1603 호'])).toBe('인천광역시 강남구 번영로 108, 106동 1603호');
     expect(cleanAddress(['경기도 창원시 세 종 대 로 97. (둔산동) ㅣ 5'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
     // a speck glued to the 시·도 is dropped; a road named like a 시·도 (세종대로) is not a start
     expect(cleanAddress(['세 경기도 창원시 세 종 대 로 97 (둔산동)'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
     expect(cleanAddress(['서울 종로구 세종대로 209', '( 세 종 로 )'])).toBe('서울 종로구 세종대로 209 (세종로)');
   });
+
+  it('corrects misread 시·도 and 시·군·구 names against the real list, by the jamo that differ', () => {
+    // 물/울 and 낳/남 differ by one jamo; the road name is kept as read, its number spacing fixed
+    expect(cleanAddress(['서 물 특별시 강 낳 구 테 헤 란 로 22 길 12( 역 삼 동)'])).toBe('서울특별시 강남구 테헤란로22길 12 (역삼동)');
+    expect(cleanAddress(['결 기도 수성구 은행나무길 150'])).toBe('경기도 수성구 은행나무길 150');
+    expect(cleanAddress(['경강북도해운대구 올림픽로 315'])).toBe('경상북도 해운대구 올림픽로 315');
+    expect(cleanAddress(['대전광역시 성남셔동문로 103'])).toBe('대전광역시 성남시 동문로 103');
+    // a real name is never "corrected" into the 시·도's own (창원시 is not 경기도's, but it exists)
+    expect(cleanAddress(['경기도 창원시 세종대로 97'])).toBe('경기도 창원시 세종대로 97');
+    // specks between the 시·군·구 and the road go; after a village address's reference, too
+    expect(cleanAddress(['제주특별자치도 포항시 의 ^ 중앙로 228, 106동 101호'])).toBe('제주특별자치도 포항시 중앙로 228, 106동 101호');
+    expect(cleanAddress(['서 울 특 별시 가 산 디 지 털 1 로', '( 대 륭 테 크 노 타 운 18 차 ) / 7'])).toBe(
+      '서울특별시 가산디지털1로 (대 륭테크노타운 18 차)',
+    );
+    // two-syllable names are too close to each other to guess
+    expect(cleanAddress(['부산광역시 둥구 중앙로 1'])).toBe('부산광역시 둥구 중앙로 1');
+  });
 });
 
-const RESIDENT_TEXT = ['그 드 그 :', '주민등록증', '홍 길 동 |', '" 900101-1234568 () :', '서 울 특별시 종로구 세 종 대 로 209', '(세종로)', '2019. 1. 5.', '서울특별시 종 로 구 청장'].join('\n');
+const RESIDENT_TEXT = [
+  '그 드 그 :',
+  '주민등록증',
+  '홍 길 동 |',
+  '" 900101-1234568 () :',
+  '서 울 특별시 종로구 세 종 대 로 209',
+  '(세종로)',
+  '2019. 1. 5.',
+  '서울특별시 종 로 구 청장',
+].join('\n');
 const LICENCE_TEXT = [
   '자 동 차 운 전 면허증',
   '1 종 보통',
@@ -151,6 +179,61 @@ describe('parseDocument', () => {
     ]);
     const business = parseDocument(BUSINESS_TEXT.replace('124-81-00998', '124-81-00997'));
     expect(business?.warnings.map((w) => [w.field, w.code])).toEqual([['id_number', 'CHECKSUM_MISMATCH']]);
+  });
+
+  it('reads a licence whose class boxes share the name line', () => {
+    const text = [
+      '자동차운전면허증',
+      '11-19-123456-78',
+      '김 민 서 | 1종보통 | | 2종소형 |',
+      '900101-1234568',
+      '서울특별시 종로구 세종대로 209',
+      '2019.01.05.',
+      '서울특별시경찰청장',
+    ];
+    const parsed = parseDocument(text.join('\n'));
+    expect(parsed?.info).toMatchObject({ type: '자동차운전면허증', name: '김민서', license_number: '11-19-123456-78' });
+  });
+
+  it('knows a resident card without its title: the issuer line, an address and a resident-shaped number', () => {
+    // the title lost to glare; the number's month (16) cannot exist, as on some sample cards
+    const text = [
+      'ㅁ ] 드',
+      '박은영',
+      '491614-4124423',
+      '인 천 광 떡 시 광진구',
+      '석 촌 호 수 022 거 리',
+      '2021.05.03',
+      '부 산 특별시 부 산 구청장 ,',
+    ];
+    const parsed = parseDocument(text.join('\n'));
+    expect(parsed?.info).toMatchObject({
+      type: '주민등록증',
+      name: '박은영',
+      address: '인천광역시 광진구 석촌호수 022 거리',
+      issue_date: '2021.05.03.',
+    });
+    expect(
+      parseDocument(['수 민 등 록 중', '홍 길 동 (※ 솜 깨 )', '800101-1234568', '서울특별시 금천구청장 [=] |)'].join('\n'))?.info.type,
+    ).toBe('주민등록증');
+  });
+
+  it('reads an address over three lines, stopping at the date', () => {
+    const text = [
+      '주민등록증',
+      '둘 리 ( 찬 뽀 )',
+      '830422-1185600',
+      '| 부천시 원미구 상 1 동',
+      '412-3 번 지',
+      '둘 리 의 거리',
+      '2003.4.22',
+      '경기도 부 천 시 장 _ 2!',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      name: '둘리',
+      address: '부천시 원미구 상 1 동 412-3 번지 둘리의거리',
+      issue_date: '2003.04.22.',
+    });
   });
 
   it('finds no document in other text', () => {

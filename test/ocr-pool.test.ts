@@ -51,6 +51,19 @@ describe('tesseract pool', () => {
     expect(pool.stats().workers).toBe(0);
   });
 
+  it('drops a queued image at once when its caller goes away', async () => {
+    pool = createTesseractPool({ size: 1 });
+    const image = await textPng('주민등록증');
+    const running = pool.recognize(image);
+    const controller = new AbortController();
+    const queued = pool.recognize(image, controller.signal).catch((error: unknown) => error);
+    expect(pool.stats().queued).toBe(1);
+    controller.abort(new Error('client went away'));
+    expect(await queued).toMatchObject({ message: 'client went away' });
+    expect(pool.stats().queued).toBe(0);
+    expect(compact((await running).text)).toContain('주민등록증');
+  });
+
   it('refuses work after close', async () => {
     pool = createTesseractPool({ size: 1 });
     await pool.close();

@@ -1,13 +1,21 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
+import { AppError } from '../../src/errors.js';
 import { CATALOG, type ApiId } from '../../src/platform/catalog.js';
 import { executeOperation, type Caller, type Operation } from '../../src/platform/execute.js';
 import type { Runtime } from '../../src/runtime.js';
 import { accountOf, authenticate } from '../middleware/auth.js';
 import { setQuotaHeaders } from '../middleware/quota-headers.js';
 
-export function callerOf(req: Request): Caller {
-  return { account: accountOf(req), logger: req.log, requestId: String(req.id) };
+export function callerOf(req: Request, res?: Response): Caller {
+  const caller: Caller = { account: accountOf(req), logger: req.log, requestId: String(req.id) };
+  if (!res) return caller;
+  // A client that disconnects before the answer aborts the work (an image waiting for OCR).
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new AppError('INVALID_REQUEST', '요청이 취소되었습니다.'));
+  });
+  return { ...caller, signal: controller.signal };
 }
 
 /**
@@ -20,7 +28,7 @@ export async function runForRequest<Schema extends z.ZodType, Output extends obj
   req: Request,
   res: Response,
 ): Promise<{ output: Output; remaining: number }> {
-  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, callerOf(req), req.body);
+  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, callerOf(req, res), req.body);
   setQuotaHeaders(res, quota, runtime.clock());
   return { output, remaining: quota.remaining };
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../../src/errors.js';
+import { AppError, fromDatabaseError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { Account } from '../../src/platform/accounts.js';
 import type { ApiId } from '../../src/platform/catalog.js';
@@ -145,7 +145,9 @@ function usageReply(ctx: CommandContext, command: BotCommand, problem: string | 
   };
 }
 
-function renderError(error: unknown, invocation: Invocation, logger: Logger, t: (text: Text) => string): Reply {
+function renderError(raw: unknown, invocation: Invocation, logger: Logger, t: (text: Text) => string): Reply {
+  // A database outage or statement timeout reads as "try again shortly", not as a bug.
+  const error = raw instanceof AppError ? raw : (fromDatabaseError(raw) ?? raw);
   if (error instanceof AppError) {
     logger.info({ status: error.status, code: error.code }, 'bot command refused');
     if (error.code === 'UNAUTHORIZED') return { title: t(TEXTS.notLinkedTitle), text: t(TEXTS.notLinked), tone: 'info' };

@@ -11,6 +11,8 @@ export interface Caller {
   account: Account;
   logger: Logger;
   requestId: string;
+  /** Aborted when the caller goes away (HTTP client disconnected): long work may stop early. */
+  signal?: AbortSignal;
 }
 
 /** What an operation receives besides its input: the caller, and the one way to charge a call. */

@@ -34,7 +34,8 @@ export function createPasswordHasher(options: PasswordHasherOptions) {
       return await work();
     } finally {
       const next = waiting.shift();
-      if (next) next(); // the slot passes on: `running` stays the same
+      if (next)
+        next(); // the slot passes on: `running` stays the same
       else running--;
     }
   }

@@ -122,8 +122,9 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
     },
 
     async startRecovery(intervalMs?: number): Promise<void> {
-      await holds.recover();
-      if (!intervalMs) return;
+      if (!intervalMs) return void (await holds.recover());
+      // Two instances recovering the same dead one may deadlock on its rows: one gives way and retries later.
+      await holds.recover().catch(() => {});
       recovery = setInterval(() => void holds.recover().catch(() => {}), intervalMs);
       recovery.unref();
     },

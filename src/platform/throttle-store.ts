@@ -47,7 +47,10 @@ export function createThrottleStore(db: Database, clock: () => Date) {
 
     /** Housekeeping: windows that have ended. */
     async purge(): Promise<number> {
-      const gone = await db.delete(throttleWindows).where(lte(throttleWindows.windowEndsAt, clock())).returning({ key: throttleWindows.key });
+      const gone = await db
+        .delete(throttleWindows)
+        .where(lte(throttleWindows.windowEndsAt, clock()))
+        .returning({ key: throttleWindows.key });
       return gone.length;
     },
   };

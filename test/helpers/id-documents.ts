@@ -20,7 +20,6 @@ export interface DocumentSpec {
   expected: ExpectedInfo;
 }
 
-
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
 const int = (rng: Rng, min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
@@ -28,23 +27,125 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const digits = (rng: Rng, count: number) => Array.from({ length: count }, () => int(rng, 0, 9)).join('');
 
 const SURNAMES = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권', '황', '안', '송', '류', '홍'];
-const SYLLABLES = ['민', '서', '준', '지', '현', '우', '수', '영', '하', '은', '도', '윤', '재', '원', '승', '희', '연', '호', '진', '성', '혜', '경', '태', '동', '석', '예', '주', '유', '건', '미'];
-const SIDO = ['서울특별시', '부산광역시', '대구광역시', '인천광역시', '광주광역시', '대전광역시', '울산광역시', '경기도', '강원특별자치도', '충청북도', '충청남도', '전라남도', '경상북도', '경상남도', '제주특별자치도'];
-const SIGUNGU = ['종로구', '중구', '강남구', '서초구', '마포구', '송파구', '해운대구', '수성구', '남동구', '유성구', '수원시', '성남시', '고양시', '청주시', '천안시', '포항시', '창원시', '제주시', '양평군', '홍천군'];
-const ROADS = ['세종대로', '테헤란로', '올림픽로', '중앙로', '번영로', '시청로', '한강대로', '대학로', '새말로', '동문로', '문화로', '평화로', '해맞이로', '은행나무길'];
+const SYLLABLES = [
+  '민',
+  '서',
+  '준',
+  '지',
+  '현',
+  '우',
+  '수',
+  '영',
+  '하',
+  '은',
+  '도',
+  '윤',
+  '재',
+  '원',
+  '승',
+  '희',
+  '연',
+  '호',
+  '진',
+  '성',
+  '혜',
+  '경',
+  '태',
+  '동',
+  '석',
+  '예',
+  '주',
+  '유',
+  '건',
+  '미',
+];
+const SIDO = [
+  '서울특별시',
+  '부산광역시',
+  '대구광역시',
+  '인천광역시',
+  '광주광역시',
+  '대전광역시',
+  '울산광역시',
+  '경기도',
+  '강원특별자치도',
+  '충청북도',
+  '충청남도',
+  '전라남도',
+  '경상북도',
+  '경상남도',
+  '제주특별자치도',
+];
+const SIGUNGU = [
+  '종로구',
+  '중구',
+  '강남구',
+  '서초구',
+  '마포구',
+  '송파구',
+  '해운대구',
+  '수성구',
+  '남동구',
+  '유성구',
+  '수원시',
+  '성남시',
+  '고양시',
+  '청주시',
+  '천안시',
+  '포항시',
+  '창원시',
+  '제주시',
+  '양평군',
+  '홍천군',
+];
+const ROADS = [
+  '세종대로',
+  '테헤란로',
+  '올림픽로',
+  '중앙로',
+  '번영로',
+  '시청로',
+  '한강대로',
+  '대학로',
+  '새말로',
+  '동문로',
+  '문화로',
+  '평화로',
+  '해맞이로',
+  '은행나무길',
+];
 const DONGS = ['역삼동', '세종로', '신촌동', '대치동', '우동', '범어동', '구월동', '둔산동', '정자동', '연동'];
 const BIZ_WORDS = ['한빛', '누리', '새봄', '다온', '하늘', '미래', '온누리', '푸른솔', '가람', '보람', '초록', '아름'];
 const BIZ_SUFFIX = ['소프트', '테크', '상사', '식품', '물산', '디자인', '컴퍼니', '랩스', '산업', '건설'];
 const BIZ_TYPES = ['서비스업', '도매 및 소매업', '제조업', '정보통신업', '건설업', '음식점업', '부동산업'];
-const BIZ_ITEMS = ['응용소프트웨어 개발', '전자상거래', '컴퓨터 부품', '한식 음식점', '광고 대행', '화장품 도매', '경영 컨설팅', '인테리어 공사'];
+const BIZ_ITEMS = [
+  '응용소프트웨어 개발',
+  '전자상거래',
+  '컴퓨터 부품',
+  '한식 음식점',
+  '광고 대행',
+  '화장품 도매',
+  '경영 컨설팅',
+  '인테리어 공사',
+];
 const TAX_OFFICES = ['종로', '강남', '서초', '마포', '해운대', '수성', '남동', '유성', '수원', '분당', '청주', '제주'];
-const POLICE = ['서울특별시경찰청장', '경기남부경찰청장', '부산광역시경찰청장', '대구광역시경찰청장', '인천광역시경찰청장', '충청북도경찰청장'];
+const POLICE = [
+  '서울특별시경찰청장',
+  '경기남부경찰청장',
+  '부산광역시경찰청장',
+  '대구광역시경찰청장',
+  '인천광역시경찰청장',
+  '충청북도경찰청장',
+];
 
 export const TYPE_LABELS: Record<DocumentKind, string> = {
   resident: '주민등록증',
   license: '자동차운전면허증',
   business: '사업자등록증',
 };
+
+const HANJA = ['金', '李', '朴', '崔', '鄭', '民', '瑞', '俊', '智', '賢', '宇', '秀', '英', '夏', '恩', '道', '允', '在', '元', '承'];
+const hanjaName = (rng: Rng) => Array.from({ length: 3 }, () => pick(rng, HANJA)).join('');
 
 function personName(rng: Rng): string {
   return pick(rng, SURNAMES) + pick(rng, SYLLABLES) + pick(rng, SYLLABLES);
@@ -77,7 +178,10 @@ function address(rng: Rng): { lines: string[]; text: string } {
   const unit = rng() < 0.5;
   const rest = unit ? `${int(rng, 101, 115)}동 ${int(rng, 1, 25)}${pad(int(rng, 1, 8))}호` : `(${pick(rng, DONGS)})`;
   const head = unit ? `${road},` : road;
-  const lines = rng() < 0.5 ? [`${head} ${rest}`] : [head, rest];
+  const split = rng();
+  const [sido, sigungu, ...tail] = road.split(' ');
+  const lines =
+    split < 0.4 ? [`${head} ${rest}`] : split < 0.75 ? [head, rest] : [`${sido} ${sigungu}`, `${tail.join(' ')}${unit ? ',' : ''} ${rest}`];
   return { lines, text: `${head} ${rest}` };
 }
 
@@ -135,7 +239,7 @@ function residentCard(rng: Rng): DocumentSpec {
   const issuer = `${pick(rng, SIDO)} ${sigungu}${sigungu.endsWith('군') ? '수' : '청장'}`;
   const texts: Text[] = [
     { x: 60, y: 100, size: 56, text: '주민등록증', bold: true, spacing: 6 },
-    { x: 60, y: 190, size: 44, text: name, bold: true },
+    { x: 60, y: 190, size: 44, text: rng() < 0.4 ? `${name}(${hanjaName(rng)})` : name, bold: true },
     { x: 60, y: 260, size: 38, text: id },
     ...addr.lines.map((line, i) => ({ x: 60, y: 340 + i * 44, size: 28, text: line })),
     { x: 700, y: 510, size: 30, text: `${issued.y}. ${issued.m}. ${issued.d}.`, anchor: 'end' as const },
@@ -149,7 +253,13 @@ function residentCard(rng: Rng): DocumentSpec {
     address: addr.text,
     issue_date: dotted(issued),
   };
-  return { kind: 'resident', width: CARD_W, height: CARD_H, svg: svg(CARD_W, CARD_H, '#eef3f6', texts, photo(740, 150, 220, 280)), expected };
+  return {
+    kind: 'resident',
+    width: CARD_W,
+    height: CARD_H,
+    svg: svg(CARD_W, CARD_H, '#eef3f6', texts, photo(740, 150, 220, 280)),
+    expected,
+  };
 }
 
 function licenseCard(rng: Rng): DocumentSpec {
@@ -159,9 +269,20 @@ function licenseCard(rng: Rng): DocumentSpec {
   const issued = date(rng);
   const licence = `${int(rng, 11, 28)}-${pad(issued.y % 100)}-${digits(rng, 6)}-${digits(rng, 2)}`;
   const until = { y: issued.y + 10, m: 12, d: 31 };
+  const classes = pick(rng, ['1종보통', '2종보통', '1종대형', '2종소형', '1종보통 2종소형', '1종대형 1종특수']);
+  // Newer cards print the class boxes on the name's line, right of the name.
+  const boxed = rng() < 0.5;
+  const boxes = boxed
+    ? classes
+        .split(' ')
+        .map((c, i) => `<rect x="${640 + i * 150}" y="${226}" width="136" height="46" fill="none" stroke="#333" stroke-width="2"/>`)
+        .join('')
+    : '';
   const texts: Text[] = [
     { x: 300, y: 80, size: 46, text: '자동차운전면허증', bold: true, spacing: 2 },
-    { x: 300, y: 140, size: 30, text: pick(rng, ['1종보통', '2종보통', '1종대형', '2종소형']) },
+    ...(boxed
+      ? classes.split(' ').map((c, i) => ({ x: 708 + i * 150, y: 260, size: 30, text: c, anchor: 'middle' as const }))
+      : [{ x: 300, y: 140, size: 30, text: classes }]),
     { x: 300, y: 200, size: 36, text: licence, bold: true },
     { x: 300, y: 260, size: 40, text: name, bold: true },
     { x: 300, y: 320, size: 34, text: id },
@@ -179,7 +300,13 @@ function licenseCard(rng: Rng): DocumentSpec {
     issue_date: dotted(issued),
     license_number: licence,
   };
-  return { kind: 'license', width: CARD_W, height: CARD_H, svg: svg(CARD_W, CARD_H, '#f3efe6', texts, photo(40, 130, 220, 280)), expected };
+  return {
+    kind: 'license',
+    width: CARD_W,
+    height: CARD_H,
+    svg: svg(CARD_W, CARD_H, '#f3efe6', texts, photo(40, 130, 220, 280) + boxes),
+    expected,
+  };
 }
 
 const emptyBusiness = { representative: '', biz_type: '', biz_item: '' };

@@ -71,7 +71,7 @@ export async function renderImage(spec: DocumentSpec, level: Level, seed: number
 }
 
 /** Seeded noise (sharp's own generator is not seeded, and test images must not change between runs). */
-function gaussianNoise(rng: () => number, length: number, mean: number, sigma: number): Buffer {
+export function gaussianNoise(rng: () => number, length: number, mean: number, sigma: number): Buffer {
   const out = Buffer.alloc(length);
   for (let i = 0; i < length; i += 2) {
     const radius = Math.sqrt(-2 * Math.log(rng() || 1e-9)) * sigma;

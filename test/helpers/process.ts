@@ -15,7 +15,16 @@ export interface ServerProcess {
 export function startServerProcess(env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      // Every test signs up from 127.0.0.1 (counted in the database across runs): limits raised unless a test sets them.
+      SIGNUP_MAX_PER_ADDRESS: '1000000',
+      LOGIN_MAX_PER_ADDRESS: '1000000',
+      ...env,
+    },
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

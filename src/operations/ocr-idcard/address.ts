@@ -1,3 +1,4 @@
+import { closestName, SIDO_NAMES as SIDO_LIST, SIGUNGU_NAMES, sigunguOf } from './regions.js';
 import { respaceHangul, trimJunk } from './text.js';
 
 /** First-level divisions (시·도), in full and as commonly abbreviated. */
@@ -14,45 +15,142 @@ const GLUED_SIDO = new RegExp(`^[^\\s]{1,2}(${SIDO_NAMES})$`);
 /** True when a line reads like the start of a Korean address. */
 export function looksLikeAddress(line: string): boolean {
   const text = line.replace(/\s+/g, '');
-  return SIDO.test(text.slice(0, 12)) || /[가-힣]+(시|군|구)[가-힣]*(로|길|동|읍|면)/.test(text);
+  const hangul = text.replace(/^[^가-힣]+/, '');
+  return (
+    SIDO.test(text.slice(0, 12)) ||
+    /[가-힣]+(시|군|구)[가-힣]*(로|길|동|읍|면)/.test(text) ||
+    // Cards that leave the 시·도 out start at the 시·군·구 ("부천시 원미구 상1동").
+    SIGUNGU_NAMES.some((name) => name.length >= 3 && hangul.startsWith(name) && hangul.length > name.length + 1)
+  );
 }
 
 /** A line that continues an address: the unit, or the reference dong in parentheses. */
 export function continuesAddress(line: string): boolean {
   const text = trimJunk(line);
-  return /[(（]\s*[가-힣]/.test(line) || /[가-힣]\s*[)）]/.test(line) || /\d+\s*동\s*\d+\s*호/.test(text) || /^[가-힣\d\s,-]*\d+\s*호/.test(text);
+  return (
+    /[(（]\s*[가-힣]/.test(line) || /[가-힣]\s*[)）]/.test(line) || /\d+\s*동\s*\d+\s*호/.test(text) || /^[가-힣\d\s,-]*\d+\s*호/.test(text)
+  );
 }
 
-const ROAD = /^(.*?[가-힣\d](?:로|길)\s*\d+(?:-\d+)?)(?!\d)/;
+const ROAD = /^(.*?[가-힣\d](?:로|길)(?:\d+번?길)?\s*\d+(?:-\d+)?)(?!\d)/;
 const UNIT = /(\d+)\s*동\s*(\d+)\s*호|(\d+)\s*호/;
-const REFERENCE = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|$)/;
+const REFERENCES = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|$)/g;
 
 /**
- * Cleans an address read from one or two lines. Noise before the 시·도 is dropped, syllables
- * are re-joined, and a road-name address is rebuilt from its grammar — 도로명 건물번호,
- * 상세주소 (동·호), (참고항목) — so specks between or after the parts fall away.
+ * Division names read against the real list: the 시·도 (also glued to its 시·군·구, as in
+ * "경강북도해운대구") and the one or two 시·군·구 after it are replaced by the known name they
+ * are one or two syllables away from. The rest of the address is kept as read.
+ */
+function correctDivisions(tokens: string[]): string[] {
+  const out = [...tokens];
+  const sidoAt = out.findIndex((token, i) => i < 5 && /[시도]$/.test(token) && closestName(token, SIDO_LIST));
+  let sido: string | undefined;
+  if (sidoAt >= 0) {
+    sido = closestName(out[sidoAt] as string, SIDO_LIST) as string;
+    out[sidoAt] = sido;
+  } else {
+    const glued = out.findIndex((token, i) => i < 5 && splitGlued(token));
+    if (glued >= 0) out.splice(glued, 1, ...(splitGlued(out[glued] as string) as [string, string]));
+    sido = glued >= 0 ? out[glued] : undefined;
+  }
+  const from = sido ? out.indexOf(sido) + 1 : 0;
+  const preferred = sido ? sigunguOf(sido) : [];
+  for (let i = from; i < Math.min(out.length, from + 2); i++) {
+    const glued = splitLeadingDivision(out[i] as string, preferred);
+    if (glued) out.splice(i, 1, ...glued);
+    const token = out[i] as string;
+    if (!/[시군구]$/.test(token)) break;
+    if (SIGUNGU_NAMES.includes(token)) continue;
+    const known = closestName(token, SIGUNGU_NAMES, preferred);
+    if (known) out[i] = known;
+  }
+  return out;
+}
+
+/** "경상북도해운대구" → ["경상북도", "해운대구"], when both halves are (nearly) known names. */
+function splitGlued(token: string): [string, string] | undefined {
+  for (let k = 3; k <= token.length - 2; k++) {
+    const head = token.slice(0, k);
+    const tail = token.slice(k);
+    if (!/[시도]$/.test(head) || !/[시군구]$/.test(tail)) continue;
+    const sido = closestName(head, SIDO_LIST);
+    const sigungu = closestName(tail, SIGUNGU_NAMES);
+    if (sido && sigungu) return [sido, sigungu];
+  }
+  return undefined;
+}
+
+/**
+ * A 시·군·구 glued by the syllable re-joining to the road after it ("강낳구테헤린로22길" →
+ * "강남구", "테헤린로22길"): split where a prefix is within one jamo or so of a known name.
+ */
+function splitLeadingDivision(token: string, preferred: readonly string[]): [string, string] | undefined {
+  for (let k = Math.min(5, token.length - 1); k >= 3; k--) {
+    const head = token.slice(0, k);
+    const tail = token.slice(k);
+    if (!/^[가-힣]/.test(tail)) continue;
+    const known = closestName(head, SIGUNGU_NAMES, preferred, /[시군구]$/.test(head) ? 0.7 : 0.34);
+    if (known) return [known, tail];
+  }
+  return undefined;
+}
+
+/** "테헤란로 22 길 12" → "테헤란로22길 12", "역삼 1 길" → "역삼1길": OCR spaces inside road names. */
+function joinRoadNames(text: string): string {
+  return text.replace(/([가-힣]+(?:로|길)?)\s*(\d+)\s*(번길|길|로|가)(?=\s|$|[(,])/g, '$1$2$3');
+}
+
+/**
+ * Specks of the card's print read between the 시·군·구 and the road ("포항시 의 ^ 중앙로"):
+ * tokens without two Hangul syllables, when a road name follows within three tokens.
+ */
+function dropSpecksBeforeRoad(tokens: string[]): string[] {
+  const division = tokens.findIndex((token) => SIGUNGU_NAMES.includes(token));
+  if (division < 0) return tokens;
+  const road = tokens.findIndex((token, i) => i > division && i <= division + 4 && /^[가-힣]{2,}[\d가-힣]*(로|길)$/.test(token));
+  if (road < 0) return tokens;
+  const between = tokens.slice(division + 1, road).filter((token) => /[가-힣]{2,}/.test(token) && !/^[가-힣]$/.test(token));
+  return [...tokens.slice(0, division + 1), ...between, ...tokens.slice(road)];
+}
+
+/**
+ * Cleans an address read from one or more lines. Noise before the 시·도 is dropped, syllables
+ * are re-joined, division names are checked against the real list, and a road-name address
+ * is rebuilt from its grammar — 도로명 건물번호, 상세주소 (동·호), (참고항목) — so specks
+ * between or after the parts fall away.
  */
 export function cleanAddress(lines: string[]): string {
-  const tokens = respaceHangul(lines.map((line) => trimJunk(line.replace(/([(（])\s+/g, '$1'))).join(' '))
-    .split(' ')
-    .filter(Boolean);
-  // The address starts at the 시·도; a speck may be glued to its front ("가인천광역시").
+  const tokens = correctDivisions(
+    // Each line is re-spaced alone: a line break is always a word break.
+    lines
+      .map((line) => respaceHangul(trimJunk(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1'))))
+      .join(' ')
+      .split(' ')
+      .filter(Boolean),
+  );
+  // The address starts at the 시·도 — or, on cards that leave it out, at the 시·군·구.
   let first = tokens.findIndex((token, i) => i < 5 && SIDO_TOKEN.test(token));
   if (first < 0) {
     first = tokens.findIndex((token, i) => i < 5 && GLUED_SIDO.test(token));
     if (first >= 0) tokens[first] = (tokens[first] as string).replace(GLUED_SIDO, '$1');
   }
-  const text = trimJunk(tokens.slice(Math.max(0, first)).join(' '));
+  if (first < 0) first = tokens.findIndex((token, i) => i < 3 && SIGUNGU_NAMES.includes(token));
+  const text = joinRoadNames(trimJunk(dropSpecksBeforeRoad(tokens.slice(Math.max(0, first))).join(' ')));
   const road = ROAD.exec(text);
-  if (!road) return text.replace(/\s*,\s*/g, ', ').trim();
+  // Not a road-name address (a lot number, a village): kept as read, up to its last reference.
+  if (!road)
+    return text
+      .replace(/(.*[)）]).*$/, '$1')
+      .replace(/\s*,\s*/g, ', ')
+      .trim();
   const rest = text.slice(road[0].length);
   const unit = UNIT.exec(rest);
-  const reference = REFERENCE.exec(rest);
+  const references = [...rest.matchAll(REFERENCES)].map((m) => m[1] as string);
   let address = road[1] as string;
   if (unit) address += `, ${unit[3] ? `${unit[3]}호` : `${unit[1]}동 ${unit[2]}호`}`;
-  if (reference) {
+  for (const reference of references.slice(0, 2)) {
     // A reference is one or two names ("세종로, 정부서울청사"): spaces inside them are OCR's.
-    const names = (reference[1] as string).split(',').map((name) => name.replace(/\s+/g, '').trim());
+    const names = reference.split(',').map((name) => name.replace(/\s+/g, '').trim());
     address += ` (${names.filter(Boolean).join(', ')})`;
   }
   return address.replace(/\s+/g, ' ').trim();

@@ -1,5 +1,10 @@
 import { findBusinessNumber, findLicenceNumber, findResidentNumber } from './numbers.js';
+import { looksLikeAddress } from './address.js';
+import { isIssuerLine } from './parse-card.js';
 import { compact } from './text.js';
+
+/** Six digits, a dash, and six or seven more: a resident number even when its date is impossible. */
+const RESIDENT_SHAPE = /(?<!\d)\d{6}[-–~]\d{6,7}(?!\d)/;
 
 export type DocumentType = '주민등록증' | '자동차운전면허증' | '사업자등록증';
 
@@ -15,9 +20,8 @@ interface Clue {
 const CLUES: Record<DocumentType, Clue[]> = {
   주민등록증: [
     { pattern: /주민등록증/, weight: 6 },
-    { pattern: /주민등|민등록/, weight: 3 },
-    // The issuer line (구청장, 시장, 군수): the big title is often split in two by the line finder.
-    { pattern: /((?<!경찰)청장|시장|군수|동장|읍장|면장)\S{0,2}$/m, weight: 3 },
+    // The big title misread by a syllable or two ("수민등록중", "주민등록층").
+    { pattern: /[주수두쭈][민먼만]등|민등록|등록[증중층]$/m, weight: 3 },
   ],
   자동차운전면허증: [
     { pattern: /운전면허/, weight: 6 },
@@ -57,6 +61,13 @@ export function detectDocumentType(lines: string[]): TypeGuess {
     scores.자동차운전면허증 += 1;
   }
   if (hasBusiness) scores.사업자등록증 += 3;
+  // Without a readable title, a card still shows what it is: a resident number (or a number
+  // shaped like one), the issuer's line and an address make a 주민등록증 unless a licence's
+  // own marks are there too.
+  const issuer = lines.some((line) => isIssuerLine(line) && !/경찰/.test(compact(line)));
+  if (issuer) scores.주민등록증 += 3;
+  if (!hasResident && lines.some((line) => RESIDENT_SHAPE.test(compact(line)))) scores.주민등록증 += 1;
+  if (issuer && lines.some((line) => looksLikeAddress(line) && !isIssuerLine(line))) scores.주민등록증 += 2;
   // "사업자등록증" also contains "등록증": a certificate is not a resident card.
   if (/사업자/.test(text)) scores.주민등록증 = Math.max(0, scores.주민등록증 - 3);
 

@@ -67,7 +67,12 @@ export function findResidentNumber(line: string): string | undefined {
 }
 
 export function findLicenceNumber(line: string): string | undefined {
-  return findNumber(line, LICENCE, (m) => `${m[1]}-${m[2]}-${m[3]}-${m[4]}`, () => true);
+  return findNumber(
+    line,
+    LICENCE,
+    (m) => `${m[1]}-${m[2]}-${m[3]}-${m[4]}`,
+    () => true,
+  );
 }
 
 export function findBusinessNumber(line: string): string | undefined {

@@ -1,10 +1,12 @@
 import { AppError } from '../../errors.js';
 import type { Operation, OperationContext } from '../../platform/execute.js';
 import type { OcrEngine } from '../../providers/ocr/tesseract-pool.js';
-import { decodeBase64Image } from './image-input.js';
+import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
+import { fieldConfidence, type FieldConfidence } from './confidence.js';
+import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
-import { ocrIdcardSchema } from './ocr-idcard.schema.js';
-import { parseDocument, type DocumentInfo, type FieldWarning, type ParsedDocument } from './parse.js';
+import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
+import { combineReadings, needsSecondLook, parseDocument, type DocumentInfo, type FieldWarning, type ParsedDocument } from './parse.js';
 import { prepareImage, visionImage } from './preprocess.js';
 import { splitLines } from './text.js';
 import { mergeReadings, type VisionReader } from './vision.js';
@@ -14,12 +16,18 @@ export interface OcrIdcardDeps {
   ocr: () => OcrEngine;
   /** A vision model, when `OPENAI_VISION_MODEL` is configured. */
   vision?: VisionReader;
+  /** Images one account may have in work at once (default 2); more are 429, not charged. */
+  maxImagesPerAccount?: number;
+  /** Document detection and perspective correction (off: see PrepareOptions.detect). */
+  detectDocument?: boolean;
 }
 
 export interface OcrIdcardOutput {
   info: DocumentInfo;
   raw_text: string;
   warnings: FieldWarning[];
+  /** Per field, 0–1: the engine's confidence in the lines read, lowered by failed checks. */
+  confidence: FieldConfidence;
   engine: 'tesseract' | 'tesseract+vision';
 }
 
@@ -34,37 +42,85 @@ const NOTHING_READ = '이미지에서 글자를 읽지 못했습니다. 문서 �
  * The image, the text and the fields are never stored or logged: only sizes, type, timings.
  */
 export function createOcrIdcardOperation(deps: OcrIdcardDeps): Operation<typeof ocrIdcardSchema, OcrIdcardOutput> {
+  const limit = accountLimit(deps.maxImagesPerAccount ?? 2);
   return {
     api: 'ocr-idcard',
     schema: ocrIdcardSchema,
-    async run(ctx, input) {
-      const started = performance.now();
-      const bytes = decodeBase64Image(input.base64_image);
-      const image = await prepareImage(bytes);
-      const prepared = performance.now();
-      const read = await deps.ocr().recognize(image.png);
-      const recognized = performance.now();
-      const rawText = splitLines(read.text).join('\n');
-      let parsed = parseDocument(rawText);
-      let engine: OcrIdcardOutput['engine'] = 'tesseract';
-      if (deps.vision) {
-        const merged = await secondReading(deps.vision, ctx, bytes, rawText, parsed);
-        if (merged) [parsed, engine] = [merged, 'tesseract+vision'];
-      }
-      const timings = {
-        prepareMs: Math.round(prepared - started),
-        ocrMs: Math.round(recognized - prepared),
-        totalMs: Math.round(performance.now() - started),
-      };
-      const sizes = { bytes: bytes.length, format: image.format, width: image.width, height: image.height, skew: image.skewDegrees };
-      if (!parsed) {
-        ctx.logger.info({ ...sizes, ...timings, textChars: rawText.length, engine }, 'ocr-idcard: not a document');
-        throw new AppError('UNPROCESSABLE', rawText.replace(/[^0-9A-Za-z가-힣]/g, '').length < 4 ? NOTHING_READ : NOT_A_DOCUMENT);
-      }
-      ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: parsed.warnings.length, engine }, 'ocr-idcard read');
-      const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
-      return { info: output.info, raw_text: output.rawText, warnings: parsed.warnings, engine };
-    },
+    run: (ctx, input) => limit(ctx.account.id, () => readDocument(deps, ctx, input)),
+  };
+}
+
+async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: OcrIdcardInput): Promise<OcrIdcardOutput> {
+  const signal = ctx.signal;
+  const started = performance.now();
+  const bytes = decodeBase64Image(input.base64_image);
+  const format = sniffFormat(bytes);
+  const source = format === 'pdf' ? await renderPdfFirstPage(bytes, signal) : bytes;
+  const image = await prepareImage(source, { detect: deps.detectDocument });
+  signal?.throwIfAborted();
+  const prepared = performance.now();
+  const read = await deps.ocr().recognize(image.png, signal);
+  let rawText = splitLines(read.text).join('\n');
+  let lines = read.lines;
+  let parsed = parseDocument(rawText);
+  if (needsSecondLook(parsed)) {
+    // A field is missing or fails its check: read once more, prepared the other way
+    // (coloured print kept, a larger scale for small text), and fill the gaps from it.
+    const again = await deps
+      .ocr()
+      .recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800, detect: deps.detectDocument })).png, signal);
+    const secondText = splitLines(again.text).join('\n');
+    const combined = combineReadings(parsed, parseDocument(secondText));
+    if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
+    parsed = combined;
+  }
+  const recognized = performance.now();
+  let engine: OcrIdcardOutput['engine'] = 'tesseract';
+  if (deps.vision && format !== 'pdf') {
+    const merged = await secondReading(deps.vision, ctx, bytes, rawText, parsed);
+    if (merged) [parsed, engine] = [merged, 'tesseract+vision'];
+  }
+  const timings = {
+    prepareMs: Math.round(prepared - started),
+    ocrMs: Math.round(recognized - prepared),
+    totalMs: Math.round(performance.now() - started),
+  };
+  const sizes = { bytes: bytes.length, format: image.format, width: image.width, height: image.height, skew: image.skewDegrees };
+  if (!parsed) {
+    ctx.logger.info({ ...sizes, ...timings, textChars: rawText.length, engine }, 'ocr-idcard: not a document');
+    throw new AppError('UNPROCESSABLE', rawText.replace(/[^0-9A-Za-z가-힣]/g, '').length < 4 ? NOTHING_READ : NOT_A_DOCUMENT);
+  }
+  const scored = fieldConfidence(parsed.info, lines, parsed.warnings);
+  ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: scored.warnings.length, engine }, 'ocr-idcard read');
+  const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
+  return { info: output.info, raw_text: output.rawText, warnings: scored.warnings, confidence: scored.confidence, engine };
+}
+
+/**
+ * At most `max` images per account in work at once: one account sending many heavy images
+ * cannot take every worker from the others. The refusal is a 429 with `Retry-After`; the
+ * executor gives the call back, as for every failure.
+ */
+function accountLimit(max: number) {
+  const active = new Map<number, number>();
+  return async <T>(account: number, work: () => Promise<T>): Promise<T> => {
+    const running = active.get(account) ?? 0;
+    if (running >= max) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `이미지는 한 계정에서 동시에 ${max}장까지 처리합니다. 앞의 요청이 끝난 뒤 다시 보내 주세요.`,
+        {},
+        2,
+      );
+    }
+    active.set(account, running + 1);
+    try {
+      return await work();
+    } finally {
+      const left = (active.get(account) ?? 1) - 1;
+      if (left > 0) active.set(account, left);
+      else active.delete(account);
+    }
   };
 }
 
@@ -82,7 +138,10 @@ async function secondReading(
     return mergeReadings(parsed, reading, rawText);
   } catch (error) {
     const code = error instanceof AppError ? error.code : 'INTERNAL';
-    ctx.logger.warn({ visionMs: Math.round(performance.now() - started), errorCode: code }, 'ocr-idcard: vision model failed, embedded result used');
+    ctx.logger.warn(
+      { visionMs: Math.round(performance.now() - started), errorCode: code },
+      'ocr-idcard: vision model failed, embedded result used',
+    );
     return undefined;
   }
 }

@@ -16,8 +16,9 @@ const LABELS = {
   representative: label('대표자', '성명'),
   opened: label('개업연월일', '개업일'),
   address: label('사업장소재지', '사업장주소', '소재지'),
-  bizType: label('업태'),
-  bizItem: label('종목'),
+  bizType: /업\s*[태대테]/,
+  // 종목 is often read 총목 or 중목 (a box is drawn round it on the NTS form).
+  bizItem: /[종총중]\s*목/,
 };
 /** Any label of the certificate, to know where a value running onto the next line stops. */
 const ANY_LABEL = /등록번호|법인명|상호|대표자|성명|생년월일|개업|소재지|사업의종류|업태|종목|발급사유|공동사업자|전자|세무서장|과세/;
@@ -73,7 +74,9 @@ export function parseBusiness(lines: string[]): BusinessFields {
 
 /** The representative: Hangul only, OCR spacing removed (a name has no spaces). */
 function personName(value: string): string {
-  const hangul = respaceHangul(value).split(' ').filter((token) => /^[가-힣]+$/.test(token));
+  const hangul = respaceHangul(value)
+    .split(' ')
+    .filter((token) => /^[가-힣]+$/.test(token));
   const joined = hangul.join('');
   return joined.length <= 5 ? joined : (hangul[0] ?? '');
 }

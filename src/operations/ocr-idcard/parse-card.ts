@@ -13,7 +13,17 @@ export interface CardFields {
 /** Words of the card's printed furniture: never a name. */
 const NOT_A_NAME = /주민|등록증|운전|면허|자동차|보통|대형|소형|특수|청장|시장|군수|경찰|적성|갱신|기간|조건|암호|일련/;
 const RENEWAL = /적성|갱신|기간|~|\d\s*[-~]\s*\d{4}/;
-const ISSUER = /(청장|시장|군수|구청장|경찰청장|동장|읍장|면장)\s*\S{0,3}$/;
+/** The issuer's line ("서울특별시 금천구청장"), even with the seal's specks after it. */
+export function isIssuerLine(line: string): boolean {
+  const text = compact(line).replace(/[^가-힣]+$/, '');
+  return /(청장|시장|군수|동장|읍장|면장)[가-힣]{0,2}$/.test(text) && !/\d{3}/.test(text);
+}
+
+/** The class boxes of a licence (1종보통, 2종소형 …), printed on the name's line on newer cards. */
+const LICENCE_CLASS =
+  /[12l|I]\s*종\s*(?:보\s*통|대\s*형|소\s*형|특\s*수|원\s*동\s*기)[가-힣()]*|원\s*동\s*기\s*장\s*치?|특\s*수\s*\(?[가-힣]*\)?/g;
+/** A line that ends like an address: a road, a lot number, a village or a reference in parentheses. */
+const ADDRESS_END = /(로|길|동|리|가|읍|면|번지|호|층|차|[)）])$/;
 
 /**
  * Reads a 주민등록증 or 자동차운전면허증. Cards have no labels, so fields come from formats
@@ -42,7 +52,8 @@ export function parseCard(lines: string[], licence: boolean): CardFields {
 export function nameFrom(line: string): string | undefined {
   // Hanja in parentheses and specks of the photo (symbols, digits) around the name go.
   const tokens = line
-    .replace(/[(（][^)）]*[)）]/g, ' ')
+    .replace(LICENCE_CLASS, ' ')
+    .replace(/[(（][^)）]*(?:[)）]|$)/g, ' ')
     .split(/\s+/)
     .filter(Boolean);
   while (tokens.length > 0 && !/[가-힣]/.test(tokens[0] as string)) tokens.shift();
@@ -55,6 +66,9 @@ export function nameFrom(line: string): string | undefined {
     syllables.push(token);
   }
   if (syllables.length >= 2 && syllables.length <= 4) return syllables.join('');
+  // A name followed by specks read as syllables (its hanja without the parentheses):
+  // most names are a family name and two syllables.
+  if (syllables.length > 4 && SURNAMES.has(syllables[0] as string)) return syllables.slice(0, 3).join('');
   const first = tokens.find((token) => /[가-힣]/.test(token));
   if (first && /^[가-힣]{2,4}$/.test(first) && tokens.indexOf(first) <= 1) return first;
   const joined = compact(respaceHangul(text));
@@ -62,9 +76,9 @@ export function nameFrom(line: string): string | undefined {
 }
 
 /** The most common family names (over 95% of the population): a name that starts with one is likelier right. */
-const SURNAMES = new Set(
-  [...'김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감호제'],
-);
+const SURNAMES = new Set([
+  ...'김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감호제',
+]);
 
 function nameScore(name: string, distance: number): number {
   const lengthScore = name.length === 3 ? 2 : 1;
@@ -94,10 +108,16 @@ function findAddress(lines: string[], anchorIndex: number): string {
   const start = anchorIndex >= 0 ? anchorIndex + 1 : 0;
   for (let i = start; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (!looksLikeAddress(line) || RENEWAL.test(line) || ISSUER.test(trimJunk(line))) continue;
+    if (!looksLikeAddress(line) || RENEWAL.test(line) || isIssuerLine(line)) continue;
     const parts = [line];
-    const next = lines[i + 1];
-    if (next !== undefined && continuesAddress(next) && !findDate(next)) parts.push(next);
+    // An address runs over up to three lines; it stops at the date, the issuer or the renewal period.
+    for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
+      const next = lines[j] as string;
+      if (findDate(next) || isIssuerLine(next) || RENEWAL.test(next) || findResidentNumber(next)) break;
+      const text = trimJunk(next);
+      if (!continuesAddress(next) && !(ADDRESS_END.test(compact(text)) && /[가-힣]/.test(text))) break;
+      parts.push(next);
+    }
     return cleanAddress(parts);
   }
   return '';

@@ -3,7 +3,7 @@ import { detectDocumentType, type DocumentType } from './detect-type.js';
 import { businessChecksumOk, residentChecksumOk } from './numbers.js';
 import { parseBusiness } from './parse-business.js';
 import { parseCard } from './parse-card.js';
-import { splitLines } from './text.js';
+import { splitLines, withParticle } from './text.js';
 
 /** SPEC §5's `info`; `license_number` is added for a driver's licence. */
 export interface DocumentInfo {
@@ -38,9 +38,7 @@ export function parseDocument(text: string): ParsedDocument | undefined {
   if (!type) return undefined;
   const empty = { representative: '', biz_type: '', biz_item: '' };
   const info: DocumentInfo =
-    type === '사업자등록증'
-      ? { type, ...parseBusiness(lines) }
-      : { type, ...empty, ...parseCard(lines, type === '자동차운전면허증') };
+    type === '사업자등록증' ? { type, ...parseBusiness(lines) } : { type, ...empty, ...parseCard(lines, type === '자동차운전면허증') };
   return { info, warnings: checkFields(info) };
 }
 
@@ -66,11 +64,16 @@ export function checkFields(info: DocumentInfo): FieldWarning[] {
     ? ['name', 'id_number', 'representative', 'address', 'issue_date', 'biz_type', 'biz_item']
     : ['name', 'id_number', 'address', 'issue_date', ...(info.type === '자동차운전면허증' ? (['license_number'] as const) : [])];
   for (const field of required) {
-    if (!info[field]) warnings.push({ field, code: 'NOT_FOUND', message: `${FIELD_NAMES[field]}을(를) 읽지 못했습니다.` });
+    if (!info[field])
+      warnings.push({ field, code: 'NOT_FOUND', message: `${withParticle(FIELD_NAMES[field] ?? field, '을', '를')} 읽지 못했습니다.` });
   }
   if (info.id_number) {
     if (business && !businessChecksumOk(info.id_number)) {
-      warnings.push({ field: 'id_number', code: 'CHECKSUM_MISMATCH', message: '사업자등록번호의 검증번호가 맞지 않습니다. 잘못 읽었을 수 있습니다.' });
+      warnings.push({
+        field: 'id_number',
+        code: 'CHECKSUM_MISMATCH',
+        message: '사업자등록번호의 검증번호가 맞지 않습니다. 잘못 읽었을 수 있습니다.',
+      });
     } else if (!business && !residentChecksumOk(info.id_number)) {
       warnings.push({
         field: 'id_number',
@@ -83,11 +86,41 @@ export function checkFields(info: DocumentInfo): FieldWarning[] {
   for (const field of personal) {
     const value = info[field];
     if (value && !/^[가-힣]{2,5}$/.test(value)) {
-      warnings.push({ field, code: 'LOW_CONFIDENCE', message: `${FIELD_NAMES[field]}이(가) 이름 형식이 아닙니다.` });
+      warnings.push({
+        field,
+        code: 'LOW_CONFIDENCE',
+        message: `${withParticle(FIELD_NAMES[field] ?? field, '이', '가')} 이름 형식이 아닙니다.`,
+      });
     }
   }
   if (info.address && !looksLikeAddress(info.address)) {
     warnings.push({ field: 'address', code: 'LOW_CONFIDENCE', message: '주소 형식이 아닙니다. 잘못 읽었을 수 있습니다.' });
   }
   return warnings;
+}
+
+/** True when a second reading may help: a field is missing or a check digit fails. */
+export function needsSecondLook(parsed: ParsedDocument | undefined): boolean {
+  return !parsed || parsed.warnings.some((warning) => warning.code === 'NOT_FOUND' || warning.code === 'CHECKSUM_MISMATCH');
+}
+
+/**
+ * Two readings of one document (two preparations of the image): the first is kept, and
+ * each field it missed, or whose check digit failed where the other's holds, is taken from
+ * the second. A second reading of another type is ignored.
+ */
+export function combineReadings(first: ParsedDocument | undefined, second: ParsedDocument | undefined): ParsedDocument | undefined {
+  if (!first || !second) return first ?? second;
+  if (first.info.type !== second.info.type) return first;
+  const info: DocumentInfo = { ...first.info };
+  const failed = new Set(first.warnings.filter((w) => w.code === 'CHECKSUM_MISMATCH').map((w) => w.field));
+  const secondFailed = new Set(second.warnings.filter((w) => w.code === 'CHECKSUM_MISMATCH').map((w) => w.field));
+  for (const field of Object.keys(info) as Array<keyof DocumentInfo>) {
+    if (field === 'type') continue;
+    const mine = info[field];
+    const theirs = second.info[field];
+    if (!theirs) continue;
+    if (!mine || (failed.has(field) && !secondFailed.has(field))) (info as unknown as Record<string, string>)[field] = theirs;
+  }
+  return { info, warnings: checkFields(info) };
 }

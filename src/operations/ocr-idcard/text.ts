@@ -78,7 +78,28 @@ export function respaceHangul(text: string): string {
 }
 
 const DIGIT_LOOKALIKES: Record<string, string> = {
-  O: '0', o: '0', D: '0', Q: '0', l: '1', I: '1', i: '1', '|': '1', '!': '1', ']': '1', '[': '1', B: '8', S: '5', s: '5', Z: '2', z: '2', G: '6', b: '6', g: '9', q: '9', T: '7', A: '4',
+  O: '0',
+  o: '0',
+  D: '0',
+  Q: '0',
+  l: '1',
+  I: '1',
+  i: '1',
+  '|': '1',
+  '!': '1',
+  ']': '1',
+  '[': '1',
+  B: '8',
+  S: '5',
+  s: '5',
+  Z: '2',
+  z: '2',
+  G: '6',
+  b: '6',
+  g: '9',
+  q: '9',
+  T: '7',
+  A: '4',
 };
 
 /**
@@ -101,4 +122,14 @@ export function normalizeDigits(line: string, joinSpaces = true): string {
 /** Hangul in a string, for comparisons that ignore spacing. */
 export function hangulOnly(text: string): string {
   return text.replace(/[^가-힣]/g, '');
+}
+
+/**
+ * The particle that fits after a word: `withParticle('종목', '을', '를')` is "종목을",
+ * `withParticle('주소', '을', '를')` "주소를", decided by the last syllable's final consonant.
+ */
+export function withParticle(word: string, afterConsonant: string, afterVowel: string): string {
+  const last = [...word.replace(/[^가-힣]/g, '')].pop();
+  const hasFinal = last !== undefined && (last.charCodeAt(0) - 0xac00) % 28 !== 0;
+  return `${word}${hasFinal ? afterConsonant : afterVowel}`;
 }

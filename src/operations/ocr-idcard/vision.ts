@@ -73,7 +73,9 @@ const FIELDS = ['name', 'id_number', 'representative', 'address', 'issue_date', 
 export function mergeReadings(ocr: ParsedDocument | undefined, vision: VisionInfo, rawText: string): ParsedDocument | undefined {
   if (vision.type === 'none') return ocr;
   const type = ocr?.info.type ?? vision.type;
-  const info: DocumentInfo = ocr ? { ...ocr.info } : { type, name: '', id_number: '', representative: '', address: '', issue_date: '', biz_type: '', biz_item: '' };
+  const info: DocumentInfo = ocr
+    ? { ...ocr.info }
+    : { type, name: '', id_number: '', representative: '', address: '', issue_date: '', biz_type: '', biz_item: '' };
   const disagreements: FieldWarning[] = [];
   const business = type === '사업자등록증';
   for (const field of FIELDS) {

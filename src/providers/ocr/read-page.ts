@@ -38,7 +38,7 @@ function linesOf(page: Page): OcrLine[] {
  * One page: single-block segmentation with automatic deskew, then every line the line
  * finder cut in two is read again as one line (page segmentation mode 7) in its union box.
  */
-export async function readPage(worker: Worker, png: Buffer): Promise<OcrText> {
+export async function readPage(worker: Worker, png: Buffer, signal?: AbortSignal): Promise<OcrText> {
   const { data } = await worker.recognize(png, { rotateAuto: true }, OUTPUT);
   const rotateRadians = data.rotateRadians ?? 0;
   let lines = linesOf(data).filter((line) => line.text.length > 0);
@@ -47,7 +47,12 @@ export async function readPage(worker: Worker, png: Buffer): Promise<OcrText> {
   const size = imageSize(png);
   const replaced = new Map<number, OcrLine>();
   for (const group of groups) {
-    const box = unionBox(group.map((i) => (lines[i] as OcrLine).box), size.width, size.height);
+    signal?.throwIfAborted();
+    const box = unionBox(
+      group.map((i) => (lines[i] as OcrLine).box),
+      size.width,
+      size.height,
+    );
     const again = await worker.recognize(png, { rectangle: box, rotateRadians, tessedit_pageseg_mode: PSM.SINGLE_LINE } as never, OUTPUT);
     replaced.set(group[0] as number, { text: again.data.text.replace(/\s+/g, ' ').trim(), confidence: again.data.confidence, box });
     for (const index of group.slice(1)) replaced.set(index, { text: '', confidence: 0, box });
@@ -60,7 +65,6 @@ export async function readPage(worker: Worker, png: Buffer): Promise<OcrText> {
 function imageSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
-
 
 /**
  * Tesseract's line finder (page segmentation mode 6) sometimes cuts a line of large Korean

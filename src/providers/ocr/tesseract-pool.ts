@@ -9,7 +9,8 @@ export type { Box, OcrLine, OcrText } from './read-page.js';
 
 /** The embedded text engine as the operations see it: one image in, text out. */
 export interface OcrEngine {
-  recognize(png: Buffer): Promise<OcrText>;
+  /** `signal`: the caller went away; a queued image is dropped, a running one stops at its next step. */
+  recognize(png: Buffer, signal?: AbortSignal): Promise<OcrText>;
   stats(): OcrPoolStats;
   close(): Promise<void>;
 }
@@ -37,6 +38,7 @@ function koreanLangPath(): string {
 
 interface Job {
   png: Buffer;
+  signal?: AbortSignal;
   resolve(value: OcrText): void;
   reject(error: unknown): void;
 }
@@ -90,9 +92,12 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
   async function runOn(slot: Slot, job: Job): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.')), timeoutMs);
+      timer = setTimeout(
+        () => reject(new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.')),
+        timeoutMs,
+      );
     });
-    const work = workerOf(slot).then((worker) => readPage(worker, job.png));
+    const work = workerOf(slot).then((worker) => readPage(worker, job.png, job.signal));
     // After a timeout the abandoned recognition fails on its terminated worker: nobody awaits it.
     work.catch(() => {});
     try {
@@ -106,12 +111,15 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
         const end = () => void stuck?.then((worker) => worker.terminate()).catch(() => {});
         const kill = setTimeout(end, 60_000);
         kill.unref();
-        void work.finally(() => {
-          clearTimeout(kill);
-          end();
-        }).catch(() => {});
+        void work
+          .finally(() => {
+            clearTimeout(kill);
+            end();
+          })
+          .catch(() => {});
       }
-      job.reject(error instanceof AppError ? error : new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.'));
+      if (job.signal?.aborted) job.reject(job.signal.reason);
+      else job.reject(error instanceof AppError ? error : new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.'));
     } finally {
       clearTimeout(timer);
     }
@@ -130,14 +138,30 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
   }
 
   return {
-    recognize(png) {
+    recognize(png, signal) {
+      if (signal?.aborted) return Promise.reject(signal.reason);
       if (closed) return Promise.reject(new AppError('UNAVAILABLE', '문자 인식 엔진이 종료되었습니다.', {}, 5));
       const busy = slots.filter((slot) => slot.busy).length;
       if (busy === slots.length && queue.length >= maxQueue) {
-        return Promise.reject(new AppError('UNAVAILABLE', '이미지 인식 요청이 많아 잠시 처리할 수 없습니다. 잠시 후 다시 시도하세요.', {}, 5));
+        return Promise.reject(
+          new AppError('UNAVAILABLE', '이미지 인식 요청이 많아 잠시 처리할 수 없습니다. 잠시 후 다시 시도하세요.', {}, 5),
+        );
       }
       return new Promise<OcrText>((resolve, reject) => {
-        queue.push({ png, resolve, reject });
+        const job: Job = { png, signal, resolve, reject };
+        // A caller that disconnects while waiting leaves the queue at once.
+        const onAbort = () => {
+          const at = queue.indexOf(job);
+          if (at >= 0) {
+            queue.splice(at, 1);
+            reject(signal?.reason);
+          }
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        const settle = () => signal?.removeEventListener('abort', onAbort);
+        job.resolve = (value) => (settle(), resolve(value));
+        job.reject = (error) => (settle(), reject(error));
+        queue.push(job);
         pump();
       });
     },

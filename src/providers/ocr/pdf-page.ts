@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { AppError } from '../../errors.js';
+
+/** Longest side of the rendered page: an A4 certificate at ~170 dpi, plenty for its 10-pt text. */
+const PAGE_LONG_SIDE = 2000;
+const RENDER_TIMEOUT_MS = 15_000;
+
+const require = createRequire(import.meta.url);
+const PDFJS_DIR = dirname(require.resolve('pdfjs-dist/package.json'));
+const MODULES = {
+  pdfjs: pathToFileURL(join(PDFJS_DIR, 'legacy/build/pdf.mjs')).href,
+  canvas: pathToFileURL(require.resolve('@napi-rs/canvas')).href,
+  // Korean PDFs (홈택스's among them) use CID fonts that need Adobe's CMaps; standard fonts
+  // that are not embedded come from pdf.js's own files. Both are read from disk, never fetched.
+  cMapUrl: `${join(PDFJS_DIR, 'cmaps')}/`,
+  standardFontDataUrl: `${join(PDFJS_DIR, 'standard_fonts')}/`,
+};
+
+/**
+ * Runs in a worker thread, so a hostile or huge PDF neither blocks the event loop nor
+ * outlives its time limit (the thread is terminated). Renders page 1 to a PNG.
+ */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  const { modules, data, longSide } = workerData;
+  const pdfjs = await import(modules.pdfjs);
+  const { createCanvas } = await import(modules.canvas);
+  const doc = await pdfjs.getDocument({
+    data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0,
+    cMapUrl: modules.cMapUrl, cMapPacked: true, standardFontDataUrl: modules.standardFontDataUrl,
+  }).promise;
+  const page = await doc.getPage(1);
+  const base = page.getViewport({ scale: 1 });
+  const viewport = page.getViewport({ scale: longSide / Math.max(base.width, base.height) });
+  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  await page.render({ canvasContext: context, viewport, canvas }).promise;
+  const pixels = canvas.data();
+  parentPort.postMessage({ pixels: new Uint8Array(pixels), width: canvas.width, height: canvas.height });
+  await doc.destroy();
+})().catch((error) => parentPort.postMessage({ error: String(error && error.name || error) }));
+`;
+
+const UNREADABLE_PDF = "'base64_image' 필드: PDF를 읽지 못했습니다. 손상되었거나 암호가 걸린 파일인지 확인하세요.";
+
+/** Uncompressed RGBA pixels: encoding the page only to decode it again would waste a second. */
+export interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 4;
+}
+
+/**
+ * The first page of a PDF as RGBA pixels (a 홈택스 사업자등록증 is one), rendered with pdf.js and
+ * @napi-rs/canvas in a worker thread with a time limit. A PDF that cannot be read is 400.
+ */
+export function renderPdfFirstPage(bytes: Buffer, signal?: AbortSignal): Promise<RawImage> {
+  return new Promise((resolve, reject) => {
+    const data = new Uint8Array(bytes);
+    const worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { modules: MODULES, data, longSide: PAGE_LONG_SIDE },
+      transferList: [data.buffer as ArrayBuffer],
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      settle();
+    };
+    const timer = setTimeout(
+      () =>
+        finish(() => reject(new AppError('UNPROCESSABLE', 'PDF를 그리는 데 시간이 너무 오래 걸립니다. 첫 페이지를 이미지로 보내 주세요.'))),
+      RENDER_TIMEOUT_MS,
+    );
+    const onAbort = () => finish(() => reject(signal?.reason ?? new Error('aborted')));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (message: { pixels?: Uint8Array; width: number; height: number; error?: string }) => {
+      const { pixels, width, height } = message;
+      if (pixels) finish(() => resolve({ data: Buffer.from(pixels.buffer, pixels.byteOffset, pixels.length), width, height, channels: 4 }));
+      else {
+        const locked = message.error === 'PasswordException';
+        finish(() =>
+          reject(
+            new AppError('INVALID_REQUEST', locked ? "'base64_image' 필드: 암호가 걸린 PDF는 읽을 수 없습니다." : UNREADABLE_PDF, {
+              field: 'base64_image',
+            }),
+          ),
+        );
+      }
+    });
+    worker.once('error', () => finish(() => reject(new AppError('INVALID_REQUEST', UNREADABLE_PDF, { field: 'base64_image' }))));
+  });
+}

@@ -1,0 +1,49 @@
+import sharp from 'sharp';
+
+/**
+ * A one-page PDF holding a JPEG on an A4 page, as a scanner or a "save as PDF" of a photo
+ * makes it (PDF 1.4, one DCTDecode image XObject, a valid cross-reference table).
+ */
+export async function pdfWithImage(image: Buffer, pages = 1): Promise<Buffer> {
+  const jpeg = await sharp(image).flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toBuffer();
+  const { width, height } = await sharp(jpeg).metadata();
+  const [pageWidth, pageHeight] = [595, 842];
+  const content = `q ${pageWidth} 0 0 ${pageHeight} 0 0 cm /Im0 Do Q`;
+  const kids = Array.from({ length: pages }, (_, i) => `${3 + i} 0 R`).join(' ');
+  const objects: Array<string | Buffer> = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
+    ...Array.from(
+      { length: pages },
+      () =>
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources << /XObject << /Im0 ${3 + pages} 0 R >> >> /Contents ${4 + pages} 0 R >>`,
+    ),
+    Buffer.concat([
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n`,
+      ),
+      jpeg,
+      Buffer.from('\nendstream'),
+    ]),
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  const offsets: number[] = [];
+  let position = parts[0]!.length;
+  objects.forEach((object, i) => {
+    offsets.push(position);
+    const part = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`),
+      Buffer.isBuffer(object) ? object : Buffer.from(object),
+      Buffer.from('\nendobj\n'),
+    ]);
+    parts.push(part);
+    position += part.length;
+  });
+  const xref =
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
+    offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('') +
+    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${position}\n%%EOF\n`;
+  parts.push(Buffer.from(xref));
+  return Buffer.concat(parts);
+}

@@ -1,0 +1,73 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors.js';
+import { sniffFormat } from '../src/operations/ocr-idcard/image-input.js';
+import { prepareImage } from '../src/operations/ocr-idcard/preprocess.js';
+import { renderPdfFirstPage } from '../src/providers/ocr/pdf-page.js';
+import { pdfWithImage } from './helpers/id-pdf.js';
+
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error as AppError;
+  }
+  throw new Error('not refused');
+};
+
+describe('input formats', () => {
+  it('recognises photo formats and PDF by their first bytes', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
+    expect(sniffFormat(png)).toBe('png');
+    expect(sniffFormat(await sharp(png).jpeg().toBuffer())).toBe('jpeg');
+    expect(sniffFormat(await sharp(png).webp().toBuffer())).toBe('webp');
+    expect(sniffFormat(await sharp(png).avif().toBuffer())).toBe('avif');
+    expect(sniffFormat(await pdfWithImage(png))).toBe('pdf');
+  });
+
+  it('refuses SVG before decoding it, with a Korean 400 naming the formats to use', () => {
+    const svg = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><use href="#a"/></svg>');
+    const error = refusal(() => sniffFormat(svg));
+    expect(error).toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
+    expect(error.message).toContain('SVG');
+    expect(error.message).toContain('JPEG, PNG, WebP');
+    expect(refusal(() => sniffFormat(Buffer.from('<html><body>hi</body></html>'))).message).toContain('HTML');
+    expect(refusal(() => sniffFormat(Buffer.from('just some text, not an image'))).status).toBe(400);
+  });
+
+  it('explains how to send an iPhone HEIC photo instead', () => {
+    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic'), Buffer.alloc(32)]);
+    expect(refusal(() => sniffFormat(heic)).message).toContain('HEIC');
+  });
+
+  it('refuses an image of more pixels than the limit from its header, before decoding', async () => {
+    const huge = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#fff' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    await expect(prepareImage(huge)).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+  });
+});
+
+describe('PDF input', () => {
+  it('renders the first page of a PDF to pixels', { timeout: 60_000 }, async () => {
+    const red = await sharp({ create: { width: 300, height: 420, channels: 3, background: '#d00' } })
+      .png()
+      .toBuffer();
+    const page = await renderPdfFirstPage(await pdfWithImage(red, 2));
+    expect(page.width).toBeGreaterThan(page.height * 0.6);
+    expect(Math.max(page.width, page.height)).toBe(2000);
+    // The middle pixel is the image's red, not the blank page's white.
+    const middle = (Math.floor(page.height / 2) * page.width + Math.floor(page.width / 2)) * 4;
+    expect(page.data[middle]).toBeGreaterThan(180);
+    expect(page.data[middle + 1]).toBeLessThan(60);
+  });
+
+  it('answers a broken PDF with a Korean 400', { timeout: 60_000 }, async () => {
+    await expect(renderPdfFirstPage(Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF'))).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('PDF'),
+    });
+  });
+});

@@ -1,0 +1,90 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.js';
+import { createOcrIdcardOperation } from '../src/operations/ocr-idcard/ocr-idcard.js';
+import type { OcrEngine, OcrText } from '../src/providers/ocr/tesseract-pool.js';
+
+const CARD = ['주민등록증', '홍길동', '900101-1234568', '서울특별시 종로구 세종대로 209', '2020. 8. 16.', '서울특별시 종로구청장'];
+
+/** An engine that answers a card's lines when the test says so, and notes who was cancelled. */
+function heldEngine() {
+  const waiting: Array<() => void> = [];
+  const aborted: unknown[] = [];
+  const engine: OcrEngine = {
+    recognize: (_png, signal) =>
+      new Promise<OcrText>((resolve, reject) => {
+        signal?.addEventListener('abort', () => (aborted.push(signal.reason), reject(signal.reason)));
+        waiting.push(() =>
+          resolve({
+            text: CARD.join('\n'),
+            rotateRadians: 0,
+            lines: CARD.map((text) => ({ text, confidence: 91, box: { left: 0, top: 0, width: 1, height: 1 } })),
+          }),
+        );
+      }),
+    stats: () => ({ workers: 1, busy: 0, queued: waiting.length }),
+    close: async () => {},
+  };
+  return { engine, release: () => waiting.splice(0).forEach((go) => go()), aborted, waiting };
+}
+
+const image = async () =>
+  (
+    await sharp({ create: { width: 120, height: 80, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+/** The operation itself never charges (the executor does, before `run`). */
+const ctx = (id: number, signal?: AbortSignal) => ({
+  account: { id, email: `${id}@example.com` },
+  logger: createLogger('silent'),
+  requestId: 't',
+  signal,
+  charge: () => Promise.reject(new Error('the ID reader charges through the executor only')),
+});
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+describe('ID reader operation', () => {
+  it('lets one account have two images in work; the third is a 429 with Retry-After, others go on', async () => {
+    const held = heldEngine();
+    const operation = createOcrIdcardOperation({ ocr: () => held.engine });
+    const input = { base64_image: await image(), mask: false };
+    const first = operation.run(ctx(1), input);
+    const second = operation.run(ctx(1), input);
+    await expect(operation.run(ctx(1), input)).rejects.toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 2 });
+    const other = operation.run(ctx(2), input);
+    await until(() => held.waiting.length === 3);
+    held.release();
+    const results = await Promise.all([first, second, other]);
+    expect(results.map((r) => r.info.name)).toEqual(['홍길동', '홍길동', '홍길동']);
+    // The slots are given back: the same account may send again.
+    const again = operation.run(ctx(1), input);
+    await until(() => held.waiting.length === 1);
+    held.release();
+    expect((await again).info.id_number).toBe('900101-1234568');
+  });
+
+  it('gives each field a confidence, and a Korean warning for the uncertain ones', async () => {
+    const held = heldEngine();
+    const operation = createOcrIdcardOperation({ ocr: () => held.engine });
+    const run = operation.run(ctx(3), { base64_image: await image(), mask: false });
+    await until(() => held.waiting.length === 1);
+    held.release();
+    const result = await run;
+    expect(result.confidence).toMatchObject({ name: 0.91, id_number: 0.91, address: 0.91, issue_date: 0.91 });
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('stops the work when the caller goes away', async () => {
+    const held = heldEngine();
+    const operation = createOcrIdcardOperation({ ocr: () => held.engine });
+    const controller = new AbortController();
+    const run = operation.run(ctx(4, controller.signal), { base64_image: await image(), mask: false }).catch((e: unknown) => e);
+    await until(() => held.waiting.length === 1);
+    controller.abort(new Error('gone'));
+    expect(await run).toMatchObject({ message: 'gone' });
+    expect(held.aborted).toHaveLength(1);
+  });
+});
