@@ -236,13 +236,16 @@ export const knowledgeChunks = pgTable(
     /** Copied from the entry so that search filters without a join. */
     accountId: integer('account_id').notNull(),
     ordinal: integer('ordinal').notNull(),
-    content: text('content').notNull(),
+    /** The chunk is the entry's text from start to end (JavaScript string indices): no second copy of it. */
+    start: integer('start_offset').notNull(),
+    end: integer('end_offset').notNull(),
     tokens: tsvector('tokens').notNull(),
     tokenCount: integer('token_count').notNull(),
     embedding: real('embedding').array(),
   },
   (table) => [
-    index('knowledge_chunks_tokens_idx').using('gin', table.tokens),
+    // No pending list: entries go straight into the compressed posting trees (a quarter of the size, no vacuum needed).
+    index('knowledge_chunks_tokens_idx').using('gin', table.tokens).with({ fastupdate: false }),
     index('knowledge_chunks_entry_idx').on(table.entryId),
     index('knowledge_chunks_account_idx').on(table.accountId),
   ],
@@ -256,6 +259,8 @@ export const knowledgeStats = pgTable('knowledge_stats', {
   entryCount: integer('entry_count').notNull().default(0),
   chunkCount: integer('chunk_count').notNull().default(0),
   tokenTotal: bigint('token_total', { mode: 'number' }).notNull().default(0),
+  /** Characters of the stored entries: the per-account storage limit. */
+  charTotal: bigint('char_total', { mode: 'number' }).notNull().default(0),
 });
 
 /**

@@ -71,6 +71,9 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: optionalHttpUrl,
   SHORT_URL_BASE: optionalHttpUrl,
   DEFAULT_QUOTA: z.coerce.number().int().min(0).max(100_000_000).default(1000),
+  /** Knowledge chatbot storage per account: entries, and characters of all entries together. */
+  KNOWLEDGE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  KNOWLEDGE_MAX_CHARS: z.coerce.number().int().min(1).max(1_000_000_000).default(2_000_000),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalHttpUrl,
   OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),

@@ -57,8 +57,8 @@ export interface RuntimeOptions {
   translateChunkChars?: number;
   /** OCR worker pool settings (tests use one worker and a short queue). */
   ocr?: OcrPoolOptions;
-  /** Knowledge chatbot: entries per account (10,000; the bench raises it) and the relevance gate. */
-  chatbot?: { maxEntries?: number; minCoverage?: number };
+  /** Knowledge chatbot: storage limits per account (else from the config; the bench raises them) and the relevance gate. */
+  chatbot?: { maxEntries?: number; maxChars?: number; minCoverage?: number };
   /** Parcel tracking: rate limit, holidays (tests), and tracker client settings. */
   delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
   /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings. */
@@ -202,7 +202,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const ocr = () => (ocrPool ??= createTesseractPool(options.ocr));
 
   /** Knowledge entries of the chatbot; embeddings only when OPENAI_EMBEDDING_MODEL is set. */
-  const knowledge = createKnowledgeStore(db, { maxEntries: options.chatbot?.maxEntries ?? 10_000 });
+  const knowledge = createKnowledgeStore(db, {
+    maxEntries: options.chatbot?.maxEntries ?? config.KNOWLEDGE_MAX_ENTRIES,
+    maxChars: options.chatbot?.maxChars ?? config.KNOWLEDGE_MAX_CHARS,
+  });
 
   /** Parcel tracking; the watch poller reuses `delivery.tracking` (cache, cross-instance rate limit). */
   const tracker = createTracker({
@@ -239,6 +242,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       llm,
       useEmbeddings: Boolean(config.OPENAI_EMBEDDING_MODEL),
       minCoverage: options.chatbot?.minCoverage,
+      statementTimeout: Boolean(config.DATABASE_URL),
     }),
     'ocr-idcard': createOcrIdcardOperation({
       ocr,
