@@ -8,6 +8,7 @@ import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
 import { redirectHandler } from './routes/redirect.js';
+import { urlListRoutes } from './routes/url-lists.js';
 import { watchRoutes } from './routes/watches.js';
 
 export interface AppState {
@@ -41,6 +42,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.use('/api/v1', accountRoutes(runtime));
   app.use('/api/v1', operationRoutes(runtime));
   app.use('/api/v1', watchRoutes(runtime));
+  app.use('/api/v1', urlListRoutes(runtime));
   app.use(docsRoutes(runtime));
 
   app.use(notFound);

@@ -146,6 +146,21 @@ function watchPaths(): Record<string, object> {
       ),
       get: { tags: ['택배 조회'], summary: '내 배송 알림 목록', security: auth, responses: { 200: ok('목록', { success: true, watches: [watch] }) } },
     },
+    '/api/v1/url/lists': {
+      get: {
+        tags: ['유해 URL 탐지'],
+        summary: '유해 URL 목록(피드) 상태: 이름, 분류, 항목 수, 받은 시각, 마지막 오류',
+        security: [{ apiKey: [] }],
+        responses: {
+          200: ok('피드 상태', {
+            success: true,
+            lists: [{ name: 'urlhaus', category: 'malware', format: 'csv', entries: 18234, skipped_lines: 0, fetched_at: '2026-11-22T06:00:04.000Z', last_attempt_at: '2026-11-22T06:00:04.000Z', last_error: null }],
+            loaded_entries: 18234,
+            model: { examples: { clean: 90000, malware: 18234 }, threshold: 0.97 },
+          }),
+        },
+      },
+    },
     '/api/v1/delivery/watch/{id}': {
       delete: {
         tags: ['택배 조회'],

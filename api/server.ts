@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { DataDirLockedError } from '../db/lock.js';
 import { createBotDoors, startBotDoors, stopBotDoors } from '../bots/index.js';
 import { createChannelNotifier } from '../bots/notifier.js';
-import { startWatchCron, type WatchCron } from '../src/jobs/watch-cron.js';
+import { cronScheduler, startWatchCron, type WatchCron } from '../src/jobs/watch-cron.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createRuntime } from '../src/runtime.js';
@@ -44,6 +44,9 @@ async function main(): Promise<void> {
   // The parcel-watch poller; WATCH_CRON=off leaves it to other instances.
   const watchCron: WatchCron | undefined =
     config.WATCH_CRON === 'off' ? undefined : startWatchCron(runtime.watchPoller, config.WATCH_CRON, runtime.logger);
+
+  // Harmful-URL feeds refresh in-process (URL_LIST_REFRESH=off only reloads what others store).
+  runtime.urlDetection.start(config.URL_LIST_REFRESH, cronScheduler);
 
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {

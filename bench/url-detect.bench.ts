@@ -7,11 +7,12 @@ import { createHttpServer } from '../api/http-server.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
-import { expressionHash, ListIndex, type ListEntryRef } from '../src/operations/url-detect/list-index.js';
-import { teamEntries } from '../src/operations/url-detect/list-store.js';
+import { ListIndex } from '../src/operations/url-detect/list-index.js';
+import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { createRuntime } from '../src/runtime.js';
 import { FRESH, HOLDOUT, TUNE } from '../test/data/url-labelled.js';
 import { measureHttp, percentile, report, startBareServer } from './lib.js';
+import { runScale } from './url-lists-scale.js';
 
 const URLS = [...TUNE, ...HOLDOUT, ...FRESH].map((item) => item.url);
 
@@ -41,14 +42,6 @@ function line(label: string, figures: ReturnType<typeof timePerUrl>, baselineMea
   );
 }
 
-/** One million synthetic feed entries: what a large UT1/URLhaus download puts in memory. */
-function bigIndex(): ListIndex {
-  const entries: ListEntryRef[] = teamEntries();
-  for (let i = 0; i < 1_000_000; i++)
-    entries.push({ hash: expressionHash(`feed-domain-${i}.com/`), category: i % 2 ? 'gambling' : 'adult', source: 'synthetic' });
-  return ListIndex.build(entries);
-}
-
 export async function run(): Promise<void> {
   console.log(`\n## Harmful-URL classification in process (${URLS.length} labelled URLs, no LLM)`);
   const parse = timePerUrl(20, (url) => new URL(url));
@@ -60,16 +53,6 @@ export async function run(): Promise<void> {
     timePerUrl(20, (url) => engine.classifyRules(url)),
     parse.meanUs,
   );
-  const started = performance.now();
-  const big = createUrlEngine({ index: bigIndex() });
-  const buildMs = performance.now() - started;
-  timePerUrl(3, (url) => big.classifyRules(url));
-  line(
-    'uncached, with 1,000,000 list entries',
-    timePerUrl(20, (url) => big.classifyRules(url)),
-    parse.meanUs,
-  );
-  console.log(`(index of 1,000,000 entries built in ${Math.round(buildMs)} ms, ${(big.listSize * 8) / 1e6} MB of keys)`);
   for (const url of URLS) await engine.classify(url);
   const cachedSamples: number[] = [];
   for (let r = 0; r < 20; r++) {
@@ -159,6 +142,7 @@ export async function run(): Promise<void> {
   server.close();
   await runtime.close();
   rmSync(dataDir, { recursive: true, force: true });
+  await runScale();
 }
 
 async function post(base: string, path: string, body: unknown, apiKey?: string, token?: string): Promise<any> {

@@ -137,30 +137,48 @@ export const linkClicks = pgTable(
   (table) => [primaryKey({ columns: [table.linkId, table.minute, table.referrerHost, table.agentClass, table.isBot] })],
 );
 
-/** Downloaded URL feeds (`npm run lists:update`): one row per configured feed. */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * Harmful-URL feeds: one row per configured feed, its parsed entries as one gzip blob
+ * (newline-separated expressions), so a refresh replaces a feed in one statement and a start
+ * reads two million entries in a handful of rows. A failed download keeps `entries` and sets
+ * `last_error`.
+ */
 export const urlListSources = pgTable('url_list_sources', {
   name: text('name').primaryKey(),
   url: text('url').notNull(),
-  /** spam | gambling | adult | phishing | malware */
+  /** spam | gambling | adult | phishing | malware | clean (a top-sites list for the model) */
   category: text('category').notNull(),
-  /** hosts | domains | urls */
+  /** hosts | domains | urls | adblock | csv */
   format: text('format').notNull(),
   entryCount: integer('entry_count').notNull(),
-  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+  /** Lines of the last download that could not be read. */
+  skippedCount: integer('skipped_count').notNull().default(0),
+  /** Last successful download (null until one succeeds). */
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }),
+  lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+  lastError: text('last_error'),
+  /** gzip of `entries` lines, then a line `@@`, then exception lines. */
+  entries: bytea('entries'),
 });
 
-/** Entries of the feeds as Safe Browsing expressions (`host/` or `host/path`), with their 47-bit hash. */
-export const urlListEntries = pgTable(
-  'url_list_entries',
-  {
-    source: text('source')
-      .notNull()
-      .references(() => urlListSources.name, { onDelete: 'cascade' }),
-    expression: text('expression').notNull(),
-    hash: bigint('hash', { mode: 'number' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.source, table.expression] })],
-);
+/**
+ * The lexical model trained on the stored feeds, saved so that a restart or another instance
+ * loads it instead of training again. `version` names the feed state it was trained on.
+ */
+export const urlListModels = pgTable('url_list_models', {
+  name: text('name').primaryKey(),
+  version: text('version').notNull(),
+  /** JSON: examples per class, threshold, training time. */
+  info: text('info').notNull(),
+  /** gzip of the Float32 weights followed by the biases. */
+  weights: bytea('weights').notNull(),
+  trainedAt: timestamp('trained_at', { withTimezone: true }).notNull(),
+});
 
 /**
  * Parcel tracking results shared by every account (SPEC §7 rule 4): served for 2 hours while
@@ -218,13 +236,16 @@ export const knowledgeChunks = pgTable(
     /** Copied from the entry so that search filters without a join. */
     accountId: integer('account_id').notNull(),
     ordinal: integer('ordinal').notNull(),
-    content: text('content').notNull(),
+    /** The chunk is the entry's text from start to end (JavaScript string indices): no second copy of it. */
+    start: integer('start_offset').notNull(),
+    end: integer('end_offset').notNull(),
     tokens: tsvector('tokens').notNull(),
     tokenCount: integer('token_count').notNull(),
     embedding: real('embedding').array(),
   },
   (table) => [
-    index('knowledge_chunks_tokens_idx').using('gin', table.tokens),
+    // No pending list: entries go straight into the compressed posting trees (a quarter of the size, no vacuum needed).
+    index('knowledge_chunks_tokens_idx').using('gin', table.tokens).with({ fastupdate: false }),
     index('knowledge_chunks_entry_idx').on(table.entryId),
     index('knowledge_chunks_account_idx').on(table.accountId),
   ],
@@ -238,6 +259,8 @@ export const knowledgeStats = pgTable('knowledge_stats', {
   entryCount: integer('entry_count').notNull().default(0),
   chunkCount: integer('chunk_count').notNull().default(0),
   tokenTotal: bigint('token_total', { mode: 'number' }).notNull().default(0),
+  /** Characters of the stored entries: the per-account storage limit. */
+  charTotal: bigint('char_total', { mode: 'number' }).notNull().default(0),
 });
 
 /**
@@ -361,7 +384,7 @@ export const schema = {
   shortLinks,
   linkClicks,
   urlListSources,
-  urlListEntries,
+  urlListModels,
   deliveryTrackingCache,
   deliveryRateSlots,
   knowledgeEntries,

@@ -71,6 +71,9 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: optionalHttpUrl,
   SHORT_URL_BASE: optionalHttpUrl,
   DEFAULT_QUOTA: z.coerce.number().int().min(0).max(100_000_000).default(1000),
+  /** Knowledge chatbot storage per account: entries, and characters of all entries together. */
+  KNOWLEDGE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  KNOWLEDGE_MAX_CHARS: z.coerce.number().int().min(1).max(1_000_000_000).default(2_000_000),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalHttpUrl,
   OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
@@ -121,7 +124,13 @@ const envSchema = z.object({
       if (hours === undefined) ctx.addIssue({ code: 'custom', message: "must be 'start-end' hours in Asia/Seoul (e.g. '22-7') or 'off'" });
       return hours ?? null;
     }),
-  /** Feeds of `npm run lists:update`: `name=category:format:url`, comma-separated (unset: the defaults). */
+  /** In-process refresh of the harmful-URL feeds (node-cron syntax), or 'off'. */
+  URL_LIST_REFRESH: z
+    .string()
+    .trim()
+    .refine((value) => value === 'off' || cron.validate(value), "must be a node-cron expression (e.g. '0 */6 * * *') or 'off'")
+    .default('0 */6 * * *'),
+  /** Harmful-URL feeds: `name=category:format:url`, comma-separated (unset: the README's defaults); a bad entry is reported and skipped. */
   URL_LIST_FEEDS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,
   /** Abuse limits (README "Limits and abuse"). */

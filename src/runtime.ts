@@ -25,7 +25,8 @@ import { createTranslateOperation } from './operations/translate/translate.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
 import { createUrlDetectOperation } from './operations/url-detect/url-detect.js';
-import { createUrlDetection, type UrlDetection } from './operations/url-detect/url-detection.js';
+import { parseFeedSpecs } from './operations/url-detect/feeds.js';
+import { createUrlDetection, type UrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
 import { createKeyCache } from './platform/key-cache.js';
@@ -59,12 +60,14 @@ export interface RuntimeOptions {
   translateChunkChars?: number;
   /** OCR worker pool settings (tests use one worker and a short queue). */
   ocr?: OcrPoolOptions;
-  /** Knowledge chatbot: entries per account (10,000; the bench raises it) and the relevance gate. */
-  chatbot?: { maxEntries?: number; minCoverage?: number };
+  /** Knowledge chatbot: storage limits per account (else from the config; the bench raises them) and the relevance gate. */
+  chatbot?: { maxEntries?: number; maxChars?: number; minCoverage?: number };
   /** Parcel tracking: rate limit, holidays (tests), and tracker client settings. */
   delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
   /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings. */
   watches?: WatchOptions;
+  /** Harmful-URL feeds: download settings, scheduler and clock (tests). */
+  urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists'>;
 }
 
 /** The eight operations by catalogue id, each typed by its own input and output. */
@@ -189,7 +192,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const links = createLinkStore(db, options.links);
   const clicks = createClickRecorder(db, logger);
   /** Harmful-URL engine: allowlist, team lists + stored feeds, rules; the LLM for uncertain URLs. */
-  const urlDetection = await createUrlDetection({ db, logger, judge: createLlmSecondOpinion(llm) });
+  const urlDetection = await createUrlDetection({
+    db,
+    databaseKind: database.kind,
+    logger,
+    judge: createLlmSecondOpinion(llm),
+    feeds: parseFeedSpecs(config.URL_LIST_FEEDS),
+    ...options.urlLists,
+  });
   const redirects = createRedirects(links, clicks, { safety: urlDetection.engine });
   const shortUrlBase = config.SHORT_URL_BASE;
 
@@ -198,7 +208,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const ocr = () => (ocrPool ??= createTesseractPool(options.ocr));
 
   /** Knowledge entries of the chatbot; embeddings only when OPENAI_EMBEDDING_MODEL is set. */
-  const knowledge = createKnowledgeStore(db, { maxEntries: options.chatbot?.maxEntries ?? 10_000 });
+  const knowledge = createKnowledgeStore(db, {
+    maxEntries: options.chatbot?.maxEntries ?? config.KNOWLEDGE_MAX_ENTRIES,
+    maxChars: options.chatbot?.maxChars ?? config.KNOWLEDGE_MAX_CHARS,
+  });
 
   /** Parcel tracking; the watch poller reuses `delivery.tracking` (cache, cross-instance rate limit). */
   const tracker = createTracker({
@@ -222,6 +235,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       redirects,
       urlChecker: options.urlChecker ?? urlDetection.engine,
       shortUrlBase,
+      usage: subscriptions,
     }),
     'harmful-url-detection': createUrlDetectOperation({ engine: urlDetection.engine }),
     'tone-transformation': createToneOperation({ llm }),
@@ -234,6 +248,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       llm,
       useEmbeddings: Boolean(config.OPENAI_EMBEDDING_MODEL),
       minCoverage: options.chatbot?.minCoverage,
+      statementTimeout: Boolean(config.DATABASE_URL),
     }),
     'ocr-idcard': createOcrIdcardOperation({
       ocr,
@@ -265,7 +280,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       databaseMonitor.stop();
       subscriptions.stopRecovery();
       await keyCache.close();
-      urlDetection.stop();
+      await urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();
       await database.close();

@@ -6,7 +6,6 @@ import { accounts } from '../db/schema.js';
 import { createLogger } from '../src/logger.js';
 import { NO_KNOWLEDGE_ANSWER } from '../src/operations/chatbot/answer.js';
 import { createChatbotOperation } from '../src/operations/chatbot/chatbot.js';
-import { chunkText } from '../src/operations/chatbot/chunk.js';
 import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.js';
 import type { OperationContext } from '../src/platform/execute.js';
 import { createLlmProvider } from '../src/providers/llm.js';
@@ -31,7 +30,7 @@ beforeAll(async () => {
   const email = `chatbot-eval-${process.pid}-${Date.now()}@example.com`;
   const [account] = await database.db.insert(accounts).values({ email, passwordHash: 'x' }).returning();
   ctx = operationContext(account!, logger);
-  const store = createKnowledgeStore(database.db, { maxEntries: 10_000 });
+  const store = createKnowledgeStore(database.db, { maxEntries: 10_000, maxChars: 10_000_000 });
   const llm = createLlmProvider({ model: 'none', timeoutMs: 1000, logger });
   operation = createChatbotOperation({ db: database.db, store, llm, useEmbeddings: false });
   // Knowledge and distractors interleaved, so ids carry no hint.
@@ -42,7 +41,7 @@ beforeAll(async () => {
   for (let start = 0; start < all.length; start += 200) {
     await store.add(
       ctx.account.id,
-      all.slice(start, start + 200).map((content) => ({ content, chunks: chunkText(content) })),
+      all.slice(start, start + 200).map((content) => ({ content })),
     );
   }
 }, 120_000);

@@ -65,6 +65,7 @@ describe('POST /api/v1/chatbot/rag with an LLM and embeddings', () => {
     expect(systemText(sent)).not.toContain(HOURS);
     expect(systemText(sent)).toContain('Answer in Korean');
     expect(systemText(sent)).toMatch(/ONLY the knowledge excerpts/);
+    expect(systemText(sent)).toMatch(/If the excerpts do not contain the answer, say so plainly/);
     expect(lastUserText(sent)).toBe('환불은 며칠 안에 신청해야 하나요?');
     expect(llm.requestsTo('embeddings')[0]!.body.input).toEqual(['환불은 며칠 안에 신청해야 하나요?']);
 

@@ -1,23 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { extractAnswer, questionLanguage } from '../src/operations/chatbot/answer.js';
-import { chunkText, splitSentences } from '../src/operations/chatbot/chunk.js';
+import { chunkSpans, chunkText, splitSentences } from '../src/operations/chatbot/chunk.js';
 import { reciprocalRankFusion } from '../src/operations/chatbot/retrieve.js';
-import { queryTerms, tokenize, toOrQueryLiteral, toTsvectorLiteral } from '../src/operations/chatbot/tokenize.js';
+import { MAX_QUERY_TERMS, queryTerms, tokenize, toOrQueryLiteral, toTsvectorLiteral } from '../src/operations/chatbot/tokenize.js';
+import { analyzeQuestion } from '../src/operations/chatbot/question.js';
 
 describe('chatbot tokens', () => {
   it('indexes Hangul as overlapping bigrams and Latin text as lower-cased words', () => {
-    expect(tokenize('환불은 Refunds 3일, VIP!')).toEqual(['환불', '불은', 'refund', '3', '일', 'vip']);
+    expect(tokenize('환불은 Refunds 3일, VIP!')).toEqual(['환불', 'refund', '3', '일', 'vip']);
     expect(tokenize('환불받으려면')).toEqual(['환불', '불받', '받으', '으려', '려면']);
     // decomposed jamo (macOS input) and full-width Latin become the same tokens
     expect(tokenize('환불'.normalize('NFD') + ' ＡＰＩ')).toEqual(['환불', 'api']);
     expect(tokenize(`key ${'x'.repeat(3000)}`)).toEqual(['key']); // a lexeme must stay under 2 KB
   });
 
-  it('drops question words, endings and final particle bigrams from questions only', () => {
+  it('strips Korean particles, so a noun matches with or without one', () => {
+    expect(tokenize('배송비는')).toEqual(['배송', '송비']);
+    expect(tokenize('대통령에게서')).toEqual(['대통', '통령']);
+    // a one-syllable noun: "딸의" finds "딸" and the other way round
+    expect(tokenize('딸의')).toContain('딸');
+    expect(queryTerms('딸의 이름')).toContain('딸');
+    // a two-syllable word whose last syllable only looks like a particle keeps its bigram too
+    expect(tokenize('아이')).toContain('아이');
+    expect(tokenize('아이가')).toEqual(['아이']);
+  });
+
+  it('drops question words and endings from questions only', () => {
     expect(queryTerms('배송비는 얼마인가요?')).toEqual(['배송', '송비']);
+    expect(queryTerms('광우병 사태가 발생하였나?')).toEqual(['광우', '우병', '사태', '발생', '생하']);
     expect(queryTerms('How long are backups kept?')).toEqual(['backup', 'kept']);
-    expect(tokenize('배송비는')).toContain('비는');
     expect(queryTerms('무엇인가요?').length).toBeGreaterThan(0); // nothing but stopwords: keep them all
+  });
+
+  it('searches a long question by a bounded number of terms', () => {
+    // 2,000 characters whose syllable pairs are all different: before, every one was a term.
+    const syllables = Array.from({ length: 2000 }, (_, i) => String.fromCharCode(0xac00 + ((i * 7919) % 11172)));
+    const question = syllables.join('');
+    expect(new Set(tokenize(question)).size).toBeGreaterThan(1000);
+    expect(queryTerms(question).length).toBeLessThanOrEqual(MAX_QUERY_TERMS);
   });
 
   it('writes tsvector and tsquery literals with positions and escaped quotes', () => {
@@ -30,6 +50,7 @@ describe('chatbot tokens', () => {
 describe('chatbot chunks', () => {
   it('keeps a short text whole and splits a long one on sentences with overlap', () => {
     expect(chunkText('  짧은 글입니다.  ')).toEqual(['짧은 글입니다.']);
+    expect(chunkSpans('  짧은 글입니다.  ')).toEqual([{ start: 2, end: 10 }]); // positions in the entry's own text
     const sentences = Array.from({ length: 40 }, (_, i) => `${i + 1}번째 문장은 설명을 조금 길게 담고 있습니다.`);
     const text = `${sentences.slice(0, 20).join(' ')}\n\n${sentences.slice(20).join(' ')}`;
     const chunks = chunkText(text, { targetChars: 300, overlapChars: 80 });
@@ -58,7 +79,26 @@ describe('extractive answer', () => {
       ['동안', 1],
     ]);
     const chunk = '비밀번호 찾기를 누르면 이메일이 발송됩니다. 메일의 링크는 30분 동안 유효합니다. 스팸함도 확인하세요.';
-    expect(extractAnswer(chunk, idf)).toBe('메일의 링크는 30분 동안 유효합니다.');
+    expect(extractAnswer(chunk, idf)).toEqual({ text: '메일의 링크는 30분 동안 유효합니다.', start: 25, end: 46 });
+  });
+
+  it('prefers the sentence that holds the asked kind of answer, and keeps what it refers back to', () => {
+    const text = '정산 안내입니다. 정산 내역은 판매자 센터에서 조회합니다. 정산금은 매주 수요일에 입금됩니다.';
+    const when = analyzeQuestion('정산은 언제 되나요?');
+    expect(when.type).toBe('time');
+    const idf = new Map(when.terms.map((term) => [term, 1]));
+    expect(extractAnswer(text, idf, when.type).text).toContain('수요일');
+    const named = '텔레캐스터\n이 기타를 대중화 시대를 연 첫 기타로 본다. 1950년에 발매되었다.';
+    const which = analyzeQuestion('대중화 시대를 연 첫 기타는?');
+    expect(extractAnswer(named, new Map(which.terms.map((term) => [term, 1])), which.type).text).toContain('텔레캐스터');
+  });
+
+  it('reads what a question asks for and does not search for those words', () => {
+    expect(analyzeQuestion('옛 태자를 모략한 인물은?')).toMatchObject({ type: 'person' });
+    expect(analyzeQuestion('옛 태자를 모략한 인물은?').terms).not.toContain('인물');
+    expect(analyzeQuestion('앙갚음을 당한 년도는?')).toMatchObject({ type: 'time' });
+    expect(analyzeQuestion('선물 포장 비용은 얼마인가요?')).toMatchObject({ type: 'quantity' });
+    expect(analyzeQuestion('주문 취소는 어디서 하나요?')).toMatchObject({ type: 'place' });
   });
 
   it('names the language of the question', () => {

@@ -30,14 +30,24 @@ describe('POST /api/v1/chatbot/rag without an LLM', () => {
     const before = await remaining(user);
     const indexed = await app.post(PATH, { action: 'index', content: REFUND }, user.apiKey);
     expect(indexed.status).toBe(200);
-    expect(indexed.body).toEqual({ success: true, api: 'chatbot-rag', message: '지식이 저장되었습니다.', id: expect.any(Number), remaining: before - 1 });
+    expect(indexed.body).toEqual({
+      success: true,
+      api: 'chatbot-rag',
+      message: '지식이 저장되었습니다.',
+      id: expect.any(Number),
+      remaining: before - 1,
+    });
     const hoursId = await index(user, HOURS);
     const deployId = await index(user, DEPLOY);
 
     const list = await app.post(PATH, { action: 'list' }, user.apiKey);
     expect(list.status).toBe(200);
     expect(list.body.knowledge_list.map((e: { id: number }) => e.id)).toEqual([deployId, hoursId, indexed.body.id]);
-    expect(list.body.knowledge_list[2]).toEqual({ id: indexed.body.id, content: REFUND, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(list.body.knowledge_list[2]).toEqual({
+      id: indexed.body.id,
+      content: REFUND,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(list.body).toMatchObject({ total: 3, offset: 0, limit: 20 });
     const page = await app.post(PATH, { action: 'list', offset: 1, limit: 1 }, user.apiKey);
     expect(page.body.knowledge_list).toEqual([expect.objectContaining({ id: hoursId, content: HOURS })]);
@@ -46,7 +56,8 @@ describe('POST /api/v1/chatbot/rag without an LLM', () => {
     expect(chat.status).toBe(200);
     expect(chat.body.answer).toContain('7일 이내');
     expect(chat.body.answer).not.toContain('고객센터');
-    expect(chat.body.sources[0]).toEqual({ id: indexed.body.id, score: expect.any(Number) });
+    // The source says where the quoted chunk lies in the entry, so a bot can quote it.
+    expect(chat.body.sources[0]).toEqual({ id: indexed.body.id, score: expect.any(Number), start: 0, end: REFUND.length });
     const english = await app.post(PATH, { action: 'chat', message: 'Which days can we deploy to production?' }, user.apiKey);
     expect(english.body.answer).toBe(DEPLOY);
     expect(english.body.sources[0].id).toBe(deployId);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { ListIndex } from '../src/operations/url-detect/list-index.js';
-import { teamEntries } from '../src/operations/url-detect/list-store.js';
+import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { evaluate, type Figures } from './data/url-evaluate.js';
 import { FRESH, HOLDOUT, TUNE, type LabelledUrl } from './data/url-labelled.js';
 

@@ -29,7 +29,12 @@ describe('canonicalizeUrl (Safe Browsing style)', () => {
 
   it('splits the registrable domain with the public suffix list', () => {
     const url = canonicalizeUrl('https://a.b.naver.com.secure-login.top/x');
-    expect([url.domain, url.domainLabel, url.publicSuffix, url.subdomain]).toEqual(['secure-login.top', 'secure-login', 'top', 'a.b.naver.com']);
+    expect([url.domain, url.domainLabel, url.publicSuffix, url.subdomain]).toEqual([
+      'secure-login.top',
+      'secure-login',
+      'top',
+      'a.b.naver.com',
+    ]);
     expect(canonicalizeUrl('https://www.hometax.go.kr/').publicSuffix).toBe('go.kr');
   });
 
@@ -38,47 +43,72 @@ describe('canonicalizeUrl (Safe Browsing style)', () => {
     expect(canonicalizeUrl('https://kakao.com/').hasUserinfo).toBe(false);
   });
 
-  it.each(['ftp://example.com/', 'javascript:alert(1)', 'example.com', '//example.com/x', 'http://', 'https://exa mple.com/', 'mailto:a@b.c'])(
-    'refuses %s with a 400 naming url',
-    (raw) => {
-      const error = (() => {
-        try {
-          canonicalizeUrl(raw);
-        } catch (caught) {
-          return caught;
-        }
-      })();
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).status).toBe(400);
-      expect((error as AppError).extra).toEqual({ field: 'url' });
-    },
-  );
+  it.each([
+    'ftp://example.com/',
+    'javascript:alert(1)',
+    'example.com',
+    '//example.com/x',
+    'http://',
+    'https://exa mple.com/',
+    'mailto:a@b.c',
+  ])('refuses %s with a 400 naming url', (raw) => {
+    const error = (() => {
+      try {
+        canonicalizeUrl(raw);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(400);
+    expect((error as AppError).extra).toEqual({ field: 'url' });
+  });
 });
 
 describe('lookup expressions', () => {
-  it('are host suffixes times path prefixes, as in the Safe Browsing example', () => {
+  it('are host suffixes times path prefixes (the page itself as a folder too), then the exact host', () => {
     const expressions = lookupExpressions(canonicalizeUrl('http://a.b.c/1/2.html?param=1'));
     expect(expressions).toEqual([
-      'a.b.c/1/2.html?param=1', 'a.b.c/1/2.html', 'a.b.c/', 'a.b.c/1/',
-      'b.c/1/2.html?param=1', 'b.c/1/2.html', 'b.c/', 'b.c/1/',
+      'a.b.c/1/2.html?param=1',
+      'a.b.c/',
+      'a.b.c/1/',
+      'a.b.c/1/2.html/',
+      'b.c/1/2.html?param=1',
+      'b.c/',
+      'b.c/1/',
+      'b.c/1/2.html/',
+      '=a.b.c/',
     ]);
+    expect(lookupExpressions(canonicalizeUrl('https://www.example.com/'))).toContain('=example.com/');
   });
 
   it('use at most five hosts and never the bare top-level label', () => {
-    const hosts = new Set(lookupExpressions(canonicalizeUrl('http://a.b.c.d.e.f.g/')).map((e) => e.split('/')[0]));
+    const hosts = new Set(
+      lookupExpressions(canonicalizeUrl('http://a.b.c.d.e.f.g/'))
+        .filter((e) => !e.startsWith('='))
+        .map((e) => e.split('/')[0]),
+    );
     expect([...hosts]).toEqual(['a.b.c.d.e.f.g', 'c.d.e.f.g', 'd.e.f.g', 'e.f.g', 'f.g']);
   });
 
   it('use only the exact host for IP addresses', () => {
-    const hosts = new Set(lookupExpressions(canonicalizeUrl('http://1.2.3.4:8080/bins/x')).map((e) => e.split('/')[0]));
+    const hosts = new Set(
+      lookupExpressions(canonicalizeUrl('http://1.2.3.4:8080/bins/x'))
+        .filter((e) => !e.startsWith('='))
+        .map((e) => e.split('/')[0]),
+    );
     expect([...hosts]).toEqual(['1.2.3.4']);
   });
 
   it('turn list entries into expressions', () => {
     expect(entryExpression('Example.COM')).toBe('example.com/');
     expect(entryExpression('*.example.com')).toBe('example.com/');
-    expect(entryExpression('http://1.2.3.4:8080/bins/Mozi.m')).toBe('1.2.3.4/bins/Mozi.m');
+    expect(entryExpression('http://1.2.3.4:8080/bins/Mozi.m')).toBe('1.2.3.4/bins/Mozi.m/');
     expect(entryExpression('example.com/ads/')).toBe('example.com/ads/');
+    expect(entryExpression('example.com/ads')).toBe('example.com/ads/');
+    expect(entryExpression('example.com/p?id=1')).toBe('example.com/p?id=1');
+    expect(entryExpression('host.example', 'host')).toBe('=host.example/');
+    expect(entryExpression('www.host.example', 'host')).toBe('=host.example/');
     expect(entryExpression('# comment')).toBeUndefined();
     expect(entryExpression('not a domain')).toBeUndefined();
     expect(entryExpression('localhost')).toBeUndefined();

@@ -96,7 +96,13 @@ describe("the shortener's check_harmful uses the engine", () => {
   it('refuses a harmful URL with 422 and SPEC fields, and creates no link', async () => {
     const res = await app.post('/api/v1/url/shorten', { url: 'https://toto-verify.info/join', check_harmful: true }, user.apiKey);
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, code: 422, is_malicious: true, category: 'gambling', remaining: await remaining(user.apiKey) });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 422,
+      is_malicious: true,
+      category: 'gambling',
+      remaining: await remaining(user.apiKey),
+    });
     expect(res.body.reason).toContain("'toto'");
   });
 
@@ -120,12 +126,15 @@ describe('redirect-time re-check of list hits', () => {
     expect((await app.get(path)).status).toBe(302);
 
     // What `lists:update` does, with a one-entry feed served from memory.
-    const { store, refresh } = app.runtime.urlDetection;
-    const results = await store.update([{ name: `redirect-test-${domain}`, category: 'phishing', format: 'domains', url: 'http://feed.invalid/' }], {
-      fetch: async () => new Response(`${domain}\n`),
-    });
+    const { store, reload } = app.runtime.urlDetection;
+    const results = await store.update(
+      [{ name: `redirect-test-${domain}`, category: 'phishing', format: 'domains', url: 'http://feed.invalid/' }],
+      {
+        fetch: async () => new Response(`${domain}\n`),
+      },
+    );
     expect(results[0]?.ok).toBe(true);
-    await refresh();
+    await reload();
 
     const page = await app.get(path, { accept: 'text/html' });
     expect(page.status).toBe(403);

@@ -9,45 +9,70 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { urlListSources } from '../db/schema.js';
 import { updateUrlLists } from '../scripts/update-url-lists.js';
 import { loadConfig } from '../src/config.js';
+import type { FeedSpec } from '../src/operations/url-detect/feeds.js';
 import { createRuntime } from '../src/runtime.js';
-import { parseFeed, parseFeedSpecs, type FeedSpec } from '../src/operations/url-detect/feeds.js';
 import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
 
-const FIXTURES = new URL('./fixtures/url-lists/', import.meta.url);
-const fixture = (name: string) => readFileSync(new URL(name, FIXTURES));
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/url-lists/${name}`, import.meta.url));
 // Feed names are unique per run: on PostgreSQL the list tables are shared with other test files.
 const run = Math.random().toString(36).slice(2, 8);
 
 let feedServer: Server;
 let feedBase: string;
 let app: TestApp;
+/** Requests the fake feed server saw (path and Range header). */
+const seen: { path: string; range: string | undefined }[] = [];
 
-beforeAll(async () => {
-  feedServer = createServer((req, res) => {
-    const files: Record<string, Buffer> = {
-      '/urlhaus.txt': fixture('urlhaus-online.txt'),
-      '/gambling/domains': fixture('gambling-domains.txt'),
-      '/gambling/domains.gz': gzipSync(fixture('gambling-domains.txt')),
-      '/adult.hosts': fixture('adult.hosts'),
-      '/empty.txt': Buffer.from('# nothing here\n'),
-    };
-    const body = files[req.url ?? ''];
-    if (!body) {
-      res.writeHead(500).end('broken');
+/** A feed server that behaves like GitHub raw / abuse.ch: ETag, byte ranges, gzip bodies, the odd reset. */
+function startFeedServer(): Promise<Server> {
+  const files: Record<string, Buffer> = {
+    '/urlhaus.csv': fixture('urlhaus.csv'),
+    '/phishing.adblock': fixture('phishing.adblock'),
+    '/messy.txt.gz': gzipSync(fixture('messy-domains.txt')),
+    '/adult.hosts': fixture('adult.hosts'),
+    '/gambling/domains': fixture('gambling-domains.txt'),
+    '/flaky/domains': fixture('gambling-domains.txt'),
+    '/empty.txt': Buffer.from('# nothing here\n'),
+  };
+  let flakyResets = 0;
+  const server = createServer((req, res) => {
+    const path = req.url ?? '';
+    seen.push({ path, range: req.headers.range });
+    const body = files[path];
+    if (!body) return void res.writeHead(500).end('broken');
+    const etag = `"${body.length}"`;
+    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    if (range && req.headers['if-range'] === etag) {
+      const start = Number(range[1]);
+      res.writeHead(206, {
+        'content-range': `bytes ${start}-${body.length - 1}/${body.length}`,
+        'content-length': body.length - start,
+        etag,
+      });
+      return void res.end(body.subarray(start));
+    }
+    res.writeHead(200, { 'content-length': body.length, 'accept-ranges': 'bytes', etag });
+    if (path === '/flaky/domains' && flakyResets++ === 0) {
+      // Half the body, then the connection drops: the client must resume from there.
+      res.write(body.subarray(0, 40));
+      setTimeout(() => res.socket?.destroy(), 20);
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+    res.end(body);
   }).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => feedServer.once('listening', resolve));
+  return new Promise((resolve) => server.once('listening', () => resolve(server)));
+}
+
+beforeAll(async () => {
+  feedServer = await startFeedServer();
   feedBase = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
-  app = await startTestApp();
+  app = await startTestApp({}, { urlLists: { download: { sleep: async () => {} } } });
   // On PostgreSQL an interrupted earlier run may have left fixture feeds: start without them.
   await app.runtime.db.delete(urlListSources).where(like(urlListSources.name, 'fixture-%'));
-  await app.runtime.urlDetection.refresh();
+  await app.runtime.urlDetection.reload({ force: true });
 });
 
 afterAll(async () => {
-  // PostgreSQL outlives the run: leave no feeds behind for the next one.
   await app.runtime.db.delete(urlListSources).where(like(urlListSources.name, `fixture-%-${run}`));
   await app.close();
   await new Promise<void>((resolve) => feedServer.close(() => resolve()));
@@ -60,77 +85,133 @@ const feed = (name: string, category: FeedSpec['category'], format: FeedSpec['fo
   url: feedBase + path,
 });
 
-describe('feed parsing', () => {
-  it('reads URL, domain and hosts formats, skipping comments and non-sinkhole host lines', () => {
-    expect([...parseFeed(fixture('urlhaus-online.txt'), 'urls')]).toEqual([
-      '198.51.100.23/bins/Mozi.m',
-      '198.51.100.24/i',
-      'quiet-garden-photos.com/wp-content/uploads/invoice.js',
-      'files.example-cdn.net/dl/payload.bin',
-    ]);
-    expect([...parseFeed(gzipSync(fixture('gambling-domains.txt')), 'domains')]).toEqual([
-      'sunny-fields-club.com/',
-      'green-river-lounge.net/',
-      'www.blue-harbor-games.org/',
-    ]);
-    expect([...parseFeed(fixture('adult.hosts'), 'hosts')]).toEqual(['velvet-evenings.com/', 'midnight-gallery.net/', 'silk-room.org/']);
-  });
-
-  it('reads URL_LIST_FEEDS and names a bad entry', () => {
-    expect(parseFeedSpecs('gb=gambling:domains:https://x.test/d, malware:urls:https://y.test/u')).toEqual([
-      { name: 'gb', category: 'gambling', format: 'domains', url: 'https://x.test/d' },
-      { name: 'feed-2', category: 'malware', format: 'urls', url: 'https://y.test/u' },
-    ]);
-    expect(parseFeedSpecs(undefined).map((f) => f.name)).toContain('urlhaus');
-    expect(() => parseFeedSpecs('weather:domains:https://x.test/')).toThrow(/URL_LIST_FEEDS/);
-  });
-});
-
 describe('list update from a local server', () => {
-  it('stores feeds, and a running engine picks them up on refresh', async () => {
-    const { engine, store, refresh } = app.runtime.urlDetection;
+  it('stores every format, resumes a download reset mid-way, and the engine picks the feeds up on reload', async () => {
+    const { engine, store, reload } = app.runtime.urlDetection;
     expect(engine.classifyRules('https://sunny-fields-club.com/').isMalicious).toBe(false);
 
-    const results = await store.update([
-      feed('haus', 'malware', 'urls', '/urlhaus.txt'),
-      feed('gambling', 'gambling', 'domains', '/gambling/domains.gz'),
-      feed('adult', 'adult', 'hosts', '/adult.hosts'),
+    const results = await store.update(
+      [
+        feed('haus', 'malware', 'csv', '/urlhaus.csv'),
+        feed('phish', 'phishing', 'adblock', '/phishing.adblock'),
+        feed('messy', 'spam', 'domains', '/messy.txt.gz'),
+        feed('adult', 'adult', 'hosts', '/adult.hosts'),
+        feed('gambling', 'gambling', 'domains', '/flaky/domains'),
+      ],
+      { sleep: async () => {} },
+    );
+    expect(results.map((r) => [r.ok, r.entries, r.skipped])).toEqual([
+      [true, 2, 0],
+      [true, 5, 1],
+      [true, 7, 1],
+      [true, 3, 0],
+      [true, 3, 0],
     ]);
-    expect(results.map((r) => [r.ok, r.entries])).toEqual([[true, 4], [true, 3], [true, 3]]);
-    expect(await refresh()).toBe(true);
-    expect(await refresh()).toBe(false);
+    expect(seen.filter((s) => s.path === '/flaky/domains').map((s) => s.range)).toEqual([undefined, 'bytes=40-']);
+    expect(await reload()).toBe(true);
+    expect(await reload()).toBe(false);
 
-    expect(await engine.classify('https://m.sunny-fields-club.com/anything')).toMatchObject({ isMalicious: true, category: 'gambling', source: 'list' });
+    expect(await engine.classify('https://m.sunny-fields-club.com/anything')).toMatchObject({
+      isMalicious: true,
+      category: 'gambling',
+      source: 'list',
+    });
     expect(await engine.classify('https://velvet-evenings.com/')).toMatchObject({ category: 'adult', source: 'list' });
-    expect(await engine.classify('http://198.51.100.23:39123/bins/Mozi.m')).toMatchObject({ category: 'malware', source: 'list' });
-    // A URL entry names that page, not its whole site.
-    expect((await engine.classify('https://quiet-garden-photos.com/')).isMalicious).toBe(false);
-    expect((await engine.classify('https://quiet-garden-photos.com/wp-content/uploads/invoice.js')).reason).toContain(`fixture-haus-${run}`);
+    expect(await engine.classify('http://203.0.113.77:4455/bins/arm7')).toMatchObject({ category: 'malware', source: 'list' });
+    expect(await engine.classify('https://pages-host.example/view/fake-bank-kr/')).toMatchObject({ category: 'phishing', source: 'list' });
+    expect(await engine.classify('https://한글스팸.example/')).toMatchObject({ category: 'spam', source: 'list' });
+    expect((await engine.classify('https://pages-host.example/view/other')).source).not.toBe('list');
+    expect((await engine.classify('https://dl-files.example/update/setup.exe')).reason).toContain(`fixture-haus-${run}`);
   });
 
-  it('keeps the previous entries when a download fails or comes back empty', async () => {
-    const { engine, store, refresh } = app.runtime.urlDetection;
-    const broken = await store.update([
-      feed('gambling', 'gambling', 'domains', '/gone'),
-      feed('adult', 'adult', 'hosts', '/empty.txt'),
+  it('keeps the previous entries when a download fails or comes back empty, and records why', async () => {
+    const { engine, store, reload } = app.runtime.urlDetection;
+    const broken = await store.update([feed('gambling', 'gambling', 'domains', '/gone'), feed('adult', 'adult', 'hosts', '/empty.txt')], {
+      sleep: async () => {},
+    });
+    expect(broken.map((r) => [r.ok, r.error])).toEqual([
+      [false, 'HTTP 500'],
+      [false, 'no entries in the feed'],
     ]);
-    expect(broken.map((r) => [r.ok, r.error])).toEqual([[false, 'HTTP 500'], [false, 'no entries in the feed']]);
-    await refresh();
+    await reload();
     expect((await engine.classify('https://green-river-lounge.net/')).category).toBe('gambling');
     expect((await engine.classify('https://silk-room.org/')).category).toBe('adult');
+    const states = await store.states();
+    expect(states.find((s) => s.name === `fixture-gambling-${run}`)).toMatchObject({ entries: 3, lastError: 'HTTP 500' });
   });
 
-  it('answers the API with the list verdict', async () => {
+  it('GET /api/v1/url/lists shows each feed: name, category, entries, fetched at, last error', async () => {
+    const user = await app.signUp();
+    expect((await app.get('/api/v1/url/lists')).status).toBe(401);
+    const res = await app.get('/api/v1/url/lists', { 'x-api-key': user.apiKey });
+    expect(res.status).toBe(200);
+    const gambling = res.body.lists.find((l: { name: string }) => l.name === `fixture-gambling-${run}`);
+    expect(gambling).toMatchObject({ category: 'gambling', format: 'domains', entries: 3, last_error: 'HTTP 500' });
+    expect(Date.parse(gambling.fetched_at)).toBeGreaterThan(Date.now() - 600_000);
+    const phish = res.body.lists.find((l: { name: string }) => l.name === `fixture-phish-${run}`);
+    expect(phish).toMatchObject({ entries: 5, skipped_lines: 1, last_error: expect.stringContaining('/banner/*/img^') });
+  });
+
+  it('answers the API with the list verdict, and the shortener refuses a listed URL with 422 free of charge', async () => {
     const user = await app.signUp();
     await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, user.apiKey);
     const res = await app.post('/api/v1/url/detect', { url: 'https://www.blue-harbor-games.org/play' }, user.apiKey);
-    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, is_malicious: true, category: 'gambling', source: 'list' });
+    const before = await app.remaining(user.apiKey, 'url-shortener');
+    const short = await app.post('/api/v1/url/shorten', { url: 'https://login-verify-account.example/secure' }, user.apiKey);
+    expect(short.status).toBe(422);
+    expect(await app.remaining(user.apiKey, 'url-shortener')).toBe(before);
+  });
+});
+
+describe('scheduled refresh (injected scheduler and clock)', () => {
+  it('refreshes on each tick and once after start when the lists are older than one period; a refresh during load answers every request', async () => {
+    let tick: (() => Promise<unknown>) | undefined;
+    let clock = new Date(Date.now() + 7 * 3600_000);
+    const name = `fixture-sched-${run}`;
+    const scheduled = await startTestApp(
+      { URL_LIST_FEEDS: `${name}=adult:hosts:${feedBase}/adult.hosts, ${name}-bad=adult:rss:${feedBase}/x` },
+      {
+        urlLists: {
+          scheduler: {
+            schedule: (expression, job) => {
+              expect(expression).toBe('0 */6 * * *');
+              tick = job;
+              return { stop: async () => {} };
+            },
+            periodMs: () => 6 * 3600_000,
+          },
+          now: () => clock,
+          startupDelayMs: 5,
+          download: { sleep: async () => {} },
+        },
+      },
+    );
+    try {
+      const detection = scheduled.runtime.urlDetection;
+      detection.start(scheduled.runtime.config.URL_LIST_REFRESH);
+      // The start-up check: nothing stored for this feed set is fresh → a refresh soon after start.
+      await expect.poll(async () => (await detection.store.states()).find((s) => s.name === name)?.entries, { timeout: 10_000 }).toBe(3);
+      await expect.poll(() => detection.engine.listCheck('https://velvet-evenings.com/')?.category, { timeout: 10_000 }).toBe('adult');
+      const first = (await detection.store.states()).find((s) => s.name === name)?.fetchedAt;
+      clock = new Date(clock.getTime() + 6 * 3600_000);
+      // A tick while requests keep coming: each one is answered.
+      const answers = Promise.all(Array.from({ length: 40 }, (_, i) => detection.engine.classify(`https://velvet-evenings.com/p${i}`)));
+      const results = await tick?.();
+      expect((await answers).every((v) => v.category === 'adult')).toBe(true);
+      expect(results).toEqual([expect.objectContaining({ name, ok: true })]);
+      const second = (await detection.store.states()).find((s) => s.name === name)?.fetchedAt;
+      expect(second?.getTime()).toBe(clock.getTime());
+      expect(second?.getTime()).toBeGreaterThan(first?.getTime() ?? Infinity);
+    } finally {
+      await scheduled.runtime.db.delete(urlListSources).where(like(urlListSources.name, `${name}%`));
+      await scheduled.close();
+    }
   });
 });
 
 describe('npm run lists:update (scripts/update-url-lists.ts)', () => {
-  it('writes the configured feeds into the database the service then starts with', async () => {
+  it('writes the configured feeds into the database the service then starts with', { timeout: 90_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aih-lists-'));
     try {
       const dbEnv = testDatabaseEnv().DATABASE_URL ? testDatabaseEnv() : { DATA_DIR: dir };
@@ -140,12 +221,19 @@ describe('npm run lists:update (scripts/update-url-lists.ts)', () => {
         URL_LIST_FEEDS: `fixture-script-${run}=adult:hosts:${feedBase}/adult.hosts, fixture-broken-${run}=spam:domains:${feedBase}/nope`,
       };
       const results = await updateUrlLists(loadConfig(env));
-      expect(results.map((r) => [r.name, r.ok])).toEqual([[`fixture-script-${run}`, true], [`fixture-broken-${run}`, false]]);
+      expect(results?.map((r) => [r.name, r.ok])).toEqual([
+        [`fixture-script-${run}`, true],
+        [`fixture-broken-${run}`, false],
+      ]);
 
       const runtime = await createRuntime(loadConfig(env));
       try {
-        expect(await runtime.urlDetection.engine.classify('https://midnight-gallery.net/')).toMatchObject({ category: 'adult', source: 'list' });
+        expect(await runtime.urlDetection.engine.classify('https://midnight-gallery.net/')).toMatchObject({
+          category: 'adult',
+          source: 'list',
+        });
       } finally {
+        await runtime.db.delete(urlListSources).where(like(urlListSources.name, `fixture-%-${run}`));
         await runtime.close();
       }
     } finally {

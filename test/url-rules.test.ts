@@ -3,7 +3,7 @@ import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
 import { createUrlEngine, HARMFUL_SCORE } from '../src/operations/url-detect/engine.js';
 import { entryExpression } from '../src/operations/url-detect/expressions.js';
 import { expressionHash, ListIndex, type HarmCategory } from '../src/operations/url-detect/list-index.js';
-import { teamEntries } from '../src/operations/url-detect/list-store.js';
+import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { structureSignals } from '../src/operations/url-detect/rules-structure.js';
 import { brandSignals, governmentSignals, vocabularySignals } from '../src/operations/url-detect/rules-words.js';
 import { editDistance, skeleton } from '../src/operations/url-detect/similarity.js';
@@ -14,7 +14,11 @@ const categoriesOf = (signals: { category: string }[]) => [...new Set(signals.ma
 
 function indexOf(entries: [string, HarmCategory, string?][]): ListIndex {
   return ListIndex.build(
-    entries.map(([entry, category, source]) => ({ hash: expressionHash(entryExpression(entry) ?? ''), category, source: source ?? 'test-feed' })),
+    entries.map(([entry, category, source]) => ({
+      hash: expressionHash(entryExpression(entry) ?? ''),
+      category,
+      source: source ?? 'test-feed',
+    })),
   );
 }
 
@@ -85,7 +89,10 @@ describe('brand rules', () => {
 });
 
 describe('structure rules', () => {
-  const reasons = (url: string) => structureSignals(canonicalizeUrl(url)).map((s) => s.reason).join(' | ');
+  const reasons = (url: string) =>
+    structureSignals(canonicalizeUrl(url))
+      .map((s) => s.reason)
+      .join(' | ');
 
   it('flag IP hosts, private addresses and internal names', () => {
     expect(reasons('http://203.0.113.9/')).toContain('IP 주소');
@@ -124,12 +131,21 @@ describe('decision', () => {
 
   it('lets a list hit win over the score, in the list category', () => {
     const listed = createUrlEngine({ index: indexOf([['quiet-garden.com', 'malware']]) });
-    expect(listed.classifyRules('https://www.quiet-garden.com/index.html')).toMatchObject({ isMalicious: true, category: 'malware', source: 'list' });
+    expect(listed.classifyRules('https://www.quiet-garden.com/index.html')).toMatchObject({
+      isMalicious: true,
+      category: 'malware',
+      source: 'list',
+    });
     expect(listed.classifyRules('https://www.quiet-garden.com/').reason).toContain("'test-feed'");
   });
 
   it('never lets a whole-domain entry override the allowlist, but a page entry does', () => {
-    const listed = createUrlEngine({ index: indexOf([['naver.com', 'adult'], ['github.com/evil/repo/raw/main/x.exe', 'malware']]) });
+    const listed = createUrlEngine({
+      index: indexOf([
+        ['naver.com', 'adult'],
+        ['github.com/evil/repo/raw/main/x.exe', 'malware'],
+      ]),
+    });
     expect(listed.classifyRules('https://www.naver.com/').isMalicious).toBe(false);
     expect(listed.classifyRules('https://github.com/evil/repo/raw/main/x.exe')).toMatchObject({ isMalicious: true, category: 'malware' });
     expect(listed.listCheck('https://www.naver.com/')).toBeUndefined();

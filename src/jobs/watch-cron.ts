@@ -47,3 +47,28 @@ export function startWatchCron(poller: WatchPoller, expression: string, logger: 
     },
   };
 }
+
+/**
+ * node-cron for other in-process schedules (the harmful-URL feed refresh): `schedule` skips a
+ * tick while the previous run still goes; `periodMs` is the time between two runs.
+ */
+export const cronScheduler = {
+  schedule(expression: string, job: () => Promise<unknown>): { stop(): Promise<void> } {
+    const task = cron.schedule(expression, job, { noOverlap: true });
+    return {
+      async stop() {
+        await task.stop();
+        await task.destroy();
+      },
+    };
+  },
+  periodMs(expression: string): number {
+    const task = cron.createTask(expression, () => undefined);
+    try {
+      const [first, second] = task.getNextRuns(2);
+      return first && second ? second.getTime() - first.getTime() : 6 * 3600_000;
+    } finally {
+      void task.destroy();
+    }
+  },
+};

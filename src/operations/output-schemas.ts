@@ -30,7 +30,10 @@ const documentField = z.enum([
 
 export const OUTPUT_SCHEMAS = {
   'chatbot-rag': z.union([
-    z.object({ answer: z.string(), sources: z.array(z.object({ id: z.number().int(), score: z.number() })) }),
+    z.object({
+      answer: z.string(),
+      sources: z.array(z.object({ id: z.number().int(), score: z.number(), start: z.number().int(), end: z.number().int() })),
+    }),
     z.object({ message: z.string(), id: z.number().int() }),
     z.object({
       knowledge_list: z.array(z.object({ id: z.number().int(), content: z.string(), created_at: z.string() })),

@@ -1,37 +1,74 @@
 import type { CallOptions, LlmProvider } from '../../providers/llm.js';
-import { splitSentences } from './chunk.js';
-import type { RetrievedChunk } from './retrieve.js';
+import { sentenceSpans, type Span } from './chunk.js';
+import { hasTypeSign, type AnswerType } from './question.js';
 import { tokenize } from './tokenize.js';
 
 /** Said (in Korean, whatever the question's language) when no stored knowledge is relevant enough. */
 export const NO_KNOWLEDGE_ANSWER = '저장된 지식에서 이 질문에 대한 답을 찾지 못했습니다. 관련 내용을 먼저 등록해 주세요.';
 
+/** Share of the question's weight a sentence gains by holding the asked kind of answer (a date for "when"…). */
+const TYPE_BONUS = 0.25;
+/** …and by lying in the chunk the search ranked first. */
+const BEST_CHUNK_BONUS = 0.05;
+
+/** A sentence that opens by pointing back (이 기타는, 그는, 이로써, 또한, this, it…) needs the one before it. */
+const REFERS_BACK =
+  /^(?:이|그|저|이러한|그러한|이런|그런|이로써|이에|그래서|그러나|하지만|또한|또|한편|즉|this|that|these|those|it|they|he|she)(?:\s|[은는이가을를의에도로])/iu;
+
+/** A short line without a sentence's final punctuation: a heading or a label naming what follows. */
+function isHeading(line: string): boolean {
+  return line.length <= 40 && !/[.!?。…다요]\W*$/u.test(line);
+}
+
+export interface ExtractedAnswer {
+  text: string;
+  /** Where the quoted text starts and ends in the entry. */
+  start: number;
+  end: number;
+}
+
 /**
- * The extractive answer: the sentence(s) of the best chunk that carry most of the question's
- * IDF weight, in the text's order.
+ * The extractive answer from the best entry: its sentence that carries most of the question's
+ * IDF weight, favouring one that holds the asked kind of answer, and the next most relevant
+ * one when it carries at least a third as much (a topic line such as "비밀번호 재설정: …" often
+ * outweighs the sentence with the figure). The whole entry is read, not only the best chunk,
+ * so an answer just past a chunk's edge is still found.
  */
-export function extractAnswer(chunk: string, idf: Map<string, number>): string {
-  const sentences = splitSentences(chunk);
-  const scores = sentences.map((sentence) => {
+export function extractAnswer(content: string, idf: Map<string, number>, type: AnswerType = 'other', bestChunk?: Span): ExtractedAnswer {
+  const sentences = sentenceSpans(content);
+  const total = [...idf.values()].reduce((sum, value) => sum + value, 0) || 1;
+  const scores = sentences.map((span) => {
+    const sentence = content.slice(span.start, span.end);
     const tokens = new Set(tokenize(sentence));
     let score = 0;
     for (const [term, weight] of idf) if (tokens.has(term)) score += weight;
+    if (score === 0) return 0;
+    if (hasTypeSign(sentence, type)) score += TYPE_BONUS * total;
+    if (bestChunk && span.start >= bestChunk.start && span.end <= bestChunk.end) score += BEST_CHUNK_BONUS * total;
     return score;
   });
   let best = 0;
   scores.forEach((score, i) => {
     if (score > scores[best]!) best = i;
   });
-  // The best sentence, and the next most relevant one when it carries at least a third as much:
-  // a topic line ("비밀번호 재설정: …") often outweighs the sentence holding the figure.
-  const picked = new Set([best]);
-  const runnerUp = scores.map((score, i) => ({ score, i })).filter(({ i }) => i !== best).sort((a, b) => b.score - a.score)[0];
-  if (runnerUp && runnerUp.score > 0 && runnerUp.score >= 0.35 * scores[best]!) picked.add(runnerUp.i);
-  return [...picked]
-    .sort((a, b) => a - b)
-    .map((i) => sentences[i])
-    .join(' ')
-    .trim() || chunk.trim();
+  if (sentences.length === 0) return { text: content.trim(), start: 0, end: content.length };
+  const picked = [best];
+  const runnerUp = scores
+    .map((score, i) => ({ score, i }))
+    .filter(({ i }) => i !== best)
+    .sort((a, b) => b.score - a.score || a.i - b.i)[0];
+  if (runnerUp && runnerUp.score > 0 && runnerUp.score >= 0.35 * scores[best]!) picked.push(runnerUp.i);
+  const text = (i: number) => content.slice(sentences[i]!.start, sentences[i]!.end);
+  // Context the best sentence cannot do without: the line naming what "이 기타는…" refers to,
+  // or, when it lacks the asked kind of answer, a neighbour that has it.
+  const before = best - 1;
+  if (before >= 0 && !picked.includes(before) && (REFERS_BACK.test(text(best)) || isHeading(text(before)))) picked.push(before);
+  if (type !== 'other' && !hasTypeSign(text(best), type) && !picked.some((i) => hasTypeSign(text(i), type))) {
+    const neighbour = [best + 1, best - 1].find((i) => i >= 0 && i < sentences.length && hasTypeSign(text(i), type));
+    if (neighbour !== undefined && !picked.includes(neighbour)) picked.push(neighbour);
+  }
+  picked.sort((a, b) => a - b);
+  return { text: picked.map(text).join(' '), start: sentences[picked[0]!]!.start, end: sentences[picked.at(-1)!]!.end };
 }
 
 const LANGUAGE_NAMES: Array<[RegExp, string]> = [
@@ -47,9 +84,9 @@ export function questionLanguage(question: string): string {
 }
 
 /** The grounded answer: the model sees only the retrieved chunks and must say when they don't answer. */
-export async function llmAnswer(llm: LlmProvider, question: string, chunks: RetrievedChunk[], opts: CallOptions): Promise<string> {
+export async function llmAnswer(llm: LlmProvider, question: string, chunks: string[], opts: CallOptions): Promise<string> {
   const language = questionLanguage(question);
-  const context = chunks.map((chunk, i) => `[${i + 1}] ${chunk.content}`).join('\n\n');
+  const context = chunks.map((chunk, i) => `[${i + 1}] ${chunk}`).join('\n\n');
   const { text } = await llm.chat(
     {
       messages: [

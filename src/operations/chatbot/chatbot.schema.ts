@@ -21,7 +21,11 @@ const text = (max: number, empty: string, tooLong: string) =>
     .meta({ maxLength: max });
 
 /** Which field each action needs (SPEC §1): missing, it is a 400 naming that field. */
-const REQUIRED: Partial<Record<(typeof ACTIONS)[number], 'message' | 'content' | 'id'>> = { chat: 'message', index: 'content', delete: 'id' };
+const REQUIRED: Partial<Record<(typeof ACTIONS)[number], 'message' | 'content' | 'id'>> = {
+  chat: 'message',
+  index: 'content',
+  delete: 'id',
+};
 
 /**
  * SPEC §1: one path, five actions, one flat body (as SPEC documents it); the action decides
@@ -30,8 +34,16 @@ const REQUIRED: Partial<Record<(typeof ACTIONS)[number], 'message' | 'content' |
 export const chatbotSchema = z
   .object({
     action: z.enum(ACTIONS, { error: `action은 ${ACTIONS.join(', ')} 중 하나여야 합니다.` }),
-    message: text(MAX_MESSAGE_CHARS, '질문(message)을 입력하세요.', `질문은 ${MAX_MESSAGE_CHARS.toLocaleString('en-US')}자 이하여야 합니다.`).optional(),
-    content: text(MAX_CONTENT_CHARS, '저장할 내용(content)을 입력하세요.', `내용은 ${MAX_CONTENT_CHARS.toLocaleString('en-US')}자 이하여야 합니다.`).optional(),
+    message: text(
+      MAX_MESSAGE_CHARS,
+      '질문(message)을 입력하세요.',
+      `질문은 ${MAX_MESSAGE_CHARS.toLocaleString('en-US')}자 이하여야 합니다.`,
+    ).optional(),
+    content: text(
+      MAX_CONTENT_CHARS,
+      '저장할 내용(content)을 입력하세요.',
+      `내용은 ${MAX_CONTENT_CHARS.toLocaleString('en-US')}자 이하여야 합니다.`,
+    ).optional(),
     id: integer('id는 1 이상의 정수여야 합니다.', 1, 2_147_483_647).optional(),
     offset: integer('offset은 0 이상의 정수여야 합니다.', 0, 2_147_483_647).default(0),
     limit: integer(`limit은 1~${MAX_LIST_LIMIT} 사이의 정수여야 합니다.`, 1, MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),

@@ -2,12 +2,14 @@ import type { Database } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import type { Operation, OperationContext } from '../../platform/execute.js';
 import type { LlmProvider } from '../../providers/llm.js';
+import { createAccountGate, type AccountGate } from './account-gate.js';
 import { extractAnswer, llmAnswer, NO_KNOWLEDGE_ANSWER } from './answer.js';
 import { chatbotSchema, type ChatbotInput } from './chatbot.schema.js';
-import { chunkText } from './chunk.js';
-import { EntryLimitError, type KnowledgeStore } from './knowledge-store.js';
+import { chunkSpans } from './chunk.js';
+import { KnowledgeLimitError, type KnowledgeStore } from './knowledge-store.js';
+import { analyzeQuestion } from './question.js';
+import { rerank } from './rerank.js';
 import { retrieve, type RetrievedChunk } from './retrieve.js';
-import { queryTerms } from './tokenize.js';
 import { withJosa } from '../../korean.js';
 
 export interface ChatbotDeps {
@@ -16,17 +18,29 @@ export interface ChatbotDeps {
   llm: LlmProvider;
   /** Embed chunks and questions (OPENAI_EMBEDDING_MODEL set): adds vector similarity, fused by rank. */
   useEmbeddings: boolean;
-  /** Least share of the question's IDF weight the best chunk must match to be used (calibrated on the evaluation set). */
+  /** Least share of the question's IDF weight a chunk must match to be used (calibrated on KorQuAD tuning seeds and the support set). */
   minCoverage?: number;
   /** With embeddings, a cosine similarity at least this high also counts as relevant. */
   minSimilarity?: number;
   /** Chunks handed to the LLM. */
   contextChunks?: number;
+  /** Run searches under a statement timeout (PostgreSQL; PGlite ignores it). */
+  statementTimeout?: boolean;
+  /** Per-account turns for `chat` and `index` (2 at once, 8 waiting by default). */
+  gate?: AccountGate;
+}
+
+/** A chunk the answer draws on: its entry, and where it lies in the entry's text (to quote it). */
+export interface ChatbotSource {
+  id: number;
+  score: number;
+  start: number;
+  end: number;
 }
 
 /** The answer of each action (SPEC §1). */
 export interface ChatbotOutputs {
-  chat: { answer: string; sources: Array<{ id: number; score: number }> };
+  chat: { answer: string; sources: ChatbotSource[] };
   index: { message: string; id: number };
   list: { knowledge_list: Array<{ id: number; content: string; created_at: string }>; total: number; offset: number; limit: number };
   delete: { message: string; id: number };
@@ -35,7 +49,9 @@ export interface ChatbotOutputs {
 
 export type ChatbotOutput = ChatbotOutputs[keyof ChatbotOutputs];
 
-export const DEFAULT_MIN_COVERAGE = 0.42;
+export const DEFAULT_MIN_COVERAGE = 0.5;
+/** BM25's best chunks that are ranked again by sentence. */
+const RERANK_POOL = 12;
 
 /**
  * Knowledge chatbot (SPEC §1): `index` stores an entry of the account (chunked, searchable at
@@ -51,40 +67,51 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
   const contextChunks = deps.contextChunks ?? 4;
   const useEmbeddings = deps.useEmbeddings && deps.llm.configured;
 
+  const gate = deps.gate ?? createAccountGate({ concurrent: 2, queued: 8 });
+
   const isRelevant = (chunk: RetrievedChunk) => chunk.coverage >= minCoverage || (chunk.similarity ?? 0) >= minSimilarity;
 
   async function chat(ctx: OperationContext, message: string): Promise<ChatbotOutputs['chat']> {
-    const terms = queryTerms(message);
+    const { terms, words, type } = analyzeQuestion(message);
     const questionEmbedding = useEmbeddings && terms.length > 0 ? (await deps.llm.embed([message], { logger: ctx.logger }))[0] : undefined;
-    const { chunks, idf } = await retrieve(deps.db, ctx.account.id, terms, { questionEmbedding });
-    const relevant = chunks.filter(isRelevant);
+    const retrieval = await retrieve(deps.db, ctx.account.id, terms, {
+      questionEmbedding,
+      words,
+      limit: RERANK_POOL,
+      statementTimeout: deps.statementTimeout,
+    });
+    const { idf } = retrieval;
+    const pool = retrieval.chunks.filter(isRelevant);
+    const contents = await deps.store.contents(ctx.account.id, [...new Set(pool.map((chunk) => chunk.entryId))]);
+    // Without vectors, the lexical candidates are ranked again by their best sentence.
+    const relevant = questionEmbedding ? pool : rerank(pool, contents, words, idf);
     const best = relevant[0];
-    ctx.logger.debug({ terms: terms.length, candidates: chunks.length, relevant: relevant.length }, 'chatbot retrieval');
+    ctx.logger.debug({ terms: terms.length, candidates: retrieval.chunks.length, relevant: relevant.length }, 'chatbot retrieval');
     if (!best) return { answer: NO_KNOWLEDGE_ANSWER, sources: [] };
 
-    const sources = dedupeByEntry(relevant).map((chunk) => ({ id: chunk.entryId, score: round(chunk.score) }));
-    const extractive = () => extractAnswer(best.content, idf);
-    const answer = deps.llm.configured
-      ? (await llmAnswer(deps.llm, message, relevant.slice(0, contextChunks), { logger: ctx.logger })) || extractive()
-      : extractive();
+    const context = relevant.slice(0, contextChunks);
+    const sources = dedupeByEntry(relevant).map((chunk) => ({
+      id: chunk.entryId,
+      score: round(chunk.score),
+      start: chunk.start,
+      end: chunk.end,
+    }));
+    const extractive = () => extractAnswer(contents.get(best.entryId) ?? '', idf, type, best).text;
+    const texts = context.map((chunk) => (contents.get(chunk.entryId) ?? '').slice(chunk.start, chunk.end));
+    const answer = deps.llm.configured ? (await llmAnswer(deps.llm, message, texts, { logger: ctx.logger })) || extractive() : extractive();
     return { answer, sources };
   }
 
   async function index(ctx: OperationContext, content: string): Promise<ChatbotOutputs['index']> {
-    const chunks = chunkText(content);
-    const embeddings = useEmbeddings ? await deps.llm.embed(chunks, { logger: ctx.logger }) : undefined;
+    const chunks = chunkSpans(content);
+    const texts = chunks.map((span) => content.slice(span.start, span.end));
+    const embeddings = useEmbeddings ? await deps.llm.embed(texts, { logger: ctx.logger }) : undefined;
     try {
       const [entry] = await deps.store.add(ctx.account.id, [{ content, chunks, embeddings }]);
       ctx.logger.debug({ chars: content.length, chunks: chunks.length }, 'knowledge indexed');
       return { message: '지식이 저장되었습니다.', id: entry!.id };
     } catch (error) {
-      if (error instanceof EntryLimitError) {
-        throw new AppError(
-          'CONFLICT',
-          `저장할 수 있는 지식은 계정당 ${deps.store.maxEntries.toLocaleString('en-US')}개까지입니다. 필요 없는 항목을 삭제한 뒤 다시 시도하세요.`,
-          { limit: deps.store.maxEntries },
-        );
-      }
+      if (error instanceof KnowledgeLimitError) throw limitError(error);
       throw error;
     }
   }
@@ -95,9 +122,9 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
     async run(ctx, input: ChatbotInput) {
       switch (input.action) {
         case 'chat':
-          return chat(ctx, input.message);
+          return gate.run(ctx.account.id, () => chat(ctx, input.message));
         case 'index':
-          return index(ctx, input.content);
+          return gate.run(ctx.account.id, () => index(ctx, input.content));
         case 'list': {
           const { entries, total } = await deps.store.list(ctx.account.id, input.offset, input.limit);
           const knowledge_list = entries.map((e) => ({ id: e.id, content: e.content, created_at: e.createdAt.toISOString() }));
@@ -116,6 +143,16 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
       }
     },
   };
+}
+
+/** The account is full: 409 naming the limit, in Korean. */
+function limitError(error: KnowledgeLimitError): AppError {
+  const max = error.max.toLocaleString('en-US');
+  const message =
+    error.limit === 'entries'
+      ? `저장할 수 있는 지식은 계정당 ${max}개까지입니다. 필요 없는 항목을 삭제한 뒤 다시 시도하세요.`
+      : `저장할 수 있는 지식은 계정당 모두 합쳐 ${max}자까지입니다. 필요 없는 항목을 삭제한 뒤 다시 시도하세요.`;
+  return new AppError('CONFLICT', message, { limit: error.max, limit_type: error.limit });
 }
 
 function dedupeByEntry(chunks: RetrievedChunk[]): RetrievedChunk[] {

@@ -1,8 +1,17 @@
 /**
  * Splits an entry into overlapping chunks on paragraph and sentence boundaries, so a long
- * manual is searched (and quoted) piece by piece while a fact that straddles two chunks
- * still appears whole in one of them.
+ * manual is searched piece by piece while a fact that straddles two chunks still appears
+ * whole in one of them. Chunks and sentences are spans (start, end) of the entry's own text:
+ * the store keeps only the positions (not a second copy of the text), and a bot can quote
+ * the exact place an answer comes from.
  */
+
+export interface Span {
+  /** JavaScript string index of the first character in the entry's content. */
+  start: number;
+  /** Index just past the last character. */
+  end: number;
+}
 
 export interface ChunkOptions {
   /** Aim for chunks of about this many characters. */
@@ -12,65 +21,72 @@ export interface ChunkOptions {
 }
 
 const segmenter = new Intl.Segmenter('ko', { granularity: 'sentence' });
+const MAX_SENTENCE_CHARS = 600;
 
-/** The sentences of a text, trimmed, in order; paragraphs (line breaks) always end a sentence. */
-export function splitSentences(text: string): string[] {
-  const sentences: string[] = [];
-  for (const line of text.split(/\n+/)) {
-    for (const { segment } of segmenter.segment(line)) {
-      const sentence = segment.trim();
-      if (sentence) sentences.push(...splitLong(sentence, 600));
+/** The sentences of a text as spans, trimmed, in order; line breaks always end a sentence. */
+export function sentenceSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const line of text.matchAll(/[^\n]+/g)) {
+    for (const { segment, index } of segmenter.segment(line[0])) {
+      const lead = segment.length - segment.trimStart().length;
+      const trimmed = segment.trim();
+      if (!trimmed) continue;
+      const start = line.index + index + lead;
+      spans.push(...splitLong(text, { start, end: start + trimmed.length }));
     }
   }
-  return sentences;
+  return spans;
+}
+
+/** The sentences of a text, trimmed, in order. */
+export function splitSentences(text: string): string[] {
+  return sentenceSpans(text).map((span) => text.slice(span.start, span.end));
 }
 
 /** A "sentence" without punctuation can be a whole page: cut it on spaces near the limit. */
-function splitLong(sentence: string, max: number): string[] {
-  if (sentence.length <= max) return [sentence];
-  const pieces: string[] = [];
-  let rest = sentence;
-  while (rest.length > max) {
-    const space = rest.lastIndexOf(' ', max);
-    const cut = space > max / 2 ? space : max;
-    pieces.push(rest.slice(0, cut).trim());
-    rest = rest.slice(cut).trim();
+function splitLong(text: string, span: Span): Span[] {
+  const pieces: Span[] = [];
+  let { start } = span;
+  while (span.end - start > MAX_SENTENCE_CHARS) {
+    const space = text.lastIndexOf(' ', start + MAX_SENTENCE_CHARS);
+    const cut = space > start + MAX_SENTENCE_CHARS / 2 ? space : start + MAX_SENTENCE_CHARS;
+    pieces.push({ start, end: cut });
+    start = cut;
+    while (text[start] === ' ') start++;
   }
-  if (rest) pieces.push(rest);
+  if (start < span.end) pieces.push({ start, end: span.end });
   return pieces;
 }
 
-export function chunkText(text: string, options: ChunkOptions = {}): string[] {
-  const target = options.targetChars ?? 350;
+/** Chunks of the text as spans of whole sentences; a short text is one chunk. */
+export function chunkSpans(text: string, options: ChunkOptions = {}): Span[] {
+  const target = options.targetChars ?? 700;
   const overlap = options.overlapChars ?? 120;
-  const trimmed = text.trim();
-  if (trimmed.length <= target) return [trimmed];
+  const sentences = sentenceSpans(text);
+  if (sentences.length === 0) return [];
+  const whole = { start: sentences[0]!.start, end: sentences.at(-1)!.end };
+  if (whole.end - whole.start <= target) return [whole];
 
-  const sentences = splitSentences(trimmed);
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let length = 0;
-  let fresh = 0; // sentences in `current` not already in the previous chunk
-  for (const sentence of sentences) {
-    if (length > 0 && length + sentence.length > target && fresh > 0) {
-      chunks.push(current.join(' '));
-      // Carry the last sentences (within the overlap budget) into the next chunk.
-      const carried: string[] = [];
-      let carriedLength = 0;
-      for (let i = current.length - 1; i >= 0; i--) {
-        const s = current[i]!;
-        if (carriedLength + s.length > overlap) break;
-        carried.unshift(s);
-        carriedLength += s.length + 1;
-      }
-      current = carried;
-      length = carriedLength;
+  const chunks: Span[] = [];
+  let first = 0; // index of the chunk's first sentence
+  let fresh = 0; // sentences of the chunk not already in the previous one
+  for (let i = 0; i < sentences.length; i++) {
+    const length = sentences[i]!.end - sentences[first]!.start;
+    if (i > first && length > target && fresh > 0) {
+      chunks.push({ start: sentences[first]!.start, end: sentences[i - 1]!.end });
+      // Carry the last sentences (within the overlap budget, never the whole chunk) into the next one.
+      const previousFirst = first;
+      first = i;
+      while (first - 1 > previousFirst && sentences[i - 1]!.end - sentences[first - 1]!.start <= overlap) first--;
       fresh = 0;
     }
-    current.push(sentence);
-    length += sentence.length + 1;
     fresh++;
   }
-  if (fresh > 0) chunks.push(current.join(' '));
+  if (fresh > 0) chunks.push({ start: sentences[first]!.start, end: sentences.at(-1)!.end });
   return chunks;
+}
+
+/** The chunks' texts (verbatim slices of the text). */
+export function chunkText(text: string, options: ChunkOptions = {}): string[] {
+  return chunkSpans(text, options).map((span) => text.slice(span.start, span.end));
 }

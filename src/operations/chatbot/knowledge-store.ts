@@ -1,7 +1,7 @@
-import { rowsOf } from '../../../db/rows.js';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { knowledgeChunks, knowledgeEntries, knowledgeStats } from '../../../db/schema.js';
+import { chunkSpans, type Span } from './chunk.js';
 import { toTsvectorLiteral, tokenize } from './tokenize.js';
 
 export interface KnowledgeEntry {
@@ -10,60 +10,94 @@ export interface KnowledgeEntry {
   createdAt: Date;
 }
 
-/** One entry to store: its text, its chunks, and (when an embedding model is set) one vector per chunk. */
+/** One entry to store: its text, its chunks (spans of the text; chunked here when absent) and, with an embedding model, one vector per chunk. */
 export interface NewEntry {
   content: string;
-  chunks: string[];
+  chunks?: Span[];
   embeddings?: number[][];
 }
 
-export class EntryLimitError extends Error {}
+export interface KnowledgeLimits {
+  /** Entries per account. */
+  maxEntries: number;
+  /** Characters of all entries of an account together. */
+  maxChars: number;
+}
 
+/** The account would pass one of its limits: which one, and the limit. */
+export class KnowledgeLimitError extends Error {
+  constructor(
+    readonly limit: 'entries' | 'chars',
+    readonly max: number,
+  ) {
+    super(`knowledge ${limit} limit ${max}`);
+  }
+}
 
 export function unitVector(vector: number[]): number[] {
   const norm = Math.hypot(...vector) || 1;
   return vector.map((value) => value / norm);
 }
 
-/**
- * The chatbot's knowledge in the database, always scoped to one account. Each write also
- * updates the account's totals row in the same transaction: the entry limit is checked by
- * that single upsert (so concurrent `index` calls cannot overshoot it), and BM25 reads N and
- * the average chunk length from it instead of counting 100,000 rows per question.
- */
-export function createKnowledgeStore(db: Database, options: { maxEntries: number }) {
-  return {
-    maxEntries: options.maxEntries,
+/** Characters as the limit counts them (code points, as PostgreSQL's char_length). */
+function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
 
-    /** Stores entries (one transaction); throws EntryLimitError when the account would pass the limit. */
+/**
+ * The chatbot's knowledge in the database, always scoped to one account. Every write first
+ * takes the account's totals row (upsert or `FOR UPDATE`), so the writers of one account run
+ * one after another: the limits are checked by that single upsert (concurrent `index` calls
+ * cannot overshoot them), and `clear` racing `index` cannot leave the counts off the rows.
+ * BM25 reads N and the average chunk length from the same row instead of counting rows.
+ */
+export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
+  /** Locks the account's totals row for the transaction (none yet: nothing to count). */
+  const lockTotals = (tx: Pick<Database, 'execute'>, accountId: number) =>
+    tx.execute(sql`select 1 from knowledge_stats where account_id = ${accountId} for update`);
+
+  return {
+    limits,
+
+    /** Stores entries (one transaction); throws KnowledgeLimitError when the account would pass a limit. */
     async add(accountId: number, entries: NewEntry[]): Promise<KnowledgeEntry[]> {
       if (entries.length === 0) return [];
       const prepared = entries.map((entry) => ({
         ...entry,
-        pieces: entry.chunks.map((chunk) => {
-          const tokens = tokenize(chunk);
-          return { content: chunk, tokens: toTsvectorLiteral(tokens), tokenCount: tokens.length };
+        chars: charCount(entry.content),
+        pieces: (entry.chunks ?? chunkSpans(entry.content)).map((span) => {
+          const tokens = tokenize(entry.content.slice(span.start, span.end));
+          return { ...span, tokens: toTsvectorLiteral(tokens), tokenCount: tokens.length };
         }),
       }));
       const chunkCount = prepared.reduce((sum, entry) => sum + entry.pieces.length, 0);
       const tokenTotal = prepared.reduce((sum, entry) => sum + entry.pieces.reduce((s, piece) => s + piece.tokenCount, 0), 0);
-      if (entries.length > options.maxEntries) throw new EntryLimitError();
+      const charTotal = prepared.reduce((sum, entry) => sum + entry.chars, 0);
+      if (entries.length > limits.maxEntries) throw new KnowledgeLimitError('entries', limits.maxEntries);
+      if (charTotal > limits.maxChars) throw new KnowledgeLimitError('chars', limits.maxChars);
 
       return db.transaction(async (tx) => {
         const counted = await tx
           .insert(knowledgeStats)
-          .values({ accountId, entryCount: entries.length, chunkCount, tokenTotal })
+          .values({ accountId, entryCount: entries.length, chunkCount, tokenTotal, charTotal })
           .onConflictDoUpdate({
             target: knowledgeStats.accountId,
             set: {
               entryCount: sql`${knowledgeStats.entryCount} + excluded.entry_count`,
               chunkCount: sql`${knowledgeStats.chunkCount} + excluded.chunk_count`,
               tokenTotal: sql`${knowledgeStats.tokenTotal} + excluded.token_total`,
+              charTotal: sql`${knowledgeStats.charTotal} + excluded.char_total`,
             },
-            setWhere: sql`${knowledgeStats.entryCount} + excluded.entry_count <= ${options.maxEntries}`,
+            setWhere: sql`${knowledgeStats.entryCount} + excluded.entry_count <= ${limits.maxEntries} and ${knowledgeStats.charTotal} + excluded.char_total <= ${limits.maxChars}`,
           })
           .returning({ entryCount: knowledgeStats.entryCount });
-        if (counted.length === 0) throw new EntryLimitError();
+        if (counted.length === 0) {
+          const [stats] = await tx.select().from(knowledgeStats).where(eq(knowledgeStats.accountId, accountId));
+          const full = (stats?.entryCount ?? 0) + entries.length > limits.maxEntries;
+          throw full ? new KnowledgeLimitError('entries', limits.maxEntries) : new KnowledgeLimitError('chars', limits.maxChars);
+        }
 
         const stored = await tx
           .insert(knowledgeEntries)
@@ -76,7 +110,8 @@ export function createKnowledgeStore(db: Database, options: { maxEntries: number
               entryId: stored[i]!.id,
               accountId,
               ordinal,
-              content: piece.content,
+              start: piece.start,
+              end: piece.end,
               tokens: piece.tokens,
               tokenCount: piece.tokenCount,
               embedding: embedding ? unitVector(embedding) : null,
@@ -100,13 +135,27 @@ export function createKnowledgeStore(db: Database, options: { maxEntries: number
         .orderBy(desc(knowledgeEntries.id))
         .offset(offset)
         .limit(limit);
-      const [stats] = await db.select({ total: knowledgeStats.entryCount }).from(knowledgeStats).where(eq(knowledgeStats.accountId, accountId));
+      const [stats] = await db
+        .select({ total: knowledgeStats.entryCount })
+        .from(knowledgeStats)
+        .where(eq(knowledgeStats.accountId, accountId));
       return { entries, total: stats?.total ?? 0 };
+    },
+
+    /** The texts of some of the account's entries, by id. */
+    async contents(accountId: number, ids: number[]): Promise<Map<number, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .select({ id: knowledgeEntries.id, content: knowledgeEntries.content })
+        .from(knowledgeEntries)
+        .where(and(eq(knowledgeEntries.accountId, accountId), inArray(knowledgeEntries.id, ids)));
+      return new Map(rows.map((row) => [row.id, row.content]));
     },
 
     /** Removes one of the account's entries; false when the account has no entry with that id. */
     async remove(accountId: number, id: number): Promise<boolean> {
       return db.transaction(async (tx) => {
+        await lockTotals(tx, accountId);
         // Chunks first: the entry's cascade would otherwise remove them before we count them.
         const gone = await tx
           .delete(knowledgeChunks)
@@ -115,7 +164,7 @@ export function createKnowledgeStore(db: Database, options: { maxEntries: number
         const [entry] = await tx
           .delete(knowledgeEntries)
           .where(and(eq(knowledgeEntries.id, id), eq(knowledgeEntries.accountId, accountId)))
-          .returning({ id: knowledgeEntries.id });
+          .returning({ content: knowledgeEntries.content });
         if (!entry) return false;
         const tokens = gone.reduce((sum, row) => sum + row.tokenCount, 0);
         await tx
@@ -124,19 +173,27 @@ export function createKnowledgeStore(db: Database, options: { maxEntries: number
             entryCount: sql`${knowledgeStats.entryCount} - 1`,
             chunkCount: sql`${knowledgeStats.chunkCount} - ${gone.length}`,
             tokenTotal: sql`${knowledgeStats.tokenTotal} - ${tokens}`,
+            charTotal: sql`${knowledgeStats.charTotal} - ${charCount(entry.content)}`,
           })
           .where(eq(knowledgeStats.accountId, accountId));
         return true;
       });
     },
 
-    /** Removes all of the account's entries; returns how many there were. */
+    /**
+     * Removes all of the account's entries; returns how many there were. The totals row is
+     * locked first: an `index` in flight commits before, and its rows are then seen and removed.
+     */
     async clear(accountId: number): Promise<number> {
       return db.transaction(async (tx) => {
-        await tx.delete(knowledgeChunks).where(eq(knowledgeChunks.accountId, accountId));
+        await lockTotals(tx, accountId);
         const [removed] = await tx.select({ n: count() }).from(knowledgeEntries).where(eq(knowledgeEntries.accountId, accountId));
+        await tx.delete(knowledgeChunks).where(eq(knowledgeChunks.accountId, accountId));
         await tx.delete(knowledgeEntries).where(eq(knowledgeEntries.accountId, accountId));
-        await tx.update(knowledgeStats).set({ entryCount: 0, chunkCount: 0, tokenTotal: 0 }).where(eq(knowledgeStats.accountId, accountId));
+        await tx
+          .update(knowledgeStats)
+          .set({ entryCount: 0, chunkCount: 0, tokenTotal: 0, charTotal: 0 })
+          .where(eq(knowledgeStats.accountId, accountId));
         return removed?.n ?? 0;
       });
     },

@@ -7,7 +7,11 @@ import { toOrQueryLiteral } from './tokenize.js';
 export interface RetrievedChunk {
   chunkId: number;
   entryId: number;
-  content: string;
+  /** The chunk's place in its entry's text. */
+  start: number;
+  end: number;
+  /** The question's terms the chunk contains. */
+  matched: string[];
   /** BM25 score (0 when only the vector search found the chunk). */
   bm25: number;
   /** Share of the question's IDF weight that this chunk matches, 0–1: the relevance gate. */
@@ -25,16 +29,25 @@ export interface Retrieval {
 }
 
 const K1 = 1.2;
-const B = 0.5;
+const B = 0.75;
 /** Reciprocal rank fusion's constant (Cormack et al. 2009). */
 const RRF_K = 60;
+
+/** Chunks sharing a term with the question that one search looks at: a bound on its work, whatever the question. */
+export const MAX_CANDIDATES = 20_000;
+/**
+ * No search may run longer on PostgreSQL. PGlite ignores statement_timeout (it runs on the
+ * event loop, with no timer signal): there the caps above bound the work instead.
+ */
+export const STATEMENT_TIMEOUT_MS = 5_000;
 
 interface Bm25Row {
   chunk_id: number;
   entry_id: number;
-  content: string;
+  start_offset: number;
+  end_offset: number;
   score: number;
-  matched_idf: number;
+  matched: string[] | string;
   dfs: Record<string, number> | string | null;
   n: number;
 }
@@ -47,7 +60,7 @@ interface Bm25Row {
  * lexemes of each candidate (with their positions: the term frequencies), so only those are
  * unnested. Each CTE is MATERIALIZED so both engines evaluate it once, in this order.
  */
-async function bm25(db: Database, accountId: number, terms: string[], limit: number): Promise<{ rows: Bm25Row[] }> {
+async function bm25(db: Pick<Database, 'execute'>, accountId: number, terms: string[], limit: number): Promise<{ rows: Bm25Row[] }> {
   const result = await db.execute(sql`
     with stats as materialized (
       select greatest(chunk_count, 1)::float8 as n,
@@ -57,6 +70,7 @@ async function bm25(db: Database, accountId: number, terms: string[], limit: num
       select id, token_count, ts_filter(setweight(tokens, 'A', string_to_array(${terms.join(' ')}, ' ')), '{a}') as hits
       from knowledge_chunks
       where account_id = ${accountId} and tokens @@ ${toOrQueryLiteral(terms)}::tsquery
+      limit ${MAX_CANDIDATES}
     ), tf as materialized (
       select c.id, h.lexeme, cardinality(h.positions)::float8 as tf, c.token_count
       from candidates c, unnest(c.hits) as h
@@ -67,18 +81,26 @@ async function bm25(db: Database, accountId: number, terms: string[], limit: num
     ), scored as materialized (
       select tf.id,
              sum(idf.idf * tf.tf * ${sql.raw(String(K1 + 1))} / (tf.tf + ${sql.raw(String(K1))} * (1 - ${sql.raw(String(B))} + ${sql.raw(String(B))} * tf.token_count / stats.avgdl))) as score,
-             sum(idf.idf) as matched_idf
+             array_agg(tf.lexeme) as matched
       from tf join idf using (lexeme) cross join stats
       group by tf.id
       order by score desc, tf.id
       limit ${limit}
     )
-    select s.id as chunk_id, c.entry_id, c.content, s.score, s.matched_idf,
+    select s.id as chunk_id, c.entry_id, c.start_offset, c.end_offset, s.score, s.matched,
            (select json_object_agg(lexeme, df) from df) as dfs,
            (select n from stats) as n
     from scored s join knowledge_chunks c on c.id = s.id
     order by s.score desc, s.id`);
   return { rows: rowsOf<Bm25Row>(result) };
+}
+
+/** Runs the search in a transaction whose statements are cut off after STATEMENT_TIMEOUT_MS. */
+export async function withStatementTimeout<T>(db: Database, run: (tx: Pick<Database, 'execute'>) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local statement_timeout = ${STATEMENT_TIMEOUT_MS}`));
+    return run(tx);
+  });
 }
 
 /** Lexical candidates whose embeddings are compared with the question's. */
@@ -92,7 +114,9 @@ const VECTOR_POOL = 100;
 async function similarities(db: Database, chunkIds: number[], question: number[]): Promise<Map<number, number>> {
   if (chunkIds.length === 0) return new Map();
   const rows = rowsOf<{ id: number; embedding: number[] | string | null }>(
-    await db.execute(sql`select id, embedding from knowledge_chunks where id = any(string_to_array(${chunkIds.join(',')}, ',')::int[]) and embedding is not null`),
+    await db.execute(
+      sql`select id, embedding from knowledge_chunks where id = any(string_to_array(${chunkIds.join(',')}, ',')::int[]) and embedding is not null`,
+    ),
   );
   const q = unitVector(question);
   const result = new Map<number, number>();
@@ -104,6 +128,13 @@ async function similarities(db: Database, chunkIds: number[], question: number[]
     result.set(Number(row.id), dot);
   }
   return result;
+}
+
+/** `{a,"b c"}` → ['a', 'b c'], for a driver that leaves arrays as text. */
+function parseTextArray(text: string): string[] {
+  return [...text.slice(1, -1).matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!,
+  );
 }
 
 /** `{0.1,0.2}` → [0.1, 0.2], for a driver that leaves arrays as text. */
@@ -121,30 +152,50 @@ export async function retrieve(
   db: Database,
   accountId: number,
   terms: string[],
-  options: { limit?: number; questionEmbedding?: number[] } = {},
+  options: { limit?: number; questionEmbedding?: number[]; words?: string[][]; statementTimeout?: boolean } = {},
 ): Promise<Retrieval> {
   const limit = options.limit ?? 8;
-  const { rows } = terms.length > 0 ? await bm25(db, accountId, terms, options.questionEmbedding ? VECTOR_POOL : limit) : { rows: [] };
+  const pool = options.questionEmbedding ? VECTOR_POOL : limit;
+  const search = (tx: Pick<Database, 'execute'>) => bm25(tx, accountId, terms, pool);
+  const { rows } = terms.length === 0 ? { rows: [] } : options.statementTimeout ? await withStatementTimeout(db, search) : await search(db);
   const first = rows[0];
   const n = Math.max(1, Number(first?.n ?? 0));
   const dfs = typeof first?.dfs === 'string' ? (JSON.parse(first.dfs) as Record<string, number>) : (first?.dfs ?? {});
   // A term the account has never stored weighs as much as its rarest one (df = 1), not more:
   // otherwise, in a small knowledge base, one unknown word of a question outweighs all others.
-  const idf = new Map(terms.map((term) => [term, Math.log(1 + (n - Math.max(1, Number(dfs[term] ?? 0)) + 0.5) / (Math.max(1, Number(dfs[term] ?? 0)) + 0.5))]));
-  const totalIdf = [...idf.values()].reduce((sum, value) => sum + value, 0) || 1;
+  const idf = new Map(
+    terms.map((term) => [
+      term,
+      Math.log(1 + (n - Math.max(1, Number(dfs[term] ?? 0)) + 0.5) / (Math.max(1, Number(dfs[term] ?? 0)) + 0.5)),
+    ]),
+  );
+  // Coverage counts each question word once, by its best-matching alternative.
+  const groups = options.words ?? terms.map((term) => [term]);
+  const wordIdf = (group: string[], has: (term: string) => boolean) => Math.max(0, ...group.filter(has).map((term) => idf.get(term) ?? 0));
+  const totalIdf = groups.reduce((sum, group) => sum + wordIdf(group, () => true), 0) || 1;
+  const coverage = (matched: string[]) => {
+    const set = new Set(matched);
+    return groups.reduce((sum, group) => sum + wordIdf(group, (term) => set.has(term)), 0) / totalIdf;
+  };
 
   const lexical: RetrievedChunk[] = rows.map((row) => ({
     chunkId: Number(row.chunk_id),
     entryId: Number(row.entry_id),
-    content: row.content,
+    start: Number(row.start_offset),
+    end: Number(row.end_offset),
+    matched: typeof row.matched === 'string' ? parseTextArray(row.matched) : row.matched,
     bm25: Number(row.score),
-    coverage: Number(row.matched_idf) / totalIdf,
+    coverage: coverage(typeof row.matched === 'string' ? parseTextArray(row.matched) : row.matched),
     score: Number(row.score),
   }));
   if (!options.questionEmbedding) return { chunks: lexical, idf };
 
   // Vectors rank the lexical candidates a second time; the two rankings are fused by rank.
-  const similarity = await similarities(db, lexical.map((chunk) => chunk.chunkId), options.questionEmbedding);
+  const similarity = await similarities(
+    db,
+    lexical.map((chunk) => chunk.chunkId),
+    options.questionEmbedding,
+  );
   const byVector = [...similarity].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
   const fused = reciprocalRankFusion([lexical.map((chunk) => chunk.chunkId), byVector]);
   const chunks = lexical

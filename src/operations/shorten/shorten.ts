@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { Operation, OperationContext } from '../../platform/execute.js';
+import type { Subscriptions } from '../../platform/subscriptions.js';
 import type { UrlSafetyChecker } from '../url-detect/checker.js';
 import { CodeSpaceExhaustedError, type LinkStore } from './links.js';
 import { normalizeTargetUrl } from './normalize-url.js';
@@ -11,6 +12,8 @@ export interface ShortenDeps {
   redirects: Pick<Redirects, 'remember'>;
   urlChecker: UrlSafetyChecker;
   shortUrlBase: string;
+  /** The caller's counters, for the `remaining` of a listed URL's 422. */
+  usage?: Pick<Subscriptions, 'usage'>;
 }
 
 interface SafetyCheck {
@@ -39,6 +42,7 @@ export function createShortenOperation(deps: ShortenDeps): Operation<typeof shor
     schema: shortenSchema,
     async run(ctx, input) {
       const url = normalizeTargetUrl(input.url, deps.shortUrlBase);
+      await refuseListed(deps, ctx, url);
       const safetyCheck = input.check_harmful ? await checkSafety(deps, ctx, url) : undefined;
       const { link } = await deps.links.getOrCreate(ctx.account.id, url).catch((error: unknown) => {
         if (error instanceof CodeSpaceExhaustedError) {
@@ -55,6 +59,21 @@ export function createShortenOperation(deps: ShortenDeps): Operation<typeof shor
       };
     },
   };
+}
+
+/** CONTRACT §5: a URL already on a harmful list is refused with 422 even without `check_harmful`; the call is given back. */
+async function refuseListed(deps: ShortenDeps, ctx: OperationContext, url: string): Promise<void> {
+  const listed = deps.urlChecker.listCheck?.(url);
+  if (!listed?.isMalicious) return;
+  const usage = (await deps.usage?.usage(ctx.account.id)) ?? [];
+  // This call is refunded as the error leaves the executor: count it back in.
+  const remaining = (usage.find((row) => row.api === 'url-shortener')?.remaining ?? 0) + 1;
+  throw new AppError('HARMFUL_URL', '유해 URL 목록에 등록된 주소라 단축 URL을 만들지 않았습니다.', {
+    is_malicious: true,
+    category: listed.category,
+    reason: listed.reason,
+    remaining,
+  });
 }
 
 async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string): Promise<SafetyCheck> {

@@ -46,7 +46,10 @@ export function canonicalizeUrl(raw: string): CanonicalUrl {
     throw invalidUrl('http:// 또는 https://로 시작하는 올바른 URL이 아닙니다.');
   }
   const url = new URL(cleaned);
-  const hostRaw = url.hostname.replace(/^\[|\]$/g, '').replace(/\.{2,}/g, '.').replace(/^\.+|\.+$/g, '');
+  const hostRaw = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^\.+|\.+$/g, '');
   if (!hostRaw) throw invalidUrl('호스트가 없는 URL입니다.');
   const ipVersion = isIP(hostRaw) as 0 | 4 | 6;
 
@@ -113,9 +116,10 @@ function collapseSlashes(path: string): string {
 function escapeSafeBrowsing(text: string): string {
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
-    out += byte <= 0x20 || byte >= 0x7f || byte === 0x23 || byte === 0x25
-      ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
-      : String.fromCharCode(byte);
+    out +=
+      byte <= 0x20 || byte >= 0x7f || byte === 0x23 || byte === 0x25
+        ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
+        : String.fromCharCode(byte);
   }
   return out;
 }

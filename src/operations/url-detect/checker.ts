@@ -10,6 +10,8 @@ export interface UrlVerdict {
 /** What the shortener's `check_harmful` asks about a URL; the detection engine (engine.ts) implements it. */
 export interface UrlSafetyChecker {
   check(url: string): Promise<UrlVerdict>;
+  /** The lists alone, synchronously: a listed URL is refused even when nobody asked for a check. */
+  listCheck?(url: string): UrlVerdict | undefined;
 }
 
 /** Loopback, private, link-local, CGNAT, unspecified and unique-local addresses. */
@@ -17,8 +19,13 @@ export function isPrivateAddress(ip: string): boolean {
   if (isIP(ip) === 4) {
     const [a = 0, b = 0] = ip.split('.').map(Number);
     return (
-      a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
     );
   }
   const lower = ip.toLowerCase();

@@ -2,11 +2,15 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../logger.js';
 import { canonicalizeUrl, type CanonicalUrl } from './canonicalize.js';
 import type { UrlSafetyChecker, UrlVerdict } from './checker.js';
-import { isFirstParty } from './domains.js';
+import type { DomainSet } from './detection-lists.js';
+import { isFirstParty, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
 import { isWholeHostExpression, lookupExpressions } from './expressions.js';
 import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './list-index.js';
 import { brandSignals, governmentSignals, vocabularySignals } from './rules-words.js';
 import { structureSignals } from './rules-structure.js';
+import type { DetectionLists } from './detection-lists.js';
+import type { LexicalModel } from './lexical-model.js';
+import { modelSignals } from './rules-model.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
 
@@ -26,6 +30,10 @@ export interface Classification extends UrlVerdict {
 
 export interface EngineOptions {
   index?: ListIndex;
+  /** The lexical model trained on the loaded feeds; without it only the hand-written rules score. */
+  model?: LexicalModel | undefined;
+  /** Registrable domains of the top-sites feeds: the address's shape alone does not condemn them. */
+  popular?: DomainSet | undefined;
   judge?: SecondOpinionJudge | undefined;
   logger?: Logger;
   cacheSize?: number;
@@ -38,6 +46,8 @@ export interface EngineOptions {
  */
 export function createUrlEngine(options: EngineOptions = {}) {
   let index = options.index ?? ListIndex.empty();
+  let model = options.model;
+  let popular = options.popular;
   let listVersion = 0;
   const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
 
@@ -48,9 +58,33 @@ export function createUrlEngine(options: EngineOptions = {}) {
     const hit = index.lookup(lookupExpressions(url)).find((h) => !firstParty || !isWholeHostExpression(h.expression));
     if (hit) return listVerdict(url.href, hit);
     if (firstParty) {
-      return { url: url.href, isMalicious: false, category: 'clean', reason: `잘 알려진 공식 서비스(${url.domain})의 주소입니다.`, source: 'allowlist', score: 0, signals: [] };
+      return {
+        url: url.href,
+        isMalicious: false,
+        category: 'clean',
+        reason: `잘 알려진 공식 서비스(${url.domain})의 주소입니다.`,
+        source: 'allowlist',
+        score: 0,
+        signals: [],
+      };
     }
-    return scoreVerdict(url.href, [...vocabularySignals(url), ...brandSignals(url), ...governmentSignals(url), ...structureSignals(url)]);
+    const ruleSignals = [...vocabularySignals(url), ...brandSignals(url), ...governmentSignals(url), ...structureSignals(url)];
+    const verdict = scoreVerdict(url.href, model ? [...ruleSignals, ...modelSignals(url, model, ruleSignals)] : ruleSignals);
+    if (verdict.isMalicious && isPopular(url) && !verdict.signals.some((signal) => signal.decisive)) {
+      return {
+        ...verdict,
+        isMalicious: false,
+        category: 'clean',
+        reason: `널리 쓰이는 도메인(${url.domain}, 상위 사이트 목록)이라 주소 모양만으로는 유해하다고 판단하지 않았습니다.`,
+      };
+    }
+    return verdict;
+  }
+
+  /** A registrable domain of the top-sites feeds, not a platform where anyone publishes. */
+  function isPopular(url: CanonicalUrl): boolean {
+    if (!popular || !url.domain || SHARED_HOSTING.has(url.domain) || isSharedPlatformHost(url.host)) return false;
+    return popular.has(url.domain);
   }
 
   async function classifyCanonical(url: CanonicalUrl): Promise<Classification> {
@@ -60,10 +94,22 @@ export function createUrlEngine(options: EngineOptions = {}) {
     if (options.judge && verdict.source === 'rules' && verdict.score >= UNCERTAIN_SCORE && verdict.score < HARMFUL_SCORE) {
       const leading = leadingCategory(verdict.signals);
       try {
-        const opinion = await options.judge.judge({ url: url.href, leadingCategory: leading, score: verdict.score, signals: verdict.signals });
-        verdict = opinion.category === 'clean'
-          ? { ...verdict, source: 'llm', reason: `AI 검토 결과 유해하지 않은 것으로 보입니다: ${opinion.reason}` }
-          : { ...verdict, source: 'llm', isMalicious: true, category: opinion.category, reason: `${CATEGORY_LABEL[opinion.category]} 위험이 있는 URL입니다(AI 검토): ${opinion.reason}` };
+        const opinion = await options.judge.judge({
+          url: url.href,
+          leadingCategory: leading,
+          score: verdict.score,
+          signals: verdict.signals,
+        });
+        verdict =
+          opinion.category === 'clean'
+            ? { ...verdict, source: 'llm', reason: `AI 검토 결과 유해하지 않은 것으로 보입니다: ${opinion.reason}` }
+            : {
+                ...verdict,
+                source: 'llm',
+                isMalicious: true,
+                category: opinion.category,
+                reason: `${CATEGORY_LABEL[opinion.category]} 위험이 있는 URL입니다(AI 검토): ${opinion.reason}`,
+              };
       } catch (error) {
         // The rules' verdict stands; not cached, so the next call asks again.
         options.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, 'url second opinion failed');
@@ -100,6 +146,19 @@ export function createUrlEngine(options: EngineOptions = {}) {
       index = next;
       listVersion++;
       cache.clear();
+    },
+
+    /** Swaps in a freshly loaded index and the model trained with it, in one step. */
+    setLists(next: DetectionLists): void {
+      index = next.index;
+      model = next.model;
+      popular = next.popular;
+      listVersion++;
+      cache.clear();
+    },
+
+    get model(): LexicalModel | undefined {
+      return model;
     },
 
     /** Bumped on every list change, so callers holding verdicts know when to re-check. */
@@ -140,9 +199,20 @@ function scoreVerdict(href: string, signals: Signal[]): Classification {
   const specific = signals.filter((s) => s.category === category);
   const generic = signals.filter((s) => s.category === 'generic');
   const score = sum(specific) + sum(generic);
-  const strongest = [...specific, ...generic].sort((a, b) => b.weight - a.weight).slice(0, 3).map((s) => s.reason);
+  const strongest = [...specific, ...generic]
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, 3)
+    .map((s) => s.reason);
   if (score >= HARMFUL_SCORE) {
-    return { url: href, isMalicious: true, category, reason: `${CATEGORY_LABEL[category]} 위험이 있는 URL입니다: ${strongest.join(', ')}.`, source: 'rules', score, signals };
+    return {
+      url: href,
+      isMalicious: true,
+      category,
+      reason: `${CATEGORY_LABEL[category]} 위험이 있는 URL입니다: ${strongest.join(', ')}.`,
+      source: 'rules',
+      score,
+      signals,
+    };
   }
   const reason =
     score >= UNCERTAIN_SCORE

@@ -1,73 +1,94 @@
-import { gunzipSync } from 'node:zlib';
-import { entryExpression } from './expressions.js';
+import { FEED_FORMATS, type FeedFormat } from './feed-parse.js';
 import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
 
-export const FEED_FORMATS = ['hosts', 'domains', 'urls'] as const;
-export type FeedFormat = (typeof FEED_FORMATS)[number];
+export { FEED_FORMATS, parseFeed, parseFeedAsync, type FeedFormat, type ParsedFeed } from './feed-parse.js';
+
+/**
+ * A feed's category: a harm category, or `clean` for a popularity list (top sites) that only
+ * teaches the lexical model what ordinary hosts look like. Popular is not safe: a `clean` feed
+ * never allowlists anything.
+ */
+export type FeedCategory = HarmCategory | 'clean';
+export const FEED_CATEGORIES: readonly FeedCategory[] = [...HARM_CATEGORIES, 'clean'];
 
 export interface FeedSpec {
   name: string;
-  category: HarmCategory;
+  category: FeedCategory;
   format: FeedFormat;
   url: string;
 }
 
+const raw = (repo: string, path: string) => `https://raw.githubusercontent.com/${repo}/HEAD/${path}`;
+
 /**
- * Public feeds fetched by `npm run lists:update` when `URL_LIST_FEEDS` is not set: URLhaus
- * (malware URLs online now) and the Université Toulouse Capitole (UT1) category lists.
- * UT1's adult list has millions of entries; add it explicitly if the database can hold it.
+ * Feeds downloaded when `URL_LIST_FEEDS` is not set: at least one maintained public list per
+ * category, each with some Korean coverage, plus a top-sites list for the lexical model.
+ * Licences and terms are in the README ("Harmful-URL lists").
  */
 export const DEFAULT_FEEDS: readonly FeedSpec[] = [
-  { name: 'urlhaus', category: 'malware', format: 'urls', url: 'https://urlhaus.abuse.ch/downloads/text_online/' },
-  { name: 'ut1-gambling', category: 'gambling', format: 'domains', url: ut1('gambling') },
-  { name: 'ut1-phishing', category: 'phishing', format: 'domains', url: ut1('phishing') },
-  { name: 'ut1-malware', category: 'malware', format: 'domains', url: ut1('malware') },
+  { name: 'urlhaus', category: 'malware', format: 'csv', url: 'https://urlhaus.abuse.ch/downloads/csv_online/' },
+  { name: 'usom', category: 'malware', format: 'domains', url: raw('elliotwutingfeng/USOM-Blocklists', 'urls.txt') },
+  {
+    name: 'phishing-database',
+    category: 'phishing',
+    format: 'domains',
+    url: raw('mitchellkrogza/Phishing.Database', 'phishing-domains-ACTIVE.txt'),
+  },
+  { name: 'openphish', category: 'phishing', format: 'adblock', url: raw('stephenhawk8054/openphish-adblock', 'filters_init.txt') },
+  { name: 'ut1-gambling', category: 'gambling', format: 'domains', url: raw('olbat/ut1-blacklists', 'blacklists/gambling/domains') },
+  {
+    name: 'emta-gambling',
+    category: 'gambling',
+    format: 'adblock',
+    url: raw('elliotwutingfeng/Estonia-Blocked-Gambling-Websites', 'blocklist_ABP.txt'),
+  },
+  { name: 'antiporn', category: 'adult', format: 'hosts', url: raw('4skinSkywalker/Anti-Porn-HOSTS-File', 'HOSTS.txt') },
+  {
+    name: 'gaso-scam',
+    category: 'spam',
+    format: 'domains',
+    url: raw('elliotwutingfeng/GlobalAntiScamOrg-blocklist', 'global-anti-scam-org-scam-urls.txt'),
+  },
+  {
+    name: 'umbrella-top',
+    category: 'clean',
+    format: 'domains',
+    url: raw('Loughty/Cisco-Umbrella-Top-1M-PiHole-Whitelist', 'umbrella-top-100k.txt'),
+  },
 ];
 
-function ut1(list: string): string {
-  return `https://raw.githubusercontent.com/olbat/ut1-blacklists/master/blacklists/${list}/domains`;
+export interface FeedSpecs {
+  feeds: FeedSpec[];
+  /** Entries that were skipped, each with why (reported at start and in the feed state). */
+  problems: string[];
 }
 
 /**
- * Parses `URL_LIST_FEEDS`: entries separated by commas or new lines, each
- * `name=category:format:url` (the name may be left out: `category:format:url`).
+ * Reads `URL_LIST_FEEDS`: entries separated by commas or new lines, each
+ * `name=category:format:url` (the name may be left out). An entry that cannot be read is
+ * reported and skipped; the others are still downloaded.
  */
-export function parseFeedSpecs(text: string | undefined): FeedSpec[] {
-  if (!text) return [...DEFAULT_FEEDS];
-  return text
+export function parseFeedSpecs(text: string | undefined): FeedSpecs {
+  if (!text?.trim()) return { feeds: [...DEFAULT_FEEDS], problems: [] };
+  const feeds: FeedSpec[] = [];
+  const problems: string[] = [];
+  text
     .split(/[,\n]/)
     .map((part) => part.trim())
     .filter(Boolean)
-    .map((part, index) => {
-      const match = /^(?:([a-z0-9_-]+)=)?([a-z]+):([a-z]+):(https?:\/\/\S+)$/i.exec(part);
-      const category = match?.[2]?.toLowerCase() as HarmCategory | undefined;
+    .forEach((part, index) => {
+      const match = /^(?:([a-z0-9_.-]+)=)?([a-z]+):([a-z]+):(https?:\/\/\S+)$/i.exec(part);
+      const category = match?.[2]?.toLowerCase() as FeedCategory | undefined;
       const format = match?.[3]?.toLowerCase() as FeedFormat | undefined;
-      if (!match || !category || !format || !HARM_CATEGORIES.includes(category) || !FEED_FORMATS.includes(format)) {
-        throw new Error(
-          `URL_LIST_FEEDS: '${part}' is not 'name=category:format:url' (category ${HARM_CATEGORIES.join('|')}, format ${FEED_FORMATS.join('|')})`,
-        );
+      if (!match || !category || !format) {
+        problems.push(`'${part}': 'name=category:format:url' 형식이 아닙니다`);
+      } else if (!FEED_CATEGORIES.includes(category)) {
+        problems.push(`'${part}': 알 수 없는 분류 '${category}' (${FEED_CATEGORIES.join('|')})`);
+      } else if (!FEED_FORMATS.includes(format)) {
+        problems.push(`'${part}': 알 수 없는 형식 '${format}' (${FEED_FORMATS.join('|')})`);
+      } else {
+        feeds.push({ name: match[1] ?? `feed-${index + 1}`, category, format, url: match[4] ?? '' });
       }
-      return { name: match[1] ?? `feed-${index + 1}`, category, format, url: match[4] ?? '' };
     });
-}
-
-/** The expressions of a feed body (gzip is recognised by its magic bytes). */
-export function parseFeed(body: Buffer, format: FeedFormat): Set<string> {
-  const text = (body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body) : body).toString('utf8');
-  const expressions = new Set<string>();
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.replace(/\s#.*$/, '').trim();
-    if (!line || line.startsWith('#') || line.startsWith('!')) continue;
-    let entry: string | undefined = line;
-    if (format === 'hosts') {
-      const [address, host] = line.split(/\s+/);
-      // Only sinkholed entries are blocklist lines; `127.0.0.1 localhost` and friends are not.
-      entry = address && /^(0\.0\.0\.0|127\.0\.0\.1|::1?|::)$/.test(address) && host && !/^(localhost|local|broadcasthost|0\.0\.0\.0)$/.test(host) ? host : undefined;
-    } else if (format === 'domains') {
-      entry = line.split(/\s+/)[0];
-    }
-    const expression = entry ? entryExpression(entry) : undefined;
-    if (expression) expressions.add(expression);
-  }
-  return expressions;
+  return { feeds, problems };
 }

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 export const HARM_CATEGORIES = ['spam', 'gambling', 'adult', 'phishing', 'malware'] as const;
 export type HarmCategory = (typeof HARM_CATEGORIES)[number];
 
@@ -9,6 +7,8 @@ export interface ListEntryRef {
   category: HarmCategory;
   /** Where the entry came from: `team` for shipped lists, the feed name otherwise. */
   source: string;
+  /** An adblock `@@` exception: it cancels the hits of its own source. */
+  exception?: boolean;
 }
 
 export interface ListHit {
@@ -17,9 +17,23 @@ export interface ListHit {
   expression: string;
 }
 
-/** 47 bits of SHA-256: with a 6-bit payload it still fits a double exactly (53 bits). */
+/**
+ * A 47-bit hash of an expression (cyrb53, a fast non-cryptographic mix of two 32-bit lanes):
+ * with a 6-bit payload the key still fits a double exactly. Tens of lookups a URL must stay
+ * in microseconds, which SHA-256 does not; nobody gains by forging a collision with a blocklist.
+ */
 export function expressionHash(expression: string): number {
-  return Math.floor(createHash('sha256').update(expression).digest().readUIntBE(0, 6) / 2);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < expression.length; i++) {
+    const ch = expression.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  // 15 bits of h2 above the 32 of h1: 47 bits.
+  return (h2 & 0x7fff) * 4294967296 + (h1 >>> 0);
 }
 
 const PAYLOAD_SLOTS = 64;
@@ -35,7 +49,7 @@ const GRAVITY: Record<HarmCategory, number> = { malware: 5, phishing: 4, adult: 
 export class ListIndex {
   private constructor(
     private readonly keys: Float64Array,
-    private readonly payloads: { category: HarmCategory; source: string }[],
+    private readonly payloads: Payload[],
   ) {}
 
   static empty(): ListIndex {
@@ -43,42 +57,38 @@ export class ListIndex {
   }
 
   static build(entries: Iterable<ListEntryRef>): ListIndex {
-    const payloadIds = new Map<string, number>();
-    const payloads: { category: HarmCategory; source: string }[] = [];
-    const keys: number[] = [];
-    for (const entry of entries) {
-      const id = `${entry.category}\u0000${entry.source}`;
-      let payload = payloadIds.get(id);
-      if (payload === undefined) {
-        if (payloads.length >= PAYLOAD_SLOTS) throw new Error(`more than ${PAYLOAD_SLOTS} list (source, category) pairs`);
-        payload = payloads.length;
-        payloadIds.set(id, payload);
-        payloads.push({ category: entry.category, source: entry.source });
-      }
-      keys.push(entry.hash * PAYLOAD_SLOTS + payload);
-    }
-    const sorted = Float64Array.from(keys).sort();
-    return new ListIndex(sorted, payloads);
+    const builder = new ListIndexBuilder();
+    for (const entry of entries) builder.add(entry.hash, entry.category, entry.source, entry.exception);
+    return builder.finish();
+  }
+
+  /** For the builder only. */
+  static of(keys: Float64Array, payloads: Payload[]): ListIndex {
+    return new ListIndex(keys, payloads);
   }
 
   get size(): number {
     return this.keys.length;
   }
 
-  /** The list hits among a URL's expressions, gravest first. */
+  /** The list hits among a URL's expressions, gravest first; a source's `@@` exception cancels its hits. */
   lookup(expressions: readonly string[]): ListHit[] {
     if (this.keys.length === 0) return [];
     const hits: ListHit[] = [];
+    let excepted: Set<string> | undefined;
     for (const expression of expressions) {
       const base = expressionHash(expression) * PAYLOAD_SLOTS;
       for (let i = this.lowerBound(base); i < this.keys.length; i++) {
         const key = this.keys[i] ?? Infinity;
         if (key >= base + PAYLOAD_SLOTS) break;
         const payload = this.payloads[key - base];
-        if (payload) hits.push({ ...payload, expression });
+        if (!payload) continue;
+        if (payload.exception) (excepted ??= new Set()).add(payload.source);
+        else hits.push({ category: payload.category, source: payload.source, expression });
       }
     }
-    return hits.sort((a, b) => GRAVITY[b.category] - GRAVITY[a.category]);
+    const kept = excepted ? hits.filter((hit) => !excepted.has(hit.source)) : hits;
+    return kept.sort((a, b) => GRAVITY[b.category] - GRAVITY[a.category]);
   }
 
   private lowerBound(value: number): number {
@@ -90,5 +100,40 @@ export class ListIndex {
       else high = mid;
     }
     return low;
+  }
+}
+
+interface Payload {
+  category: HarmCategory;
+  source: string;
+  exception: boolean;
+}
+
+/** Collects keys in a growing Float64Array (8 bytes an entry, no per-entry objects). */
+export class ListIndexBuilder {
+  private keys = new Float64Array(1024);
+  private length = 0;
+  private readonly payloadIds = new Map<string, number>();
+  private readonly payloads: Payload[] = [];
+
+  add(hash: number, category: HarmCategory, source: string, exception = false): void {
+    const id = `${category}\u0000${source}\u0000${exception ? 1 : 0}`;
+    let payload = this.payloadIds.get(id);
+    if (payload === undefined) {
+      if (this.payloads.length >= PAYLOAD_SLOTS) throw new Error(`more than ${PAYLOAD_SLOTS} list (source, category) pairs`);
+      payload = this.payloads.length;
+      this.payloadIds.set(id, payload);
+      this.payloads.push({ category, source, exception });
+    }
+    if (this.length === this.keys.length) {
+      const grown = new Float64Array(this.keys.length * 2);
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    this.keys[this.length++] = hash * PAYLOAD_SLOTS + payload;
+  }
+
+  finish(): ListIndex {
+    return ListIndex.of(this.keys.slice(0, this.length).sort(), this.payloads);
   }
 }

@@ -1,6 +1,6 @@
 import type { CanonicalUrl } from './canonicalize.js';
 import { isPrivateAddress } from './checker.js';
-import { CHEAP_TLDS, KOREAN_FREE_SUBDOMAINS, SHARED_HOSTING, SHORTENERS } from './domains.js';
+import { CHEAP_TLDS, isInfrastructure, KOREAN_FREE_SUBDOMAINS, SHARED_HOSTING, SHORTENERS } from './domains.js';
 import type { Signal } from './signals.js';
 import { entropy } from './similarity.js';
 
@@ -28,7 +28,12 @@ export function structureSignals(url: CanonicalUrl): Signal[] {
     signals.push({ category: 'malware', weight: 55, reason: '안드로이드 앱 설치 파일(APK)을 바로 내려받는 링크', decisive: true });
   } else if (EXECUTABLE.test(lastSegment)) {
     // Vendors publish installers too: an executable alone is suspicious, not yet harmful.
-    signals.push({ category: 'malware', weight: 45, reason: `실행 파일(${lastSegment.split('.').pop()})을 바로 내려받는 링크`, decisive: true });
+    signals.push({
+      category: 'malware',
+      weight: 45,
+      reason: `실행 파일(${lastSegment.split('.').pop()})을 바로 내려받는 링크`,
+      decisive: true,
+    });
   } else if (ARCHIVE.test(lastSegment)) {
     signals.push({ category: 'generic', weight: 10, reason: '압축·디스크 이미지 파일을 바로 내려받는 링크' });
   }
@@ -53,8 +58,9 @@ export function structureSignals(url: CanonicalUrl): Signal[] {
   }
 
   const subLabels = url.subdomain ? url.subdomain.split('.') : [];
-  if (subLabels.length >= 4) signals.push({ category: 'generic', weight: 15, reason: `하위 도메인이 지나치게 많음(${subLabels.length}단계)` });
-  if (subLabels.some((label) => TLD_LIKE.has(label)) && subLabels.length >= 2) {
+  if (subLabels.length >= 4)
+    signals.push({ category: 'generic', weight: 15, reason: `하위 도메인이 지나치게 많음(${subLabels.length}단계)` });
+  if (subLabels.some((label) => TLD_LIKE.has(label)) && subLabels.length >= 2 && !isInfrastructure(url.domain)) {
     signals.push({ category: 'phishing', weight: 25, reason: '다른 도메인 이름을 하위 도메인에 넣어 위장한 형태' });
   }
   if (url.host.length > 50) signals.push({ category: 'generic', weight: 10, reason: `호스트 이름이 매우 김(${url.host.length}자)` });

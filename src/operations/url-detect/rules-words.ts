@@ -1,10 +1,9 @@
 import { BRANDS, SHORT_TOKEN_LENGTH, type Brand } from './brands.js';
 import type { CanonicalUrl } from './canonicalize.js';
-import { ownedBy, SHARED_HOSTING } from './domains.js';
+import { CHEAP_TLDS, isInfrastructure, ownedBy, SHARED_HOSTING } from './domains.js';
 import type { Signal } from './signals.js';
 import { charCounts, countsDistance, editDistance, skeleton } from './similarity.js';
 import { VOCABULARIES, type Vocabulary } from './vocabulary.js';
-import { withJosa } from '../../korean.js';
 
 /** The part of the host that its owner chose: labels left of the public suffix (or of a shared platform). */
 export function ownHostText(url: CanonicalUrl): string {
@@ -65,10 +64,18 @@ export function vocabularySignals(url: CanonicalUrl): Signal[] {
       (word) => !strongInPath.some((strongWord) => strongWord.includes(word) || word.includes(strongWord)),
     );
     for (const word of strongInPath.slice(0, 3)) {
-      signals.push({ category: vocabulary.category, weight: vocabulary.strongPathWeight, reason: `경로에 ${vocabulary.label}('${word}')가 들어 있음` });
+      signals.push({
+        category: vocabulary.category,
+        weight: vocabulary.strongPathWeight,
+        reason: `경로에 ${vocabulary.label}('${word}')가 들어 있음`,
+      });
     }
     for (const word of inPath.slice(0, Math.max(0, 3 - strongInPath.length))) {
-      signals.push({ category: vocabulary.category, weight: vocabulary.pathWeight, reason: `경로에 ${vocabulary.label}('${word}')가 들어 있음` });
+      signals.push({
+        category: vocabulary.category,
+        weight: vocabulary.pathWeight,
+        reason: `경로에 ${vocabulary.label}('${word}')가 들어 있음`,
+      });
     }
   }
   return signals;
@@ -92,27 +99,39 @@ const BRAND_TOKENS = new RegExp(
 );
 const KOREAN_BRAND_TOKENS = new RegExp(BRANDS.flatMap((brand) => brand.korean).join('|'), 'g');
 /** Domain labels worth comparing against for typos and homoglyphs (five letters or more). */
+// Tokens and the brand's main domain only: CDN names (pstatic, gstatic) are no faces users know.
 const BRAND_LABELS: BrandToken[] = BRANDS.flatMap((brand) =>
-  [...new Set([...brand.tokens, ...brand.domains.map((d) => d.split('.')[0] ?? '')])]
+  [...new Set([...brand.tokens, brand.domains.find((d) => d.includes('.'))?.split('.')[0] ?? ''])]
     .filter((label) => label.length >= 5)
     .map((token) => ({ brand, token, counts: charCounts(token) })),
 );
+/** Shorter names have too many honest neighbours one letter away (jbbank, kjbank and kbbank are three banks). */
+const MIN_TYPO_LENGTH = 7;
 
-const PHISHY_HOST = /login|signin|verif|secure|account|auth|update|confirm|wallet|cert|otp|support|service|help|(?<![a-z])(kr|id|pay|m|mobile|center|event|check|web)(?![a-z])/;
+const PHISHY_HOST =
+  /login|signin|verif|secure|account|auth|update|confirm|wallet|cert|otp|support|service|help|(?<![a-z])(kr|id|pay|m|mobile|center|event|check|web)(?![a-z])/;
 
 /** A brand's name in a host the brand does not own; lookalikes of its domain (typos, homoglyphs). */
 export function brandSignals(url: CanonicalUrl): Signal[] {
-  if (url.ipVersion) return [];
+  // CDN and DNS hostnames carry their customers' names (apple.com.akadns.net): no page to fake.
+  if (url.ipVersion || isInfrastructure(url.domain)) return [];
   const hostText = ownHostText(url);
-  const notOwner = (brand: Brand) => !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains);
+  // `amazon.co.za`, `google.com.br`: the brand's own name under a country suffix is the brand's.
+  const ownCountrySite = (brand: Brand) =>
+    brand.tokens.includes(url.domainLabel) && !CHEAP_TLDS.has(url.publicSuffix.split('.').pop() ?? '');
+  const notOwner = (brand: Brand) => !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains) && !ownCountrySite(brand);
   const signals: Signal[] = [];
   const named = new Set<Brand>();
 
   for (const match of hostText.matchAll(BRAND_TOKENS)) {
     const brand = brandOfToken.get(match[0]);
-    if (!brand || named.has(brand) || !notOwner(brand)) continue;
+    if (!brand || named.has(brand) || !notOwner(brand) || !touchesWordEdge(hostText, match.index, match[0].length)) continue;
     named.add(brand);
-    signals.push({ category: 'phishing', weight: 45, reason: `${brand.name}의 공식 도메인이 아닌데 호스트에 ${withJosa(`'${match[0]}'`, '이/가')} 들어 있음` });
+    signals.push({
+      category: 'phishing',
+      weight: 45,
+      reason: `${brand.name}의 공식 도메인이 아닌데 호스트에 '${match[0]}'이(가) 들어 있음`,
+    });
     if (PHISHY_HOST.test(hostText.replace(match[0], ' '))) {
       signals.push({ category: 'phishing', weight: 15, reason: '브랜드명과 로그인·인증·고객센터 같은 단어를 섞은 호스트' });
     }
@@ -125,11 +144,20 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
     for (const match of url.decodedText.matchAll(KOREAN_BRAND_TOKENS)) {
       const brand = brandOfToken.get(match[0]);
       if (!brand || !notOwner(brand)) continue;
-      signals.push({ category: 'phishing', weight: 15, reason: `${withJosa(brand.name, '와/과')} 무관한 사이트 경로에 ${withJosa(`'${match[0]}'`, '이/가')} 언급됨` });
+      signals.push({ category: 'phishing', weight: 15, reason: `${brand.name}과(와) 무관한 사이트 경로에 '${match[0]}'이(가) 언급됨` });
       break;
     }
   }
   return signals.sort((a, b) => b.weight - a.weight).slice(0, 3);
+}
+
+/**
+ * A brand glued to words still starts or ends a word (`naverlogin`, `my-kakao`); buried inside
+ * one on both sides it is another word (`hicloudcam` is not iCloud).
+ */
+function touchesWordEdge(text: string, start: number, length: number): boolean {
+  const letter = (char: string | undefined) => char !== undefined && /[a-z]/.test(char);
+  return !letter(text[start - 1]) || !letter(text[start + length]);
 }
 
 /** Homoglyph spellings (Cyrillic letters, digits for letters) and typos of a brand's domain. */
@@ -137,8 +165,11 @@ function lookalikeOf(url: CanonicalUrl): Signal | undefined {
   const unicodeLabel = url.hostUnicode.split('.').slice(0, -1).join('.');
   const skeletonText = skeleton(unicodeLabel);
   if (skeletonText !== unicodeLabel) {
-    const hit = BRAND_LABELS.find(({ brand, token }) => skeletonText.includes(token) && !unicodeLabel.includes(token) && !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains));
-    if (hit) return { category: 'phishing', weight: 60, reason: `${withJosa(`'${hit.token}'`, '와/과')} 비슷해 보이는 글자로 만든 위장 도메인` };
+    const hit = BRAND_LABELS.find(
+      ({ brand, token }) =>
+        skeletonText.includes(token) && !unicodeLabel.includes(token) && !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains),
+    );
+    if (hit) return { category: 'phishing', weight: 60, reason: `'${hit.token}'와(과) 비슷해 보이는 글자로 만든 위장 도메인` };
   }
   const typo = typoOf(url.domainLabel);
   if (typo && !ownedBy(url.host, url.domain, url.publicSuffix, typo.brand.domains)) {
@@ -153,6 +184,14 @@ function typoOf(label: string): BrandToken | undefined {
   const counts = charCounts(plain);
   return BRAND_LABELS.find(({ token, counts: tokenCounts }) => {
     if (plain === token) return false;
+    // Short names: only swapped letters (naevr), the same letters in another order.
+    if (token.length < MIN_TYPO_LENGTH) {
+      return (
+        plain.length === token.length &&
+        countsDistance(counts, tokenCounts ?? charCounts(token)) === 0 &&
+        editDistance(plain, token, 1) <= 1
+      );
+    }
     // Two edits only for long names, and only with the first letter kept: readers anchor on the
     // start, and two substitutions there turn one ordinary word into another (postbank/tossbank).
     const max = token.length >= 8 && plain[0] === token[0] ? 2 : 1;
@@ -167,8 +206,17 @@ function typoOf(label: string): BrandToken | undefined {
 /** `gov`-named hosts outside the government's own suffixes imitate 정부24 and ministries. */
 export function governmentSignals(url: CanonicalUrl): Signal[] {
   if (url.ipVersion || url.publicSuffix === 'go.kr' || url.domain === 'gov.kr' || url.domain === 'korea.kr') return [];
+  // Other countries' governments live under their own suffixes (.gov, gov.uk, gob.mx, gouv.fr…).
+  if (FOREIGN_GOVERNMENT.test(url.publicSuffix)) return [];
   const hostText = ownHostText(url);
-  const match = /(?<![a-z])(gov(?:24|-?kr|\d*)|go-?kr|minwon(?:24)?)(?![a-z])/.exec(hostText);
-  if (!match) return [];
-  return [{ category: 'phishing', weight: 50, reason: `정부 기관처럼 보이는 이름('${match[1]}')이지만 정부 도메인(go.kr)이 아님` }];
+  const korean = /(?<![a-z])(gov(?:24|-?kr)|go-?kr|minwon(?:24)?|jeongbu24)(?![a-z])/.exec(hostText);
+  if (korean)
+    return [
+      { category: 'phishing', weight: 50, reason: `정부24·민원 서비스처럼 보이는 이름('${korean[1]}')이지만 정부 도메인(go.kr)이 아님` },
+    ];
+  // A bare `gov` label is everywhere abroad (gov.aniview.com): a hint, never a verdict alone.
+  const bare = /(?<![a-z])(gov\d*)(?![a-z])/.exec(hostText);
+  return bare ? [{ category: 'phishing', weight: 15, reason: `정부 기관처럼 보이는 이름('${bare[1]}')이지만 정부 도메인이 아님` }] : [];
 }
+
+const FOREIGN_GOVERNMENT = /(^|\.)(gov|mil|govt|gob|gouv|gv|go|government|admin|gub|guv)(\.|$)/;

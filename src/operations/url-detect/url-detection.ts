@@ -1,45 +1,153 @@
 import type { Database } from '../../../db/client.js';
 import type { Logger } from '../../logger.js';
+import { buildDetectionLists } from './detection-lists.js';
 import { createUrlEngine, type UrlEngine } from './engine.js';
-import { createListStore, type ListStore } from './list-store.js';
+import type { DownloadOptions } from './feed-download.js';
+import type { FeedSpecs } from './feeds.js';
+import { createListStore, createRefreshLock, type FeedResult, type FeedState, type ListStore } from './list-store.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
+
+/** Runs a job on a cron expression (src/jobs/watch-cron.ts's `cronScheduler`; a fake in tests). */
+export interface Scheduler {
+  schedule(expression: string, job: () => Promise<unknown>): { stop(): Promise<void> };
+  /** Time between two runs of the expression. */
+  periodMs(expression: string): number;
+}
 
 export interface UrlDetection {
   engine: UrlEngine;
   store: ListStore;
-  /** Reloads the lists when `lists:update` (in this or another process) stored new feeds. */
-  refresh(): Promise<boolean>;
-  stop(): void;
+  /** Reloads the engine when the stored feeds changed (a refresh here, in another instance or `lists:update`). */
+  reload(options?: { force?: boolean }): Promise<boolean>;
+  /**
+   * Downloads the configured feeds and reloads. On PostgreSQL one instance at a time (advisory
+   * lock): undefined when another holds it or a refresh already runs here.
+   */
+  refreshFeeds(): Promise<FeedResult[] | undefined>;
+  feedStates(): Promise<FeedState[]>;
+  /** `URL_LIST_REFRESH`: the schedule, plus one refresh soon after start when the lists are older than one period. */
+  start(schedule: string, scheduler?: Scheduler): void;
+  stop(): Promise<void>;
+}
+
+export interface UrlDetectionDeps {
+  db: Database;
+  databaseKind: 'pglite' | 'postgres';
+  logger: Logger;
+  feeds: FeedSpecs;
+  judge?: SecondOpinionJudge | undefined;
+  download?: DownloadOptions;
+  now?: () => Date;
+  scheduler?: Scheduler;
+  /** How often other instances' refreshes are looked for (a cheap query). */
+  pollMs?: number;
+  startupDelayMs?: number;
+  /** false: never build the index here (`lists:update` only downloads). */
+  loadLists?: boolean;
 }
 
 /**
- * Builds the engine over the team lists and the feeds stored in the database, and keeps it
- * current: a cheap version query every `refreshIntervalMs` reloads the lists when they changed.
+ * Builds the engine over the team lists and the stored feeds, trains the lexical model on
+ * them, and keeps both fresh in-process. Requests keep the previous lists until the new
+ * index and model are complete, then switch in one assignment.
  */
-export async function createUrlDetection(deps: {
-  db: Database;
-  logger: Logger;
-  judge?: SecondOpinionJudge | undefined;
-  refreshIntervalMs?: number;
-}): Promise<UrlDetection> {
+export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDetection> {
   const store = createListStore(deps.db);
-  const engine = createUrlEngine({ index: await store.loadIndex(), judge: deps.judge, logger: deps.logger });
-  let version = await store.version();
-  deps.logger.info({ entries: engine.listSize, llm: Boolean(deps.judge) }, 'url detection ready');
+  const now = deps.now ?? (() => new Date());
+  const lock = createRefreshLock(deps.db, deps.databaseKind);
+  const engine = createUrlEngine({ judge: deps.judge, logger: deps.logger });
+  let version = '';
+  let reloading: Promise<boolean> | undefined;
+  let refreshing: Promise<FeedResult[] | undefined> | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  let scheduled: { stop(): Promise<void> } | undefined;
+  // Stopping aborts a refresh under way: a shutdown never waits for a slow feed server.
+  const stopping = new AbortController();
 
-  async function refresh(): Promise<boolean> {
+  for (const problem of deps.feeds.problems) deps.logger.warn({ problem }, 'URL_LIST_FEEDS entry skipped');
+
+  async function loadNow(force: boolean): Promise<boolean> {
+    if (deps.loadLists === false) return false;
     const current = await store.version();
-    if (current === version) return false;
-    engine.setIndex(await store.loadIndex());
+    if (!force && current === version) return false;
+    const started = performance.now();
+    // A model saved for this very feed state (by this or another instance) spares the training.
+    const saved = await store.loadModel(current).catch(() => undefined);
+    const lists = await buildDetectionLists(store.loadFeeds(), { trained: saved });
+    if (lists.model && !saved) await store.saveModel(current, lists.model);
+    engine.setLists(lists);
     version = current;
-    deps.logger.info({ entries: engine.listSize }, 'url lists reloaded');
+    deps.logger.info(
+      { entries: lists.index.size, model: lists.model?.info, ms: Math.round(performance.now() - started) },
+      'url lists loaded',
+    );
     return true;
   }
 
-  const timer = setInterval(() => {
-    refresh().catch((error: unknown) => deps.logger.warn({ err: error }, 'url list refresh failed'));
-  }, deps.refreshIntervalMs ?? 5 * 60_000);
-  timer.unref();
+  function reload(options: { force?: boolean } = {}): Promise<boolean> {
+    reloading ??= loadNow(options.force ?? false).finally(() => (reloading = undefined));
+    return reloading;
+  }
 
-  return { engine, store, refresh, stop: () => clearInterval(timer) };
+  async function refreshOnce(): Promise<FeedResult[] | undefined> {
+    const results = await lock.run(async () => {
+      const outcome = await store.update(deps.feeds.feeds, { ...deps.download, signal: stopping.signal, logger: deps.logger, now });
+      if (stopping.signal.aborted) return outcome;
+      if (deps.feeds.problems.length === 0) await store.prune(deps.feeds.feeds.map((feed) => feed.name));
+      return outcome;
+    });
+    if (!results) deps.logger.info('url lists: another instance is refreshing; its result will be loaded');
+    if (!stopping.signal.aborted) await reload();
+    return results;
+  }
+
+  function refreshFeeds(): Promise<FeedResult[] | undefined> {
+    if (refreshing) return Promise.resolve(undefined);
+    refreshing = refreshOnce().finally(() => (refreshing = undefined));
+    return refreshing;
+  }
+
+  const safely = (what: string, job: () => Promise<unknown>) => () => {
+    job().catch((error: unknown) => deps.logger.error({ err: error }, `url lists: ${what} failed`));
+  };
+
+  await reload({ force: true });
+
+  return {
+    engine,
+    store,
+    reload,
+    refreshFeeds,
+    feedStates: () => store.states(),
+    start(schedule, givenScheduler) {
+      const poll = setInterval(
+        safely('reload', () => reload()),
+        deps.pollMs ?? 60_000,
+      );
+      poll.unref();
+      timers.push(poll);
+      if (schedule === 'off') return;
+      const scheduler = deps.scheduler ?? givenScheduler;
+      if (!scheduler) throw new Error('url list refresh needs a scheduler');
+      scheduled = scheduler.schedule(schedule, () => refreshFeeds());
+      const periodMs = scheduler.periodMs(schedule);
+      const check = setTimeout(
+        safely('start-up refresh', async () => {
+          const last = await store.lastRefresh();
+          if (!last || now().getTime() - last.getTime() >= periodMs) await refreshFeeds();
+        }),
+        deps.startupDelayMs ?? 15_000,
+      );
+      check.unref();
+      timers.push(check);
+      deps.logger.info({ schedule, feeds: deps.feeds.feeds.length }, 'url list refresh scheduled');
+    },
+    async stop() {
+      stopping.abort();
+      for (const timer of timers) clearTimeout(timer);
+      await scheduled?.stop();
+      await refreshing?.catch(() => undefined);
+      await reloading?.catch(() => undefined);
+    },
+  };
 }

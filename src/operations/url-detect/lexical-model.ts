@@ -1,0 +1,244 @@
+import { getDomain } from 'tldts';
+import { FEATURE_BITS, hostFeatures } from './lexical-features.js';
+import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
+
+/** Class 0 is clean; the others are the harm categories in HARM_CATEGORIES order. */
+const CLASSES = ['clean', ...HARM_CATEGORIES] as const;
+const K = CLASSES.length;
+
+export interface TrainingOptions {
+  /** Examples kept per harm category (sampled by hash, so the same feeds give the same model). */
+  maxPerCategory?: number;
+  maxClean?: number;
+  epochs?: number;
+  /** Share of clean validation hosts allowed above the threshold. */
+  targetFalsePositiveRate?: number;
+  /** Yield to the event loop every this many examples, so requests are answered meanwhile. */
+  yieldEvery?: number;
+}
+
+export interface LexicalPrediction {
+  /** Probability that the host is not clean. */
+  harm: number;
+  category: HarmCategory;
+  /** Model's own decision at its calibrated threshold. */
+  flagged: boolean;
+  /** Up to three host fragments that pushed hardest toward `category`. */
+  evidence: string[];
+}
+
+export interface LexicalModelInfo {
+  examples: Record<(typeof CLASSES)[number], number>;
+  threshold: number;
+  trainedMs: number;
+}
+
+/**
+ * Multinomial logistic regression over hashed character n-grams of the host, trained when
+ * the feeds are (re)loaded: the harm feeds are the positive examples, the top-sites feed the
+ * clean ones, so the model learns what today's lists look like. Its decision threshold is set
+ * on held-back clean hosts to keep false positives near `targetFalsePositiveRate`.
+ */
+export class LexicalModel {
+  private constructor(
+    private readonly weights: Float32Array,
+    private readonly bias: Float32Array,
+    readonly info: LexicalModelInfo,
+  ) {}
+
+  static async train(
+    examples: Map<(typeof CLASSES)[number], Iterable<string>>,
+    options: TrainingOptions = {},
+  ): Promise<LexicalModel | undefined> {
+    const started = performance.now();
+    const rows = sample(examples, options.maxPerCategory ?? 40_000, options.maxClean ?? 100_000);
+    const counts = Object.fromEntries(CLASSES.map((c, i) => [c, rows.filter((r) => r.label === i).length])) as LexicalModelInfo['examples'];
+    // Nothing to learn without clean examples or without any harmful one.
+    if (counts.clean < 100 || rows.length - counts.clean < 100) return undefined;
+    const validation = rows.filter((row) => row.hash % 10 === 0);
+    const training = rows.filter((row) => row.hash % 10 !== 0);
+    const classWeight = CLASSES.map((_, i) => {
+      const n = training.filter((row) => row.label === i).length;
+      return n === 0 ? 0 : training.length / (K * n);
+    });
+    const weights = new Float32Array((1 << FEATURE_BITS) * K);
+    const bias = new Float32Array(K);
+    const model = new LexicalModel(weights, bias, { examples: counts, threshold: 0.5, trainedMs: 0 });
+    const epochs = options.epochs ?? 4;
+    const yieldEvery = options.yieldEvery ?? 4000;
+    const pause = () => new Promise((resolve) => setImmediate(resolve));
+    // Features are extracted once into one flat array, then every epoch walks it.
+    const offsets = new Uint32Array(training.length + 1);
+    const parts: Uint32Array[] = [];
+    for (let n = 0; n < training.length; n++) {
+      const ids = hostFeatures(training[n]!.host).ids;
+      parts.push(ids);
+      offsets[n + 1] = offsets[n]! + ids.length;
+      if (n % yieldEvery === yieldEvery - 1) await pause();
+    }
+    const flat = new Uint32Array(offsets[training.length]!);
+    parts.forEach((ids, n) => flat.set(ids, offsets[n]!));
+    parts.length = 0;
+    const order = Uint32Array.from(training.keys());
+    const probabilities = new Float64Array(K);
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      const rate = 0.4 / (1 + epoch);
+      shuffle(order, epoch + 1);
+      for (let step = 0; step < order.length; step++) {
+        const n = order[step]!;
+        const label = training[n]!.label;
+        const ids = flat.subarray(offsets[n]!, offsets[n + 1]!);
+        const value = 1 / Math.sqrt(ids.length);
+        model.scores(ids, value, probabilities);
+        for (let k = 0; k < K; k++) {
+          const gradient = ((probabilities[k] ?? 0) - (k === label ? 1 : 0)) * (classWeight[label] ?? 1) * rate;
+          if (gradient === 0) continue;
+          bias[k] = (bias[k] ?? 0) - gradient * 0.1;
+          const delta = gradient * value;
+          for (let i = 0; i < ids.length; i++) weights[ids[i]! * K + k]! -= delta;
+        }
+        if (step % yieldEvery === yieldEvery - 1) await pause();
+      }
+    }
+    // Calibrated on held-back registrable domains (the sites users open), the harder clean case.
+    const cleanHarm = validation
+      .filter((row) => row.label === 0 && getDomain(row.host) === row.host)
+      .map((row) => model.harmOf(row.host))
+      .sort((a, b) => a - b);
+    const quantile = cleanHarm[Math.floor(cleanHarm.length * (1 - (options.targetFalsePositiveRate ?? 0.006)))] ?? 0.5;
+    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile));
+    model.info.trainedMs = Math.round(performance.now() - started);
+    return model;
+  }
+
+  /** Weights and biases as bytes (Float32, little-endian), for the database. */
+  toBytes(): Buffer {
+    const out = Buffer.alloc((this.weights.length + K) * 4);
+    out.set(new Uint8Array(this.weights.buffer, this.weights.byteOffset, this.weights.byteLength));
+    out.set(new Uint8Array(this.bias.buffer, this.bias.byteOffset, this.bias.byteLength), this.weights.byteLength);
+    return out;
+  }
+
+  /** A model saved with `toBytes`; undefined when the bytes do not fit this feature space. */
+  static fromBytes(bytes: Buffer, info: LexicalModelInfo): LexicalModel | undefined {
+    const size = (1 << FEATURE_BITS) * K;
+    if (bytes.length !== (size + K) * 4) return undefined;
+    const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+    return new LexicalModel(floats.subarray(0, size), floats.slice(size), info);
+  }
+
+  predict(host: string): LexicalPrediction {
+    const { ids, names } = hostFeatures(host);
+    const probabilities = new Float64Array(K);
+    this.scores(ids, 1 / Math.sqrt(ids.length), probabilities);
+    let best = 1;
+    for (let k = 2; k < K; k++) if ((probabilities[k] ?? 0) > (probabilities[best] ?? 0)) best = k;
+    const harm = 1 - (probabilities[0] ?? 0);
+    return {
+      harm,
+      category: CLASSES[best] as HarmCategory,
+      flagged: harm >= this.info.threshold,
+      evidence: this.evidence(ids, names, best),
+    };
+  }
+
+  private harmOf(host: string): number {
+    const { ids } = hostFeatures(host);
+    const probabilities = new Float64Array(K);
+    this.scores(ids, 1 / Math.sqrt(ids.length), probabilities);
+    return 1 - (probabilities[0] ?? 0);
+  }
+
+  private scores(ids: Uint32Array, value: number, out: Float64Array): void {
+    for (let k = 0; k < K; k++) out[k] = this.bias[k]!;
+    for (let i = 0; i < ids.length; i++) {
+      const base = ids[i]! * K;
+      for (let k = 0; k < K; k++) out[k]! += this.weights[base + k]! * value;
+    }
+    let max = -Infinity;
+    for (let k = 0; k < K; k++) if (out[k]! > max) max = out[k]!;
+    let sum = 0;
+    for (let k = 0; k < K; k++) sum += out[k] = Math.exp(out[k]! - max);
+    for (let k = 0; k < K; k++) out[k]! /= sum;
+  }
+
+  /** Readable fragments with the largest pull from clean toward the class. */
+  private evidence(ids: Uint32Array, names: string[], k: number): string[] {
+    const pulls = names
+      .map((name, i) => ({ name: readable(name), pull: (this.weights[ids[i]! * K + k] ?? 0) - (this.weights[ids[i]! * K] ?? 0) }))
+      .filter((item) => item.name && item.pull > 0)
+      .sort((a, b) => b.pull - a.pull);
+    const chosen: string[] = [];
+    for (const { name } of pulls) {
+      if (chosen.some((c) => c.includes(name) || name.includes(c))) continue;
+      chosen.push(name);
+      if (chosen.length === 3) break;
+    }
+    return chosen;
+  }
+}
+
+/** A feature name as a user can read it; shape features are left out of reasons. */
+function readable(name: string): string {
+  if (name.startsWith('#')) return '';
+  if (name.startsWith('w:')) return name.slice(2);
+  if (name.startsWith('s:')) return name.slice(2).replace(/[<>]/g, '');
+  return name.replace(/[\^$]/g, '');
+}
+
+interface Row {
+  host: string;
+  label: number;
+  hash: number;
+}
+
+/** Deduplicated hosts per class, capped by a hash sample; a host on a harm list is never a clean example. */
+function sample(examples: Map<(typeof CLASSES)[number], Iterable<string>>, maxHarm: number, maxClean: number): Row[] {
+  const harmful = new Set<string>();
+  const rows: Row[] = [];
+  for (let label = 1; label < K; label++) {
+    const hosts = new Set(examples.get(CLASSES[label]!) ?? []);
+    for (const host of hosts) harmful.add(host);
+    rows.push(...capped([...hosts], label, maxHarm));
+  }
+  // Top-sites lists are mostly service hosts (api.x.com); the sites users open are registrable
+  // domains, so those are clean examples too — else "no subdomain" would read as harmful.
+  const cleanHosts = new Set(examples.get('clean') ?? []);
+  for (const host of [...cleanHosts]) {
+    const domain = getDomain(host);
+    if (domain) cleanHosts.add(domain);
+  }
+  const clean = [...cleanHosts].filter((host) => !harmful.has(host));
+  rows.push(...capped(clean, 0, maxClean));
+  return rows;
+}
+
+function capped(hosts: string[], label: number, max: number): Row[] {
+  const rows = hosts.map((host) => ({ host, label, hash: stableHash(host) }));
+  if (rows.length <= max) return rows;
+  return rows.sort((a, b) => a.hash - b.hash).slice(0, max);
+}
+
+/** The hash that orders hosts for sampling: the same feeds always give the same sample. */
+export function stableHash(text: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  return (hash >>> 0) % 1_000_003;
+}
+
+/** Deterministic Fisher–Yates (mulberry32), so a refresh of the same feeds trains the same model. */
+function shuffle(items: Uint32Array, seed: number): void {
+  let state = seed * 0x9e3779b9;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    const swap = items[i]!;
+    items[i] = items[j]!;
+    items[j] = swap;
+  }
+}

@@ -1,0 +1,26 @@
+import type { CanonicalUrl } from './canonicalize.js';
+import type { LexicalModel } from './lexical-model.js';
+import { isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
+import { CATEGORY_LABEL, type Signal } from './signals.js';
+
+/** Probability above which the model alone may call a host spam. */
+const SPAM_ALONE = 0.995;
+
+/**
+ * The lexical model's opinion as a signal. Above its calibrated threshold it decides alone;
+ * on shared hosting (github.io, vercel.app…), for spam short of near-certainty, and in the band
+ * just below the threshold it only adds weight, so a legitimate page there needs something
+ * specific from the rules (a brand it does not own, a phishing word…) before it is flagged.
+ */
+export function modelSignals(url: CanonicalUrl, model: LexicalModel, ruleSignals: readonly Signal[]): Signal[] {
+  const prediction = model.predict(url.host);
+  const threshold = model.info.threshold;
+  const evidence = prediction.evidence.length > 0 ? `, 근거: ${prediction.evidence.map((e) => `'${e}'`).join(', ')}` : '';
+  const reason = `공개 차단 목록으로 학습한 주소 모델이 ${CATEGORY_LABEL[prediction.category]} 사이트 주소와 닮았다고 판단함(확률 ${Math.round(prediction.harm * 100)}%${evidence})`;
+  const shared = isSharedPlatformHost(url.host) || (url.domain !== undefined && SHARED_HOSTING.has(url.domain));
+  // Scam-shop lists teach "mall", "shop", "store": a Korean shop needs more than its name to be spam.
+  const weakCategory = prediction.category === 'spam' && prediction.harm < SPAM_ALONE;
+  if (prediction.flagged) return [{ category: prediction.category, weight: shared || weakCategory ? 30 : 50, reason }];
+  if (prediction.harm >= threshold * 0.8 && ruleSignals.length > 0) return [{ category: prediction.category, weight: 20, reason }];
+  return [];
+}

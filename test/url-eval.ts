@@ -1,0 +1,206 @@
+/**
+ * `npm run eval:urls`: accuracy of the harmful-URL engine on the real public lists in
+ * ../shared/data/url-lists (read in place). Four settings, each reported on the dev part and,
+ * apart, on the held-out part (domains in buckets 0–1, never used for tuning):
+ *   listed     — the latest lists loaded: are listed URLs caught?
+ *   zero-hour  — lists and model built from the train part only; URLs on none of them
+ *   time split — older snapshots loaded; URLs new in the later snapshot and on no loaded list
+ *   no feeds   — team lists and hand-written rules only (the offline default)
+ * Clean: top-sites hosts of the same parts that no harm list names, and the hand-written clean URLs.
+ */
+import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/detection-lists.js';
+import { createUrlEngine, type UrlEngine } from '../src/operations/url-detect/engine.js';
+import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect/list-index.js';
+import { getDomain } from 'tldts';
+import { FRESH, HOLDOUT, TUNE } from './data/url-labelled.js';
+import { CLEAN, isKorean, LATEST, OLDER, partOf, readReal, realListsPresent, urlOf, type Part } from './data/url-real.js';
+
+const SAMPLE = Number(process.env.EVAL_SAMPLE ?? 3000);
+
+interface Case {
+  url: string;
+  label: HarmCategory | 'clean';
+  korean: boolean;
+  /** A clean site's home page (one per registrable domain) rather than any popular host name. */
+  site?: boolean;
+}
+
+/** A deterministic sample (every n-th), so runs compare. */
+function sample<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  const step = items.length / max;
+  return Array.from({ length: max }, (_, i) => items[Math.floor(i * step)]!);
+}
+
+function filterFeed(feed: LoadedFeed & { entries: string[] }, keep: (expression: string) => boolean): LoadedFeed {
+  return { ...feed, entries: feed.entries.filter(keep), exceptions: [...(feed.exceptions ?? [])].filter(keep) };
+}
+
+function harmHosts(): Set<string> {
+  const hosts = new Set<string>();
+  for (const spec of [...LATEST, ...OLDER]) for (const e of readReal(spec).entries) hosts.add(expressionHost(e));
+  return hosts;
+}
+
+/**
+ * Clean cases of a part: top-sites host names that no harm list names (many are CDN and API
+ * hosts nobody visits), and one home page per registrable domain (what users open).
+ */
+function cleanCases(part: Part, listed: Set<string>): Case[] {
+  const entries = readReal(CLEAN).entries.filter((e) => partOf(e) === part && !listed.has(expressionHost(e)));
+  const hosts = sample(entries, SAMPLE * 2).map((e): Case => ({ url: urlOf(e), label: 'clean', korean: isKorean(e) }));
+  const domains = [...new Set(entries.flatMap((e) => getDomain(expressionHost(e)) ?? []))].filter((d) => !listed.has(d));
+  const sites = sample(domains, SAMPLE * 2).map((d): Case => ({
+    url: `https://${d}/`,
+    label: 'clean',
+    korean: /\.kr$/.test(d),
+    site: true,
+  }));
+  return [...hosts, ...sites];
+}
+
+function unlisted(engine: UrlEngine, url: string): boolean {
+  try {
+    return engine.listCheck(url) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** A few list names are no valid URL host (WHATWG rejects them): they are left out. */
+function classifyOrUndefined(engine: UrlEngine, url: string) {
+  try {
+    return engine.classifyRules(url);
+  } catch {
+    return undefined;
+  }
+}
+
+interface Row {
+  name: string;
+  recall: Record<string, string>;
+  fpr: string;
+  siteFpr: string;
+}
+
+function measure(
+  engine: UrlEngine,
+  cases: Case[],
+): { recall: Record<string, string>; fpr: string; siteFpr: string; fp: string[]; misses: Map<string, string[]> } {
+  const total = new Map<string, number>();
+  const hit = new Map<string, number>();
+  const misses = new Map<string, string[]>();
+  const fp: string[] = [];
+  const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  for (const item of cases) {
+    const verdict = classifyOrUndefined(engine, item.url);
+    if (!verdict) continue;
+    const keys = item.label === 'clean' ? [item.site ? 'site' : 'clean'] : [item.label, 'all', ...(item.korean ? ['korean'] : [])];
+    for (const key of keys) {
+      bump(total, key);
+      if (verdict.isMalicious) bump(hit, key);
+      else if (key !== 'clean' && key !== 'all' && key !== 'korean') misses.set(key, [...(misses.get(key) ?? []), item.url]);
+    }
+    if (item.label === 'clean' && verdict.isMalicious) fp.push(`${item.url} → ${verdict.category}: ${verdict.reason}`);
+  }
+  const pct = (key: string) => {
+    const n = total.get(key) ?? 0;
+    return n === 0 ? '—' : `${(((hit.get(key) ?? 0) / n) * 100).toFixed(1)}% (${n})`;
+  };
+  const recall = Object.fromEntries([...HARM_CATEGORIES, 'all', 'korean'].map((key) => [key, pct(key)]));
+  return { recall, fpr: pct('clean'), siteFpr: pct('site'), fp, misses };
+}
+
+const rows: Row[] = [];
+const verbose = process.argv.includes('--verbose');
+
+function report(name: string, engine: UrlEngine, cases: Case[]): void {
+  const result = measure(engine, cases);
+  rows.push({ name, recall: result.recall, fpr: result.fpr, siteFpr: result.siteFpr });
+  // The held-out part is reported, never inspected: no examples printed for it.
+  if (verbose && !name.includes('heldout')) {
+    console.log(`\n# ${name}: false positives`, result.fp.slice(0, 15));
+    for (const [category, urls] of result.misses) console.log(`  misses ${category}:`, urls.slice(0, 8).join('  '));
+  }
+}
+
+function harmCases(feeds: readonly LoadedFeed[], keep: (expression: string) => boolean, engine?: UrlEngine): Case[] {
+  return feeds.flatMap((feed) => {
+    if (feed.category === 'clean') return [];
+    const chosen = [...feed.entries]
+      .filter(keep)
+      .map((e) => ({ url: urlOf(e), label: feed.category as HarmCategory, korean: isKorean(e) }));
+    return sample(engine ? chosen.filter((c) => unlisted(engine, c.url)) : chosen, SAMPLE);
+  });
+}
+
+async function main(): Promise<void> {
+  if (!realListsPresent()) {
+    console.log('../shared/data/url-lists is absent: nothing to evaluate.');
+    return;
+  }
+  const started = performance.now();
+  const latest = LATEST.map(readReal);
+  const older = OLDER.map(readReal);
+  const clean = readReal(CLEAN);
+  const listed = harmHosts();
+  const cleanTrain = filterFeed(clean, (e) => partOf(e) === 'train');
+  const labelledClean: Case[] = [...TUNE, ...HOLDOUT, ...FRESH]
+    .filter((x) => x.label === 'clean')
+    .map((x) => ({ url: x.url, label: 'clean', korean: true }));
+  const cleanOf = (part: Part) => [...cleanCases(part, listed)];
+
+  // 1. Listed: the production path, latest lists and the model trained on them.
+  const full = await buildDetectionLists([...latest, cleanTrain]);
+  const fullEngine = createUrlEngine(full);
+  for (const part of ['dev', 'heldout'] as const) {
+    report(`listed, ${part}`, fullEngine, [...harmCases(latest, (e) => partOf(e) === part), ...cleanOf(part)]);
+  }
+  report('listed, hand-written clean URLs with paths', fullEngine, labelledClean);
+  console.log(
+    `(${full.index.size.toLocaleString()} entries loaded; model threshold ${full.model?.info.threshold.toFixed(3)}, trained in ${full.model?.info.trainedMs} ms on ${JSON.stringify(full.model?.info.examples)})`,
+  );
+
+  // 2. Zero-hour with the other feeds: lists and model from the train part only.
+  const trainOnly = await buildDetectionLists([...latest.map((f) => filterFeed(f, (e) => partOf(e) === 'train')), cleanTrain]);
+  const zeroEngine = createUrlEngine(trainOnly);
+  for (const part of ['dev', 'heldout'] as const) {
+    report(`zero-hour (train part loaded), ${part}`, zeroEngine, [
+      ...harmCases(latest, (e) => partOf(e) === part, zeroEngine),
+      ...cleanOf(part),
+    ]);
+  }
+
+  // 3. Time split: older snapshots loaded, URLs new in the later ones.
+  const oldLists = await buildDetectionLists([...older, cleanTrain]);
+  const oldEngine = createUrlEngine(oldLists);
+  const before = new Set(older.flatMap((f) => f.entries));
+  const newer = latest.filter((f) => f.category !== 'malware');
+  for (const part of ['dev', 'heldout'] as const) {
+    report(`time split (older loaded), ${part}`, oldEngine, [
+      ...harmCases(newer, (e) => !before.has(e) && partOf(e) === part, oldEngine),
+      ...cleanOf(part),
+    ]);
+  }
+
+  // 4. No feeds: team lists and rules only.
+  const bare = createUrlEngine(await buildDetectionLists([], { model: false }));
+  for (const part of ['dev', 'heldout'] as const) {
+    report(`no feeds, ${part}`, bare, [...harmCases(latest, (e) => partOf(e) === part, bare), ...cleanOf(part)]);
+  }
+  report('no feeds, hand-written clean URLs with paths', bare, labelledClean);
+
+  printTable();
+  console.log(
+    `\n(${((performance.now() - started) / 1000).toFixed(1)} s; sample ≤ ${SAMPLE} a category and part; set EVAL_SAMPLE to change)`,
+  );
+}
+
+function printTable(): void {
+  const columns = [...HARM_CATEGORIES, 'all', 'korean'];
+  console.log(`\n| setting | ${columns.join(' | ')} | clean hosts FPR | clean sites FPR |`);
+  console.log(`|---|${columns.map(() => '---').join('|')}|---|---|`);
+  for (const row of rows) console.log(`| ${row.name} | ${columns.map((c) => row.recall[c]).join(' | ')} | ${row.fpr} | ${row.siteFpr} |`);
+}
+
+await main();
