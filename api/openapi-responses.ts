@@ -89,6 +89,18 @@ const ROUTE_SCHEMAS: Record<string, z.ZodType> = {
   'get /healthz/live': z.object({ status: z.literal('ok') }),
   'get /healthz/ready': z.object({ status: z.literal('ok') }),
   'post /api/v1/auth/logout': ok({}),
+  'get /api/v1/url/lists': z.looseObject({
+    success: z.literal(true),
+    lists: z.array(
+      z.looseObject({
+        name: z.string(),
+        category: z.string(),
+        entries: z.number().int(),
+        fetched_at: iso.nullable(),
+        last_error: z.string().nullable(),
+      }),
+    ),
+  }),
 };
 
 /** An operation's 200 body: its output in the envelope every door adds. */
