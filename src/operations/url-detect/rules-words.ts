@@ -1,3 +1,4 @@
+import { withJosa } from '../../korean.js';
 import { BRANDS, SHORT_TOKEN_LENGTH, type Brand } from './brands.js';
 import type { CanonicalUrl } from './canonicalize.js';
 import { CHEAP_TLDS, isInfrastructure, ownedBy, SHARED_HOSTING } from './domains.js';
@@ -130,7 +131,7 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
     signals.push({
       category: 'phishing',
       weight: 45,
-      reason: `${brand.name}의 공식 도메인이 아닌데 호스트에 '${match[0]}'이(가) 들어 있음`,
+      reason: `${brand.name}의 공식 도메인이 아닌데 호스트에 ${withJosa(`'${match[0]}'`, '이/가')} 들어 있음`,
     });
     if (PHISHY_HOST.test(hostText.replace(match[0], ' '))) {
       signals.push({ category: 'phishing', weight: 15, reason: '브랜드명과 로그인·인증·고객센터 같은 단어를 섞은 호스트' });
@@ -144,7 +145,11 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
     for (const match of url.decodedText.matchAll(KOREAN_BRAND_TOKENS)) {
       const brand = brandOfToken.get(match[0]);
       if (!brand || !notOwner(brand)) continue;
-      signals.push({ category: 'phishing', weight: 15, reason: `${brand.name}과(와) 무관한 사이트 경로에 '${match[0]}'이(가) 언급됨` });
+      signals.push({
+        category: 'phishing',
+        weight: 15,
+        reason: `${withJosa(brand.name, '와/과')} 무관한 사이트 경로에 ${withJosa(`'${match[0]}'`, '이/가')} 언급됨`,
+      });
       break;
     }
   }
@@ -169,7 +174,8 @@ function lookalikeOf(url: CanonicalUrl): Signal | undefined {
       ({ brand, token }) =>
         skeletonText.includes(token) && !unicodeLabel.includes(token) && !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains),
     );
-    if (hit) return { category: 'phishing', weight: 60, reason: `'${hit.token}'와(과) 비슷해 보이는 글자로 만든 위장 도메인` };
+    if (hit)
+      return { category: 'phishing', weight: 60, reason: `${withJosa(`'${hit.token}'`, '와/과')} 비슷해 보이는 글자로 만든 위장 도메인` };
   }
   const typo = typoOf(url.domainLabel);
   if (typo && !ownedBy(url.host, url.domain, url.publicSuffix, typo.brand.domains)) {
