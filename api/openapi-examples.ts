@@ -32,7 +32,13 @@ export const OPERATION_EXAMPLES: Record<ApiId, { summary: string; request: objec
   'text-generation': {
     summary: '프롬프트로 글 생성',
     request: { prompt: '신제품 출시 안내 이메일을 써 줘', max_tokens: 300, temperature: 0.7, style: 'email' },
-    response: { success: true, content: '안녕하세요, 고객님. 새로운 제품을 소개해 드립니다…', tokens_used: 212, api: 'text-generation', remaining: 999 },
+    response: {
+      success: true,
+      content: '안녕하세요, 고객님. 새로운 제품을 소개해 드립니다…',
+      tokens_used: 212,
+      api: 'text-generation',
+      remaining: 999,
+    },
   },
   'ocr-idcard': {
     summary: '주민등록증·운전면허증·사업자등록증 이미지에서 항목 추출',

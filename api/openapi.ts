@@ -18,36 +18,69 @@ export function buildOpenApiDocument(runtime: Runtime): object {
   const operations: Record<ApiId, Operation> = runtime.operations;
   const paths: Record<string, object> = {
     '/api/v1/auth/register': {
-      post: endpoint('계정 만들기', 'account', credentialsSchema, { email: 'dev@example.com', password: 'correct horse battery' }, {
-        201: ok('가입됨', { success: true, user: { id: 1, email: 'dev@example.com' } }),
-        400: error('INVALID_REQUEST', "'password' 필드: 비밀번호는 8자 이상이어야 합니다."),
-        409: error('EMAIL_TAKEN', '이미 가입된 이메일입니다.'),
-        429: error('RATE_LIMITED', '이 주소에서 가입 요청이 너무 많습니다. 59분 후에 다시 시도하세요.'),
-      }, []),
+      post: endpoint(
+        '계정 만들기',
+        'account',
+        credentialsSchema,
+        { email: 'dev@example.com', password: 'correct horse battery' },
+        {
+          201: ok('가입됨', { success: true, user: { id: 1, email: 'dev@example.com' } }),
+          400: error('INVALID_REQUEST', "'password' 필드: 비밀번호는 8자 이상이어야 합니다."),
+          409: error('EMAIL_TAKEN', '이미 가입된 이메일입니다.'),
+          429: error('RATE_LIMITED', '이 주소에서 가입 요청이 너무 많습니다. 59분 후에 다시 시도하세요.'),
+        },
+        [],
+      ),
     },
     '/api/v1/auth/login': {
-      post: endpoint('로그인 (토큰 24시간 유효)', 'account', loginSchema, { email: 'dev@example.com', password: 'correct horse battery' }, {
-        200: ok('토큰', { success: true, token: 'q0G…', expires_at: '2026-11-23T06:00:00.000Z' }),
-        400: error('INVALID_REQUEST', "'password' 필드: 비밀번호를 입력하세요."),
-        401: error('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.'),
-        429: error('RATE_LIMITED', '로그인 시도가 너무 많습니다. 15분 후에 다시 시도하세요.'),
-      }, []),
+      post: endpoint(
+        '로그인 (토큰 24시간 유효)',
+        'account',
+        loginSchema,
+        { email: 'dev@example.com', password: 'correct horse battery' },
+        {
+          200: ok('토큰', { success: true, token: 'q0G…', expires_at: '2026-11-23T06:00:00.000Z' }),
+          400: error('INVALID_REQUEST', "'password' 필드: 비밀번호를 입력하세요."),
+          401: error('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.'),
+          429: error('RATE_LIMITED', '로그인 시도가 너무 많습니다. 15분 후에 다시 시도하세요.'),
+        },
+        [],
+      ),
     },
     '/api/v1/auth/logout': {
       post: {
         tags: ['account'],
         summary: '로그아웃 (토큰 즉시 만료)',
         security: [{ bearer: [] }],
-        responses: { 200: ok('로그아웃됨', { success: true }), 401: error('UNAUTHORIZED', '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.') },
+        responses: {
+          200: ok('로그아웃됨', { success: true }),
+          401: error('UNAUTHORIZED', '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.'),
+        },
       },
     },
     '/api/v1/keys': {
-      post: endpoint('API 키 만들기 (전체 키는 이 응답에서만 보입니다)', 'account', createKeySchema, { name: 'laptop' }, {
-        201: ok('새 키', { success: true, api_key: 'aik_…', key: { id: 1, name: 'laptop', prefix: 'aik_3lWq8c', created_at: '2026-11-22T06:00:00.000Z' } }),
-        400: error('INVALID_REQUEST', "'name' 필드: 100자 이하여야 합니다."),
-        401: error('UNAUTHORIZED', '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.'),
-      }, [{ bearer: [] }]),
-      get: { tags: ['account'], summary: 'API 키 목록', security: [{ bearer: [] }], responses: { 200: ok('키 목록', { success: true, keys: [] }), 401: error('UNAUTHORIZED', '로그인이 필요합니다.') } },
+      post: endpoint(
+        'API 키 만들기 (전체 키는 이 응답에서만 보입니다)',
+        'account',
+        createKeySchema,
+        { name: 'laptop' },
+        {
+          201: ok('새 키', {
+            success: true,
+            api_key: 'aik_…',
+            key: { id: 1, name: 'laptop', prefix: 'aik_3lWq8c', created_at: '2026-11-22T06:00:00.000Z' },
+          }),
+          400: error('INVALID_REQUEST', "'name' 필드: 100자 이하여야 합니다."),
+          401: error('UNAUTHORIZED', '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.'),
+        },
+        [{ bearer: [] }],
+      ),
+      get: {
+        tags: ['account'],
+        summary: 'API 키 목록',
+        security: [{ bearer: [] }],
+        responses: { 200: ok('키 목록', { success: true, keys: [] }), 401: error('UNAUTHORIZED', '로그인이 필요합니다.') },
+      },
     },
     '/api/v1/keys/{id}': {
       delete: {
@@ -58,15 +91,37 @@ export function buildOpenApiDocument(runtime: Runtime): object {
         responses: { 200: ok('폐기됨', { success: true }), 404: error('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.') },
       },
     },
-    '/api/v1/catalog': { get: { tags: ['account'], summary: '여덟 가지 API 목록', security: [], responses: { 200: ok('카탈로그', { success: true, apis: [] }) } } },
+    '/api/v1/catalog': {
+      get: {
+        tags: ['account'],
+        summary: '여덟 가지 API 목록',
+        security: [],
+        responses: { 200: ok('카탈로그', { success: true, apis: [] }) },
+      },
+    },
     '/api/v1/subscriptions': {
-      post: endpoint('API 구독 (멱등)', 'account', subscribeSchema, { api: 'delivery-tracking' }, {
-        201: ok('구독', { success: true, subscription: { api: 'delivery-tracking', remaining: 1000, renews_at: '2026-11-30T15:00:00.000Z' } }),
-        400: error('INVALID_REQUEST', "'api' 필드: 잘못된 옵션입니다."),
-      }, [{ apiKey: [] }, { bearer: [] }]),
+      post: endpoint(
+        'API 구독 (멱등)',
+        'account',
+        subscribeSchema,
+        { api: 'delivery-tracking' },
+        {
+          201: ok('구독', {
+            success: true,
+            subscription: { api: 'delivery-tracking', remaining: 1000, renews_at: '2026-11-30T15:00:00.000Z' },
+          }),
+          400: error('INVALID_REQUEST', "'api' 필드: 잘못된 옵션입니다."),
+        },
+        [{ apiKey: [] }, { bearer: [] }],
+      ),
     },
     '/api/v1/usage': {
-      get: { tags: ['account'], summary: 'API별 남은 호출 수와 초기화 시각', security: [{ apiKey: [] }, { bearer: [] }], responses: { 200: ok('사용량', { success: true, usage: [] }) } },
+      get: {
+        tags: ['account'],
+        summary: 'API별 남은 호출 수와 초기화 시각',
+        security: [{ apiKey: [] }, { bearer: [] }],
+        responses: { 200: ok('사용량', { success: true, usage: [] }) },
+      },
     },
   };
 
@@ -76,7 +131,14 @@ export function buildOpenApiDocument(runtime: Runtime): object {
     const example = OPERATION_EXAMPLES[api.id];
     paths[api.path] = {
       post: {
-        ...endpoint(example.summary, api.category, operations[api.id].schema, example.request, operationResponses(api.id, example.response), [{ apiKey: [] }]),
+        ...endpoint(
+          example.summary,
+          api.category,
+          operations[api.id].schema,
+          example.request,
+          operationResponses(api.id, example.response),
+          [{ apiKey: [] }],
+        ),
         operationId: api.id,
       },
     };
@@ -91,38 +153,42 @@ export function buildOpenApiDocument(runtime: Runtime): object {
     ...Object.fromEntries(CATALOG.map((api) => [`post ${api.path}`, operations[api.id].schema])),
   };
   const shortPath = new URL(runtime.config.SHORT_URL_BASE).pathname.replace(/\/+$/, '');
-  return completeDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'AI Utility Hub API',
-      version: '1.0.0',
-      description:
-        '한국 팀을 위한 여덟 가지 AI 유틸리티. 모든 기능 호출은 `X-API-Key` 헤더가 필요하며, 응답마다 남은 호출 수(`remaining`)와 ' +
-        '`RateLimit-Policy`/`RateLimit` 헤더가 붙습니다. 오류는 `{success:false, code, error, error_code}` 형태입니다.',
-    },
-    servers: [{ url: runtime.config.PUBLIC_BASE_URL }],
-    security: [{ apiKey: [] }],
-    paths,
-    components: {
-      securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        bearer: { type: 'http', scheme: 'bearer', description: 'POST /api/v1/auth/login 의 token' },
+  return completeDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'AI Utility Hub API',
+        version: '1.0.0',
+        description:
+          '한국 팀을 위한 여덟 가지 AI 유틸리티. 모든 기능 호출은 `X-API-Key` 헤더가 필요하며, 응답마다 남은 호출 수(`remaining`)와 ' +
+          '`RateLimit-Policy`/`RateLimit` 헤더가 붙습니다. 오류는 `{success:false, code, error, error_code}` 형태입니다.',
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['success', 'code', 'error', 'error_code'],
-          properties: {
-            success: { const: false },
-            code: { type: 'integer', description: 'HTTP 상태와 같음' },
-            error: { type: 'string', description: '한국어 메시지' },
-            error_code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
-            field: { type: 'string', description: '400의 원인이 된 필드' },
+      servers: [{ url: runtime.config.PUBLIC_BASE_URL }],
+      security: [{ apiKey: [] }],
+      paths,
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'POST /api/v1/auth/login 의 token' },
+        },
+        schemas: {
+          Error: {
+            type: 'object',
+            required: ['success', 'code', 'error', 'error_code'],
+            properties: {
+              success: { const: false },
+              code: { type: 'integer', description: 'HTTP 상태와 같음' },
+              error: { type: 'string', description: '한국어 메시지' },
+              error_code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+              field: { type: 'string', description: '400의 원인이 된 필드' },
+            },
           },
         },
       },
     },
-  }, requestSchemas, shortPath);
+    requestSchemas,
+    shortPath,
+  );
 }
 
 /** CONTRACT §5 watches: webhook deliveries of parcel changes. */
@@ -144,7 +210,12 @@ function watchPaths(): Record<string, object> {
         },
         auth,
       ),
-      get: { tags: ['택배 조회'], summary: '내 배송 알림 목록', security: auth, responses: { 200: ok('목록', { success: true, watches: [watch] }) } },
+      get: {
+        tags: ['택배 조회'],
+        summary: '내 배송 알림 목록',
+        security: auth,
+        responses: { 200: ok('목록', { success: true, watches: [watch] }) },
+      },
     },
     '/api/v1/url/lists': {
       get: {
@@ -154,7 +225,18 @@ function watchPaths(): Record<string, object> {
         responses: {
           200: ok('피드 상태', {
             success: true,
-            lists: [{ name: 'urlhaus', category: 'malware', format: 'csv', entries: 18234, skipped_lines: 0, fetched_at: '2026-11-22T06:00:04.000Z', last_attempt_at: '2026-11-22T06:00:04.000Z', last_error: null }],
+            lists: [
+              {
+                name: 'urlhaus',
+                category: 'malware',
+                format: 'csv',
+                entries: 18234,
+                skipped_lines: 0,
+                fetched_at: '2026-11-22T06:00:04.000Z',
+                last_attempt_at: '2026-11-22T06:00:04.000Z',
+                last_error: null,
+              },
+            ],
             loaded_entries: 18234,
             model: { examples: { clean: 90000, malware: 18234 }, threshold: 0.97 },
           }),
@@ -250,6 +332,8 @@ function healthPaths(): Record<string, object> {
   return {
     '/healthz': { get: { ...ready, summary: '준비 상태 (/healthz/ready와 같음)' } },
     '/healthz/ready': { get: { ...ready, summary: '준비 상태: 데이터베이스가 응답하고 종료 중이 아님' } },
-    '/healthz/live': { get: { tags: ['health'], security: [], summary: '프로세스 생존 여부', responses: { 200: ok('살아 있음', { status: 'ok' }) } } },
+    '/healthz/live': {
+      get: { tags: ['health'], security: [], summary: '프로세스 생존 여부', responses: { 200: ok('살아 있음', { status: 'ok' }) } },
+    },
   };
 }

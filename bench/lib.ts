@@ -160,7 +160,11 @@ export async function startBenchService(env: Record<string, string> = {}, option
 
 /** POST JSON to the running service; returns the parsed answer. */
 export async function postJson(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return res.json();
 }
 

@@ -8,7 +8,12 @@ import { measureHttp, postJson, report, signUp, startBareServer, startBenchServi
 export async function run(): Promise<void> {
   const service = await startBenchService();
   const { base, apiKey, runtime } = service;
-  const created = await postJson(base, '/api/v1/url/shorten', { url: 'https://example.com/landing?utm_source=bench' }, { 'x-api-key': apiKey });
+  const created = await postJson(
+    base,
+    '/api/v1/url/shorten',
+    { url: 'https://example.com/landing?utm_source=bench' },
+    { 'x-api-key': apiKey },
+  );
   const code = String(created.short_url).split('/').pop();
 
   const bareRedirect = await startBareServer((_req, res) => {

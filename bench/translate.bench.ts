@@ -16,7 +16,14 @@ export async function run(): Promise<void> {
 
   const text = '내일 오전 10시 회의는 3층 대회의실에서 진행합니다. 자료는 https://example.com/agenda 에 있어요.';
   const body = JSON.stringify({ text, target_lang: 'en' });
-  const answer = JSON.stringify({ success: true, translated: text, source_lang: 'ko', target_lang: 'en', api: 'translation', remaining: 1 });
+  const answer = JSON.stringify({
+    success: true,
+    translated: text,
+    source_lang: 'ko',
+    target_lang: 'en',
+    api: 'translation',
+    remaining: 1,
+  });
   const options = { method: 'POST' as const, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body };
 
   const bareJson = await startBareServer((req, res) => {

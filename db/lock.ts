@@ -94,8 +94,7 @@ function waitingMessage(dir: string, staleMs: number): string {
 function stopOnLostLock(dir: string): (error: Error) => void {
   return (error) => {
     process.stderr.write(
-      `AI Utility Hub stops: the lock on DATA_DIR ${dir} was lost (${error.message}); ` +
-        'another process may be using the directory.\n',
+      `AI Utility Hub stops: the lock on DATA_DIR ${dir} was lost (${error.message}); ` + 'another process may be using the directory.\n',
     );
     process.exit(1);
   };

@@ -37,7 +37,11 @@ beforeAll(async () => {
       DISCORD_API_URL: discord.apiUrl,
       DELIVERY_TRACKER_URL: tracker.url,
     },
-    { llm: { retryBaseDelayMs: 1 }, ocr: { size: 1 }, logger: createLogger('debug', { write: (line: string) => void logLines.push(line) }) },
+    {
+      llm: { retryBaseDelayMs: 1 },
+      ocr: { size: 1 },
+      logger: createLogger('debug', { write: (line: string) => void logLines.push(line) }),
+    },
   );
   owner = await app.signUp();
   const linked = await interact(command('link', [{ name: 'key', type: 3, value: owner.apiKey }], { permissions: MANAGE_GUILD }));
@@ -70,7 +74,10 @@ function base(extras: Extras) {
     locale: extras.locale ?? 'ko',
     ...(extras.guild === null
       ? { user: { id: extras.user ?? `u${counter}` } }
-      : { guild_id: extras.guild ?? GUILD, member: { user: { id: extras.user ?? `u${counter}` }, permissions: extras.permissions ?? '0' } }),
+      : {
+          guild_id: extras.guild ?? GUILD,
+          member: { user: { id: extras.user ?? `u${counter}` }, permissions: extras.permissions ?? '0' },
+        }),
   };
 }
 
@@ -79,7 +86,11 @@ function command(name: string, options: unknown[] = [], extras: Extras = {}) {
 }
 
 function messageCommand(name: string, message: Record<string, unknown>, extras: Extras = {}) {
-  return { ...base(extras), type: 2, data: { id: 'cmd', name, type: 3, target_id: 'm1', resolved: { messages: { m1: { id: 'm1', ...message } } } } };
+  return {
+    ...base(extras),
+    type: 2,
+    data: { id: 'cmd', name, type: 3, target_id: 'm1', resolved: { messages: { m1: { id: 'm1', ...message } } } },
+  };
 }
 
 async function interact(payload: unknown, sign: { timestamp?: number; signature?: string } = {}) {
@@ -87,7 +98,11 @@ async function interact(payload: unknown, sign: { timestamp?: number; signature?
   const timestamp = String(sign.timestamp ?? Math.floor(Date.now() / 1000));
   const res = await fetch(`${app.url}/discord/interactions`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-signature-timestamp': timestamp, 'x-signature-ed25519': sign.signature ?? keys.sign(timestamp, body) },
+    headers: {
+      'content-type': 'application/json',
+      'x-signature-timestamp': timestamp,
+      'x-signature-ed25519': sign.signature ?? keys.sign(timestamp, body),
+    },
     body,
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -95,7 +110,10 @@ async function interact(payload: unknown, sign: { timestamp?: number; signature?
 
 /** The edit of `@original` a deferred interaction gets. */
 function edited(payload: { application_id: string; token: string }) {
-  return discord.waitFor(() => discord.find('PATCH', `/webhooks/${payload.application_id}/${payload.token}/messages/@original`)[0]?.body, 60_000);
+  return discord.waitFor(
+    () => discord.find('PATCH', `/webhooks/${payload.application_id}/${payload.token}/messages/@original`)[0]?.body,
+    60_000,
+  );
 }
 
 describe('Discord signatures', () => {
@@ -137,7 +155,9 @@ describe('/link', () => {
   });
 
   it('tells an unlinked server how to link, and refuses /link in a DM', async () => {
-    const unlinked = await interact(command('shorten', [{ name: 'url', type: 3, value: 'https://example.com' }], { guild: '555555555555555555' }));
+    const unlinked = await interact(
+      command('shorten', [{ name: 'url', type: 3, value: 'https://example.com' }], { guild: '555555555555555555' }),
+    );
     expect(JSON.stringify(unlinked.body)).toContain('/link <API 키>');
     const dm = await interact(command('link', [{ name: 'key', type: 3, value: owner.apiKey }], { guild: null }));
     expect(JSON.stringify(dm.body)).toContain('워크스페이스(서버)');
@@ -147,7 +167,14 @@ describe('/link', () => {
 describe('slash commands', () => {
   it('/translate defers (ephemeral) and edits @original with an embed, in English for an English client', async () => {
     llm.chat({ content: 'Good morning' });
-    const payload = command('translate', [{ name: 'target', type: 3, value: 'en' }, { name: 'text', type: 3, value: '좋은 아침입니다' }], { locale: 'en-US' });
+    const payload = command(
+      'translate',
+      [
+        { name: 'target', type: 3, value: 'en' },
+        { name: 'text', type: 3, value: '좋은 아침입니다' },
+      ],
+      { locale: 'en-US' },
+    );
     const res = await interact(payload);
     expect(res.body).toEqual({ type: 5, data: { flags: 64 } });
     const message = await edited(payload);
@@ -158,14 +185,21 @@ describe('slash commands', () => {
   });
 
   it('/shorten with public answers at once, visible to the channel', async () => {
-    const res = await interact(command('shorten', [{ name: 'url', type: 3, value: 'https://example.com/discord/path' }, { name: 'public', type: 5, value: true }]));
+    const res = await interact(
+      command('shorten', [
+        { name: 'url', type: 3, value: 'https://example.com/discord/path' },
+        { name: 'public', type: 5, value: true },
+      ]),
+    );
     expect(res.body.type).toBe(4);
     expect(res.body.data.flags).toBe(0);
     expect(res.body.data.embeds[0].description).toMatch(new RegExp(`^${app.url}/s/[0-9A-Za-z]{5}$`));
   });
 
   it('/kb subcommands reach the knowledge chatbot', async () => {
-    const payload = command('kb', [{ name: 'add', type: 1, options: [{ name: 'content', type: 3, value: '환불은 구매 후 7일 이내에 가능합니다' }] }]);
+    const payload = command('kb', [
+      { name: 'add', type: 1, options: [{ name: 'content', type: 3, value: '환불은 구매 후 7일 이내에 가능합니다' }] },
+    ]);
     expect((await interact(payload)).body.type).toBe(5);
     const added = await edited(payload);
     const listPayload = command('kb', [{ name: 'list', type: 1, options: [] }]);
@@ -188,7 +222,10 @@ describe('slash commands', () => {
   it('/track shows the state and the latest steps, and watch posts changes to this channel until /untrack', async () => {
     await app.post('/api/v1/subscriptions', { api: 'delivery-tracking' }, owner.apiKey);
     tracker.parcel('kr.cjlogistics', '600012345678', {
-      events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '집화처리', '서울강남'), ev('2026-11-20T21:00:00+09:00', 'IN_TRANSIT', '간선상차', '곤지암Hub')],
+      events: [
+        ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '집화처리', '서울강남'),
+        ev('2026-11-20T21:00:00+09:00', 'IN_TRANSIT', '간선상차', '곤지암Hub'),
+      ],
     });
     const payload = command('track', [
       { name: 'carrier', type: 3, value: 'CJ대한통운' },
@@ -235,7 +272,8 @@ describe('slash commands', () => {
     // Nothing of the document reaches the logs: not the number, the name or the address.
     const logs = logLines.join('\n');
     expect(logs).toContain('ocr-idcard read');
-    for (const value of [spec.expected.id_number, spec.expected.id_number.replace('-', ''), spec.expected.name, spec.expected.address]) expect(logs).not.toContain(value);
+    for (const value of [spec.expected.id_number, spec.expected.id_number.replace('-', ''), spec.expected.name, spec.expected.address])
+      expect(logs).not.toContain(value);
   });
 });
 
@@ -273,7 +311,20 @@ describe('npm run bots:register', () => {
     const logger = createLogger('silent');
     const definitions = discordCommandDefinitions();
     expect(definitions.map((definition) => definition.name)).toEqual([
-      'link', 'ask', 'kb', 'tone', 'urlcheck', 'generate', 'idcard', 'translate', 'track', 'untrack', 'shorten', '링크 검사', '번역', '신분증 읽기',
+      'link',
+      'ask',
+      'kb',
+      'tone',
+      'urlcheck',
+      'generate',
+      'idcard',
+      'translate',
+      'track',
+      'untrack',
+      'shorten',
+      '링크 검사',
+      '번역',
+      '신분증 읽기',
     ]);
     const first = await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions, logger });
     expect(first).toEqual({ changed: true, count: 14 });
@@ -281,7 +332,9 @@ describe('npm run bots:register', () => {
     expect(second).toEqual({ changed: false, count: 14 });
     expect(discord.find('PUT', `/applications/${APP_ID}/guilds/${GUILD}/commands`)).toHaveLength(1);
     const changed = definitions.map((definition) => (definition.name === 'ask' ? { ...definition, description: '바뀐 설명' } : definition));
-    expect((await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions: changed, logger })).changed).toBe(true);
+    expect((await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions: changed, logger })).changed).toBe(
+      true,
+    );
     expect(discord.find('PUT', `/applications/${APP_ID}/guilds/${GUILD}/commands`)).toHaveLength(2);
   });
 });

@@ -21,7 +21,13 @@ beforeAll(async () => {
   llm = await startFakeOpenAI();
   slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
   app = await startTestApp(
-    { OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '2000', SLACK_SIGNING_SECRET: SECRET, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_API_URL: slack.apiUrl },
+    {
+      OPENAI_BASE_URL: llm.url,
+      LLM_TIMEOUT_MS: '2000',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_API_URL: slack.apiUrl,
+    },
     { llm: { retryBaseDelayMs: 1 }, ocr: { size: 1 } },
   );
   owner = await app.signUp();
@@ -37,7 +43,13 @@ afterAll(async () => {
 });
 beforeEach(() => llm.reset());
 
-async function postSigned(body: string, contentType: string, headers: Record<string, string> = {}, timestamp = Math.floor(Date.now() / 1000), secret = SECRET) {
+async function postSigned(
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+  timestamp = Math.floor(Date.now() / 1000),
+  secret = SECRET,
+) {
   const res = await fetch(`${app.url}/slack/events`, {
     method: 'POST',
     headers: {
@@ -110,7 +122,17 @@ function dmEvent(eventId: string, files: unknown[], user = 'UDM') {
     type: 'event_callback',
     event_id: eventId,
     event_time: Math.floor(Date.now() / 1000),
-    event: { type: 'message', subtype: 'file_share', channel_type: 'im', channel: 'D1', user, text: '', ts: `${Date.now() / 1000}`, team: TEAM, files },
+    event: {
+      type: 'message',
+      subtype: 'file_share',
+      channel_type: 'im',
+      channel: 'D1',
+      user,
+      text: '',
+      ts: `${Date.now() / 1000}`,
+      team: TEAM,
+      files,
+    },
   });
 }
 
@@ -181,7 +203,10 @@ describe('/link', () => {
     const before = await (await slashCommand('/shorten', 'https://example.com/revoke', { team: 'TREVOKE' })).response();
     expect(textOf(before)).toMatch(/\/s\/[0-9A-Za-z]{5}/);
     const keys = await app.get('/api/v1/keys', { authorization: `Bearer ${other.token}` });
-    const revoked = await fetch(`${app.url}/api/v1/keys/${keys.body.keys[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${other.token}` } });
+    const revoked = await fetch(`${app.url}/api/v1/keys/${keys.body.keys[0].id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${other.token}` },
+    });
     expect(revoked.status).toBe(200);
     const after = await (await slashCommand('/shorten', 'https://example.com/revoke', { team: 'TREVOKE' })).response();
     expect(textOf(after)).toContain('/link <API 키>');
@@ -320,11 +345,16 @@ describe('images in a DM and retries', () => {
     const png = await renderImage(spec, 'clean', 1);
     const fileUrl = slack.addFile('id-resident.png', png);
     const before = slack.api('chat.postMessage').length;
-    const res = await postSigned(dmEvent('Ev-ID-1', [{ id: 'F1', mimetype: 'image/png', size: png.length, url_private_download: fileUrl }]), 'application/json');
+    const res = await postSigned(
+      dmEvent('Ev-ID-1', [{ id: 'F1', mimetype: 'image/png', size: png.length, url_private_download: fileUrl }]),
+      'application/json',
+    );
     expect(res.status).toBe(200);
     const posted = await slack.waitFor(() => slack.api('chat.postMessage')[before], 60_000);
     expect(posted.body.channel).toBe('D1');
-    const shown = textOf(typeof posted.body.blocks === 'string' ? { blocks: JSON.parse(posted.body.blocks), text: posted.body.text } : posted.body);
+    const shown = textOf(
+      typeof posted.body.blocks === 'string' ? { blocks: JSON.parse(posted.body.blocks), text: posted.body.text } : posted.body,
+    );
     const [birth, rest] = spec.expected.id_number.split('-') as [string, string];
     expect(shown).toContain(`${birth}-${rest[0]}******`);
     expect(shown).not.toContain(spec.expected.id_number);
@@ -337,7 +367,10 @@ describe('images in a DM and retries', () => {
     const before = slack.api('chat.postMessage').length;
     await postSigned(dmEvent('Ev-RETRY-1', files), 'application/json');
     await slack.waitFor(() => slack.api('chat.postMessage').length === before + 1);
-    const retry = await postSigned(dmEvent('Ev-RETRY-1', files), 'application/json', { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
+    const retry = await postSigned(dmEvent('Ev-RETRY-1', files), 'application/json', {
+      'x-slack-retry-num': '1',
+      'x-slack-retry-reason': 'http_timeout',
+    });
     expect(retry.status).toBe(200);
     const otherFiles = [{ id: 'F405', mimetype: 'image/png', size: 100, url_private_download: `${slack.url}/files/missing-2.png` }];
     await postSigned(dmEvent('Ev-RETRY-2', otherFiles), 'application/json');
@@ -357,14 +390,31 @@ const recorded = (name: string) => JSON.parse(readFileSync(`${PAYLOADS}${name}`,
 
 /** A recorded event delivered to this app: its team is the linked one, everything else as Slack sent it. */
 function recordedEvent(event: Record<string, unknown>, eventId: string, overrides: Record<string, unknown> = {}) {
-  return JSON.stringify({ token: 'legacy', team_id: TEAM, api_app_id: 'A1', type: 'event_callback', event_id: eventId, event_time: Math.floor(Date.now() / 1000), event: { ...event, team: TEAM, ...overrides } });
+  return JSON.stringify({
+    token: 'legacy',
+    team_id: TEAM,
+    api_app_id: 'A1',
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    event: { ...event, team: TEAM, ...overrides },
+  });
 }
 
-const postedTo = (channel: string, after: number) => slack.waitFor(() => slack.api('chat.postMessage').slice(after).find((call) => call.body.channel === channel), 60_000);
-const shownIn = (posted: { body: any }) => textOf(typeof posted.body.blocks === 'string' ? { blocks: JSON.parse(posted.body.blocks), text: posted.body.text } : posted.body);
+const postedTo = (channel: string, after: number) =>
+  slack.waitFor(
+    () =>
+      slack
+        .api('chat.postMessage')
+        .slice(after)
+        .find((call) => call.body.channel === channel),
+    60_000,
+  );
+const shownIn = (posted: { body: any }) =>
+  textOf(typeof posted.body.blocks === 'string' ? { blocks: JSON.parse(posted.body.blocks), text: posted.body.text } : posted.body);
 
 describe('Slack text decoded once at the door', () => {
-  it('/shorten stores the URL the user typed, not Slack\'s escaping of it', async () => {
+  it("/shorten stores the URL the user typed, not Slack's escaping of it", async () => {
     const answer = await (await slashCommand('/shorten', 'https://www.example.com/p?a=1&amp;b=2')).response();
     const code = /\/s\/([0-9A-Za-z]{5})/.exec(textOf(answer))?.[1];
     expect(code).toBeDefined();
@@ -390,7 +440,7 @@ describe('Slack text decoded once at the door', () => {
 });
 
 describe.skipIf(!hasPayloads)('every direct message is answered (recorded DM payloads)', () => {
-  it('a plain text DM gets what the bot can do, in the user\'s language', async () => {
+  it("a plain text DM gets what the bot can do, in the user's language", async () => {
     const event = recorded('vercel-chat_dm-slack-direct.json').directDM.event;
     const before = slack.api('chat.postMessage').length;
     expect((await postSigned(recordedEvent(event, 'Ev-DM-TEXT'), 'application/json')).status).toBe(200);
@@ -414,7 +464,14 @@ describe.skipIf(!hasPayloads)('every direct message is answered (recorded DM pay
 
   it('a PDF or another file shared in a DM is answered too', async () => {
     const shared = recorded('zulip_message_with_image_files.json').event;
-    const pdf = { ...shared.files[0], id: 'FPDF1', mimetype: 'application/pdf', filetype: 'pdf', size: 20, url_private_download: slack.addFile('FPDF1', Buffer.from('%PDF-1.4 not really'), 'application/pdf') };
+    const pdf = {
+      ...shared.files[0],
+      id: 'FPDF1',
+      mimetype: 'application/pdf',
+      filetype: 'pdf',
+      size: 20,
+      url_private_download: slack.addFile('FPDF1', Buffer.from('%PDF-1.4 not really'), 'application/pdf'),
+    };
     const before = slack.api('chat.postMessage').length;
     await postSigned(recordedEvent({ ...shared, files: [pdf] }, 'Ev-DM-PDF', { channel: 'D3', channel_type: 'im' }), 'application/json');
     expect(shownIn(await postedTo('D3', before)).length).toBeGreaterThan(10);

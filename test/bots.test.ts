@@ -16,7 +16,11 @@ const command = (name: string) => findCommand(name)!;
 describe('Slack command text', () => {
   it('reads the options in order, the last one taking the rest with its line breaks', () => {
     expect(parseSlackText(command('tone'), 'casual  안녕하세요\n반갑습니다')).toEqual({ style: 'casual', text: '안녕하세요\n반갑습니다' });
-    expect(parseSlackText(command('track'), 'kr.cjlogistics 1234-5678 watch')).toEqual({ carrier: 'kr.cjlogistics', number: '1234-5678', watch: 'watch' });
+    expect(parseSlackText(command('track'), 'kr.cjlogistics 1234-5678 watch')).toEqual({
+      carrier: 'kr.cjlogistics',
+      number: '1234-5678',
+      watch: 'watch',
+    });
     expect(parseSlackText(command('kb'), 'delete 12')).toEqual({ sub: 'delete', id: '12' });
     expect(parseSlackText(command('kb'), 'add 첫 줄 둘째 줄')).toEqual({ sub: 'add', content: '첫 줄 둘째 줄' });
   });
@@ -37,7 +41,10 @@ describe('Slack command text', () => {
 
 describe('message helpers', () => {
   it('finds every URL of a message once, in Slack and plain form', () => {
-    expect(urlsIn('a <https://x.example/a|x> b https://y.example/b, and https://y.example/b.')).toEqual(['https://x.example/a', 'https://y.example/b']);
+    expect(urlsIn('a <https://x.example/a|x> b https://y.example/b, and https://y.example/b.')).toEqual([
+      'https://x.example/a',
+      'https://y.example/b',
+    ]);
     expect(urlsIn('no links here')).toEqual([]);
     expect(unwrapSlackLink('<https://x.example/p?q=1|x.example>')).toBe('https://x.example/p?q=1');
   });
@@ -50,13 +57,31 @@ describe('message helpers', () => {
 
   it('hands carrier names to the core, and a bare number to detection', () => {
     // Carrier names are resolved by the core (test/delivery-carriers.test.ts); a bare number asks for detection.
-    expect(command('track').schema.parse(parseSlackText(command('track'), '6408-1234-5678 watch'))).toMatchObject({ carrier: 'auto', number: '6408-1234-5678', watch: true });
-    expect(command('track').schema.parse(parseSlackText(command('track'), 'EE123456789KR'))).toMatchObject({ carrier: 'auto', number: 'EE123456789KR', watch: false });
-    expect(command('track').schema.parse(parseSlackText(command('track'), '우체국 6123456789012'))).toMatchObject({ carrier: '우체국', number: '6123456789012' });
+    expect(command('track').schema.parse(parseSlackText(command('track'), '6408-1234-5678 watch'))).toMatchObject({
+      carrier: 'auto',
+      number: '6408-1234-5678',
+      watch: true,
+    });
+    expect(command('track').schema.parse(parseSlackText(command('track'), 'EE123456789KR'))).toMatchObject({
+      carrier: 'auto',
+      number: 'EE123456789KR',
+      watch: false,
+    });
+    expect(command('track').schema.parse(parseSlackText(command('track'), '우체국 6123456789012'))).toMatchObject({
+      carrier: '우체국',
+      number: '6123456789012',
+    });
   });
 
   it('reads English locales as English, everything else as Korean', () => {
-    expect([localeOf('en-US'), localeOf('en-GB'), localeOf('ko'), localeOf('ko-KR'), localeOf(undefined), localeOf('ja')]).toEqual(['en', 'en', 'ko', 'ko', 'ko', 'ko']);
+    expect([localeOf('en-US'), localeOf('en-GB'), localeOf('ko'), localeOf('ko-KR'), localeOf(undefined), localeOf('ja')]).toEqual([
+      'en',
+      'en',
+      'ko',
+      'ko',
+      'ko',
+      'ko',
+    ]);
   });
 
   it('limits a user to max commands per window', () => {
@@ -67,15 +92,25 @@ describe('message helpers', () => {
 });
 
 describe('rendering', () => {
-  const reply = { title: 'T'.repeat(400), text: '<b>&</b>', fields: Array.from({ length: 30 }, (_, i) => ({ name: `f${i}`, value: 'v'.repeat(3000) })), context: 'ctx', tone: 'ok' as const };
+  const reply = {
+    title: 'T'.repeat(400),
+    text: '<b>&</b>',
+    fields: Array.from({ length: 30 }, (_, i) => ({ name: `f${i}`, value: 'v'.repeat(3000) })),
+    context: 'ctx',
+    tone: 'ok' as const,
+  };
 
   it('keeps Block Kit within Slack limits and escapes user text', () => {
     const message = toSlackMessage(reply);
     const header = message.blocks[0] as { text: { text: string } };
     expect([...header.text.text].length).toBeLessThanOrEqual(150);
     expect(JSON.stringify(message.blocks[1])).toContain('&lt;b&gt;&amp;&lt;/b&gt;');
-    const sections = message.blocks.filter((block) => block.type === 'section' && 'fields' in block) as Array<{ fields: Array<{ text: string }> }>;
-    expect(sections.every((section) => section.fields.length <= 10 && section.fields.every((field) => field.text.length <= 2000))).toBe(true);
+    const sections = message.blocks.filter((block) => block.type === 'section' && 'fields' in block) as Array<{
+      fields: Array<{ text: string }>;
+    }>;
+    expect(sections.every((section) => section.fields.length <= 10 && section.fields.every((field) => field.text.length <= 2000))).toBe(
+      true,
+    );
     expect(message.blocks.at(-1)?.type).toBe('context');
   });
 
@@ -114,23 +149,50 @@ describe('command registration diff', () => {
   const wanted = [{ name: 'ask', type: 1, description: '질문', options: [{ name: 'q', type: 3, description: 'q', required: false }] }];
 
   it('ignores what Discord adds and the defaults it drops', () => {
-    const existing = [{ id: '1', version: '2', application_id: '3', nsfw: false, default_member_permissions: null, name: 'ask', type: 1, description: '질문', options: [{ name: 'q', type: 3, description: 'q' }] }];
+    const existing = [
+      {
+        id: '1',
+        version: '2',
+        application_id: '3',
+        nsfw: false,
+        default_member_permissions: null,
+        name: 'ask',
+        type: 1,
+        description: '질문',
+        options: [{ name: 'q', type: 3, description: 'q' }],
+      },
+    ];
     expect(sameCommands(wanted, existing)).toBe(true);
   });
 
   it('sees a changed description, a missing command or an extra one', () => {
-    expect(sameCommands(wanted, [{ name: 'ask', type: 1, description: '다름', options: [{ name: 'q', type: 3, description: 'q' }] }])).toBe(false);
+    expect(sameCommands(wanted, [{ name: 'ask', type: 1, description: '다름', options: [{ name: 'q', type: 3, description: 'q' }] }])).toBe(
+      false,
+    );
     expect(sameCommands(wanted, [])).toBe(false);
-    expect(sameCommands(wanted, [{ name: 'ask', type: 1, description: '질문', options: [{ name: 'q', type: 3, description: 'q' }] }, { name: 'x', type: 1, description: 'x' }])).toBe(false);
+    expect(
+      sameCommands(wanted, [
+        { name: 'ask', type: 1, description: '질문', options: [{ name: 'q', type: 3, description: 'q' }] },
+        { name: 'x', type: 1, description: 'x' },
+      ]),
+    ).toBe(false);
   });
 });
 
 describe('Slack file downloads', () => {
   it('sends the bot token only to Slack hosts or the configured API host', async () => {
     const { slackImage } = await import('../bots/slack/files.js');
-    const foreign = slackImage({ mimetype: 'image/png', url_private_download: 'https://evil.example/f.png' }, 'xoxb-secret', 'https://slack.com/api/');
+    const foreign = slackImage(
+      { mimetype: 'image/png', url_private_download: 'https://evil.example/f.png' },
+      'xoxb-secret',
+      'https://slack.com/api/',
+    );
     await expect(foreign()).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
-    const tooBig = slackImage({ mimetype: 'image/png', size: 11 * 1024 * 1024, url_private_download: 'https://files.slack.com/f.png' }, 'xoxb-secret', 'https://slack.com/api/');
+    const tooBig = slackImage(
+      { mimetype: 'image/png', size: 11 * 1024 * 1024, url_private_download: 'https://files.slack.com/f.png' },
+      'xoxb-secret',
+      'https://slack.com/api/',
+    );
     await expect(tooBig()).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });
 });

@@ -14,10 +14,19 @@ async function remaining(target: TestApp = suite.app, apiKey = suite.user.apiKey
 describe('POST /api/v1/generate', () => {
   it('generates with the defaults (500 tokens, temperature 0.7) and reports the upstream token usage', async () => {
     const before = await remaining();
-    suite.llm.chat({ content: '  봄이 오면 벚꽃이 핍니다.\n\n끝.  ', usage: { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42 } });
+    suite.llm.chat({
+      content: '  봄이 오면 벚꽃이 핍니다.\n\n끝.  ',
+      usage: { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42 },
+    });
     const res = await suite.app.post(PATH, { prompt: '봄에 대한 짧은 글' }, suite.user.apiKey);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, content: '봄이 오면 벚꽃이 핍니다.\n\n끝.', tokens_used: 42, api: 'text-generation', remaining: before - 1 });
+    expect(res.body).toEqual({
+      success: true,
+      content: '봄이 오면 벚꽃이 핍니다.\n\n끝.',
+      tokens_used: 42,
+      api: 'text-generation',
+      remaining: before - 1,
+    });
     const sent = suite.llm.requestsTo('chat')[0]!.body;
     expect(sent).toMatchObject({ max_tokens: 500, temperature: 0.7 });
     expect(lastUserText(sent)).toBe('봄에 대한 짧은 글');

@@ -44,13 +44,23 @@ describe('chat', () => {
     expect(llm.requests[1]!.headers.authorization).toBe('Bearer sk-test-123');
   });
 
-  it('strips a local reasoning model\'s <think> block', async () => {
+  it("strips a local reasoning model's <think> block", async () => {
     llm.chat({ content: '<think>음... 인사구나</think>\n안녕하세요' });
     expect((await provider().chat(hello)).text).toBe('안녕하세요');
   });
 
   it('sends image parts as image_url content', async () => {
-    await provider().chat({ messages: [{ role: 'user', content: [{ type: 'text', text: '읽어 줘' }, { type: 'image', url: 'data:image/png;base64,AAAA' }] }] });
+    await provider().chat({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '읽어 줘' },
+            { type: 'image', url: 'data:image/png;base64,AAAA' },
+          ],
+        },
+      ],
+    });
     expect(llm.requestsTo('chat')[0]!.body.messages[0].content).toEqual([
       { type: 'text', text: '읽어 줘' },
       { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: 'auto' } },
@@ -213,8 +223,16 @@ describe('stream, embeddings, moderation', () => {
   });
 
   it('embeds texts in order with the embedding model', async () => {
-    llm.embeddings({ embeddings: [[1, 0], [0, 1]] });
-    expect(await provider({ embeddingModel: 'embed-small' }).embed(['가', '나'])).toEqual([[1, 0], [0, 1]]);
+    llm.embeddings({
+      embeddings: [
+        [1, 0],
+        [0, 1],
+      ],
+    });
+    expect(await provider({ embeddingModel: 'embed-small' }).embed(['가', '나'])).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
     expect(llm.requestsTo('embeddings')[0]!.body).toMatchObject({ model: 'embed-small', input: ['가', '나'] });
     expect(await provider().embed([])).toEqual([]);
   });

@@ -33,8 +33,14 @@ describe('GET /openapi.json', () => {
       code: 422,
       is_malicious: true,
     });
-    expect(res.body.paths['/api/v1/delivery/watch'].post.requestBody.content['application/json'].schema.required).toEqual(['carrier_id', 'track_id']);
-    expect(res.body.paths['/api/v1/auth/register'].post.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
+    expect(res.body.paths['/api/v1/delivery/watch'].post.requestBody.content['application/json'].schema.required).toEqual([
+      'carrier_id',
+      'track_id',
+    ]);
+    expect(res.body.paths['/api/v1/auth/register'].post.requestBody.content['application/json'].schema.required).toEqual([
+      'email',
+      'password',
+    ]);
   });
 
   it('shows request examples that the real schemas accept', () => {

@@ -129,7 +129,11 @@ describe('catalogue, subscriptions and usage', () => {
     for (const api of res.body.apis) {
       expect(api).toMatchObject({ status: 'normal', path: expect.stringMatching(/^\/api\/v1\//), category: expect.any(String) });
       expect(api.requires_subscription).toBe(api.id === 'delivery-tracking' || api.id === 'harmful-url-detection');
-      expect(api).toMatchObject({ name_en: expect.any(String), description: expect.stringMatching(/[가-힣]/), description_en: expect.any(String) });
+      expect(api).toMatchObject({
+        name_en: expect.any(String),
+        description: expect.stringMatching(/[가-힣]/),
+        description_en: expect.any(String),
+      });
       expect(typeof api.available).toBe('boolean');
       expect(api.engine).toMatch(/^[a-z-]+(\+[a-z-]+)*$/);
     }

@@ -23,12 +23,22 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    landing = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<title>도착</title><h1>도착했습니다</h1>'));
+    landing = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<title>도착</title><h1>도착했습니다</h1>'),
+    );
     await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
     landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}/landing`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -87,7 +97,10 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     await expect(page.locator('#intro-delivery-tracking').textContent()).resolves.toContain('구독 후 사용');
     await expect(page.locator('#quota-note').textContent()).resolves.toContain('한 달에 1,000회까지 무료');
     await expect(page.locator('#example-request').textContent()).resolves.toContain(`${app.url}/api/v1/url/shorten`);
-    expect(JSON.parse((await page.locator('#example-response').textContent()) ?? '{}')).toMatchObject({ success: true, api: 'url-shortener' });
+    expect(JSON.parse((await page.locator('#example-response').textContent()) ?? '{}')).toMatchObject({
+      success: true,
+      api: 'url-shortener',
+    });
 
     // Everything switches to English, the API names too.
     await page.getByRole('button', { name: 'English' }).click();
@@ -140,7 +153,9 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     expect(answer).toMatchObject({ success: true, api: 'ocr-idcard', info: { name: spec.expected.name } });
     expect(answer.info.id_number).toMatch(/^\d{6}-\d\*{6}$/);
     // The image was read in the browser and sent; nothing of it was kept in the page's storage.
-    expect(await page.evaluate(() => JSON.stringify({ ...(globalThis as any).localStorage, ...(globalThis as any).sessionStorage }))).not.toContain('base64');
+    expect(
+      await page.evaluate(() => JSON.stringify({ ...(globalThis as any).localStorage, ...(globalThis as any).sessionStorage })),
+    ).not.toContain('base64');
     await page.close();
   }, 120_000);
 

@@ -36,54 +36,64 @@ describe('the server process', () => {
     }
   });
 
-  it('keeps a second process out of the same PGlite directory, drains on SIGTERM and frees the directory', { timeout: 120_000 }, async () => {
-    const first = startServerProcess({ DATA_DIR: dataDir });
-    const port = await first.ready;
-    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok' });
+  it(
+    'keeps a second process out of the same PGlite directory, drains on SIGTERM and frees the directory',
+    { timeout: 120_000 },
+    async () => {
+      const first = startServerProcess({ DATA_DIR: dataDir });
+      const port = await first.ready;
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(await health.json()).toEqual({ status: 'ok' });
 
-    // The second one says at once that it waits (the holder may have just died), then gives up
-    // with the message alone: no stack trace.
-    const second = startServerProcess({ DATA_DIR: dataDir });
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/locked by process \d+ .*waiting up to 10 s/);
-    expect(second.output()).toMatch(/DATA_DIR .* is already in use by process \d+/);
-    expect(second.output()).not.toMatch(/\n\s+at /);
+      // The second one says at once that it waits (the holder may have just died), then gives up
+      // with the message alone: no stack trace.
+      const second = startServerProcess({ DATA_DIR: dataDir });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toMatch(/locked by process \d+ .*waiting up to 10 s/);
+      expect(second.output()).toMatch(/DATA_DIR .* is already in use by process \d+/);
+      expect(second.output()).not.toMatch(/\n\s+at /);
 
-    // A request still in flight (its body half sent) when SIGTERM arrives is answered.
-    const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/auth/register', headers: { 'content-type': 'application/json', 'content-length': '60' } },
-        (res) => {
-          let body = '';
-          res.on('data', (chunk) => (body += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        },
-      );
-      req.on('error', reject);
-      const payload = JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }).padEnd(60, ' ');
-      req.write(payload.slice(0, 20));
-      setTimeout(() => {
-        first.child.kill('SIGTERM');
-        setTimeout(() => req.end(payload.slice(20)), 300);
-      }, 100);
-    });
-    const answer = await inFlight;
-    expect(answer.status).toBe(201);
-    expect(JSON.parse(answer.body)).toMatchObject({ success: true, user: { email: 'drain@example.com' } });
-    expect(await first.exited).toBe(0);
-    expect(first.output()).toContain('"msg":"stopped"');
+      // A request still in flight (its body half sent) when SIGTERM arrives is answered.
+      const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/v1/auth/register',
+            headers: { 'content-type': 'application/json', 'content-length': '60' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        const payload = JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }).padEnd(60, ' ');
+        req.write(payload.slice(0, 20));
+        setTimeout(() => {
+          first.child.kill('SIGTERM');
+          setTimeout(() => req.end(payload.slice(20)), 300);
+        }, 100);
+      });
+      const answer = await inFlight;
+      expect(answer.status).toBe(201);
+      expect(JSON.parse(answer.body)).toMatchObject({ success: true, user: { email: 'drain@example.com' } });
+      expect(await first.exited).toBe(0);
+      expect(first.output()).toContain('"msg":"stopped"');
 
-    // The directory is free again, and the account written before the stop is still there.
-    const third = startServerProcess({ DATA_DIR: dataDir });
-    const thirdPort = await third.ready;
-    const login = await fetch(`http://127.0.0.1:${thirdPort}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }),
-    });
-    expect(login.status).toBe(200);
-    third.child.kill('SIGTERM');
-    expect(await third.exited).toBe(0);
-  });
+      // The directory is free again, and the account written before the stop is still there.
+      const third = startServerProcess({ DATA_DIR: dataDir });
+      const thirdPort = await third.ready;
+      const login = await fetch(`http://127.0.0.1:${thirdPort}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }),
+      });
+      expect(login.status).toBe(200);
+      third.child.kill('SIGTERM');
+      expect(await third.exited).toBe(0);
+    },
+  );
 });

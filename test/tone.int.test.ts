@@ -57,7 +57,11 @@ describe('POST /api/v1/tone/transform', () => {
 
   it('keeps the line breaks of the answer', async () => {
     suite.llm.chat({ content: '\n첫 줄입니다.\n\n- 둘째 줄입니다: https://example.com/a?b=1\n' });
-    const res = await suite.app.post(PATH, { text: '첫 줄.\n\n- 둘째 줄: https://example.com/a?b=1', target_tone: 'formal' }, suite.user.apiKey);
+    const res = await suite.app.post(
+      PATH,
+      { text: '첫 줄.\n\n- 둘째 줄: https://example.com/a?b=1', target_tone: 'formal' },
+      suite.user.apiKey,
+    );
     expect(res.body.transformed_text).toBe('첫 줄입니다.\n\n- 둘째 줄입니다: https://example.com/a?b=1');
   });
 

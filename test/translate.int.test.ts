@@ -52,7 +52,14 @@ describe('POST /api/v1/translate', () => {
     const before = await remaining();
     const text = '이미 한국어예요.\n그대로 돌려줘요.';
     const detected = await suite.app.post(PATH, { text, target_lang: 'ko' }, suite.user.apiKey);
-    expect(detected.body).toEqual({ success: true, translated: text, source_lang: 'ko', target_lang: 'ko', api: 'translation', remaining: before });
+    expect(detected.body).toEqual({
+      success: true,
+      translated: text,
+      source_lang: 'ko',
+      target_lang: 'ko',
+      api: 'translation',
+      remaining: before,
+    });
     const explicit = await suite.app.post(PATH, { text: 'Same', source_lang: 'en', target_lang: 'en' }, suite.user.apiKey);
     expect(explicit.body).toMatchObject({ translated: 'Same', source_lang: 'en', target_lang: 'en', remaining: before });
     expect(explicit.headers.get('ratelimit')).toContain(`r=${before};`);

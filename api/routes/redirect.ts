@@ -74,9 +74,14 @@ function warn(req: Request, res: Response, url: string, verdict: UrlVerdict): vo
   const label = verdict.category === 'clean' ? '유해' : CATEGORY_LABEL[verdict.category];
   const message = `이 단축 URL의 목적지는 ${label} 사이트로 확인되어 이동을 차단했습니다.`;
   if (req.accepts(['json', 'html']) === 'html') {
-    res.status(403).type('html').send(warningPage(label, message, verdict.reason, url));
+    res
+      .status(403)
+      .type('html')
+      .send(warningPage(label, message, verdict.reason, url));
   } else {
-    res.status(403).json(errorBody(new AppError('FORBIDDEN', message, { is_malicious: true, category: verdict.category, reason: verdict.reason })));
+    res
+      .status(403)
+      .json(errorBody(new AppError('FORBIDDEN', message, { is_malicious: true, category: verdict.category, reason: verdict.reason })));
   }
 }
 

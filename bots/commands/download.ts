@@ -9,16 +9,23 @@ export async function downloadImage(url: string, headers: Record<string, string>
   try {
     res = await fetch(url, { headers, redirect: 'follow', signal: AbortSignal.timeout(15_000) });
   } catch {
-    throw new AppError('UPSTREAM_ERROR', '이미지를 내려받지 못했습니다. 잠시 후 다시 시도해 주세요.').en('Could not download the file. Please try again shortly.');
+    throw new AppError('UPSTREAM_ERROR', '이미지를 내려받지 못했습니다. 잠시 후 다시 시도해 주세요.').en(
+      'Could not download the file. Please try again shortly.',
+    );
   }
-  if (!res.ok) throw new AppError('UPSTREAM_ERROR', `이미지를 내려받지 못했습니다 (HTTP ${res.status}).`).en(`Could not download the file (HTTP ${res.status}).`);
+  if (!res.ok)
+    throw new AppError('UPSTREAM_ERROR', `이미지를 내려받지 못했습니다 (HTTP ${res.status}).`).en(
+      `Could not download the file (HTTP ${res.status}).`,
+    );
   const type = res.headers.get('content-type') ?? '';
   const readable = ['image/', 'application/pdf', 'application/octet-stream', 'binary/'];
   if (type && !readable.some((prefix) => type.startsWith(prefix))) {
     throw new AppError('INVALID_REQUEST', '이미지나 PDF 파일이 아닙니다.').en('Not an image or PDF file.');
   }
-  if (Number(res.headers.get('content-length') ?? 0) > MAX_IMAGE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', '파일이 너무 큽니다 (최대 10MB).').en('The file is too large (at most 10 MB).');
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_IMAGE_BYTES)
+    throw new AppError('PAYLOAD_TOO_LARGE', '파일이 너무 큽니다 (최대 10MB).').en('The file is too large (at most 10 MB).');
   const bytes = Buffer.from(await res.arrayBuffer());
-  if (bytes.length > MAX_IMAGE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', '파일이 너무 큽니다 (최대 10MB).').en('The file is too large (at most 10 MB).');
+  if (bytes.length > MAX_IMAGE_BYTES)
+    throw new AppError('PAYLOAD_TOO_LARGE', '파일이 너무 큽니다 (최대 10MB).').en('The file is too large (at most 10 MB).');
   return bytes;
 }

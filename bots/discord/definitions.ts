@@ -29,8 +29,16 @@ const describe = (text: Text) => ({ ko: clip(text.ko, 100), en: { 'en-US': clip(
 function addOptions(host: OptionHost, options: OptionDef[]): void {
   for (const option of options) {
     const { ko, en } = describe(option.description);
-    const base = <T extends { setName(n: string): T; setDescription(d: string): T; setDescriptionLocalizations(l: Record<string, string>): T; setRequired(r: boolean): T }>(builder: T) =>
-      builder.setName(option.name).setDescription(ko).setDescriptionLocalizations(en).setRequired(option.required);
+    const base = <
+      T extends {
+        setName(n: string): T;
+        setDescription(d: string): T;
+        setDescriptionLocalizations(l: Record<string, string>): T;
+        setRequired(r: boolean): T;
+      },
+    >(
+      builder: T,
+    ) => builder.setName(option.name).setDescription(ko).setDescriptionLocalizations(en).setRequired(option.required);
     if (option.type === 'string') {
       host.addStringOption((builder) => {
         const built = base(builder);

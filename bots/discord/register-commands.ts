@@ -15,12 +15,17 @@ export interface RegisterOptions {
  * the definitions differ, so repeated deploys don't churn the commands.
  */
 export async function registerDiscordCommands(options: RegisterOptions): Promise<{ changed: boolean; count: number }> {
-  const path = (options.guildId
-    ? `/applications/${options.applicationId}/guilds/${options.guildId}/commands`
-    : `/applications/${options.applicationId}/commands`) as `/${string}`;
+  const path = (
+    options.guildId
+      ? `/applications/${options.applicationId}/guilds/${options.guildId}/commands`
+      : `/applications/${options.applicationId}/commands`
+  ) as `/${string}`;
   const existing = (await options.rest.get(path, { query: new URLSearchParams({ with_localizations: 'true' }) })) as object[];
   if (sameCommands(options.definitions, existing)) {
-    options.logger.info({ count: existing.length, scope: options.guildId ? 'guild' : 'global' }, 'Discord commands unchanged: nothing registered');
+    options.logger.info(
+      { count: existing.length, scope: options.guildId ? 'guild' : 'global' },
+      'Discord commands unchanged: nothing registered',
+    );
     return { changed: false, count: existing.length };
   }
   await options.rest.put(path, { body: options.definitions });
@@ -43,7 +48,12 @@ export function sameCommands(wanted: object[], existing: object[]): boolean {
 function pickLike(shape: unknown, actual: unknown): unknown {
   if (Array.isArray(shape)) return Array.isArray(actual) ? actual.map((item, index) => pickLike(shape[index] ?? item, item)) : actual;
   if (shape && typeof shape === 'object' && actual && typeof actual === 'object') {
-    return Object.fromEntries(Object.keys(shape).map((name) => [name, pickLike((shape as Record<string, unknown>)[name], (actual as Record<string, unknown>)[name])]));
+    return Object.fromEntries(
+      Object.keys(shape).map((name) => [
+        name,
+        pickLike((shape as Record<string, unknown>)[name], (actual as Record<string, unknown>)[name]),
+      ]),
+    );
   }
   return actual;
 }

@@ -18,7 +18,9 @@ export function toDiscordMessage(reply: Reply): DiscordMessage {
   const embed: Record<string, unknown> = { title: clip(reply.title || ' ', 256), color: COLORS[reply.tone] };
   if (reply.text) embed.description = clip(reply.text, 4096);
   if (reply.fields?.length) {
-    embed.fields = reply.fields.slice(0, 25).map((field) => ({ name: clip(field.name || '-', 256), value: clip(field.value || '-', 1024), inline: field.inline ?? false }));
+    embed.fields = reply.fields
+      .slice(0, 25)
+      .map((field) => ({ name: clip(field.name || '-', 256), value: clip(field.value || '-', 1024), inline: field.inline ?? false }));
   }
   if (reply.context) embed.footer = { text: clip(reply.context, 2048) };
   // Nobody gets pinged by what a user typed into a command.

@@ -22,10 +22,7 @@ export function isReadableDocument(file: SlackFile): boolean {
  * The file as the bot may read it: a Slack Connect file arrives as `{id, file_access:
  * "check_file_info"}` with no type or URL, and `files.info` fills them in.
  */
-export async function resolveSlackFile(
-  file: SlackFile,
-  filesInfo: (id: string) => Promise<{ file?: unknown }>,
-): Promise<SlackFile> {
+export async function resolveSlackFile(file: SlackFile, filesInfo: (id: string) => Promise<{ file?: unknown }>): Promise<SlackFile> {
   if (!file.id || (file.file_access !== 'check_file_info' && file.mimetype && (file.url_private_download || file.url_private))) return file;
   const info = await filesInfo(file.id);
   return { ...file, ...(info.file as SlackFile | undefined), file_access: 'visible' };

@@ -16,12 +16,7 @@ const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 export const MAX_SESSIONS_PER_ACCOUNT = 20;
 
 export const credentialsSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(254, '이메일은 254자 이하여야 합니다.')
-    .pipe(z.email('올바른 이메일 주소가 아닙니다.')),
+  email: z.string().trim().toLowerCase().max(254, '이메일은 254자 이하여야 합니다.').pipe(z.email('올바른 이메일 주소가 아닙니다.')),
   password: z.string().min(8, '비밀번호는 8자 이상이어야 합니다.').max(256, '비밀번호는 256자 이하여야 합니다.'),
 });
 
@@ -138,4 +133,3 @@ export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 
     },
   };
 }
-

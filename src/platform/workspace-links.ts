@@ -45,9 +45,7 @@ export function createWorkspaceLinks(db: Database, clock: Clock): WorkspaceLinks
         .from(workspaceLinks)
         .innerJoin(apiKeys, eq(apiKeys.id, workspaceLinks.apiKeyId))
         .innerJoin(accounts, eq(accounts.id, workspaceLinks.accountId))
-        .where(
-          and(eq(workspaceLinks.platform, ref.platform), eq(workspaceLinks.workspaceId, ref.workspaceId), isNull(apiKeys.revokedAt)),
-        );
+        .where(and(eq(workspaceLinks.platform, ref.platform), eq(workspaceLinks.workspaceId, ref.workspaceId), isNull(apiKeys.revokedAt)));
       return row;
     },
 

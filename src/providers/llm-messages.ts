@@ -5,13 +5,18 @@ import type { ChatMessage, TokenUsage } from './llm-types.js';
 
 export function toSdkMessage(message: ChatMessage): ChatCompletionMessageParam {
   if (typeof message.content === 'string' || message.role !== 'user') {
-    const text = typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    const text =
+      typeof message.content === 'string'
+        ? message.content
+        : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
     return { role: message.role, content: text };
   }
   return {
     role: 'user',
     content: message.content.map((part) =>
-      part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'image_url' as const, image_url: { url: part.url, detail: part.detail ?? 'auto' } },
+      part.type === 'text'
+        ? { type: 'text' as const, text: part.text }
+        : { type: 'image_url' as const, image_url: { url: part.url, detail: part.detail ?? 'auto' } },
     ),
   };
 }
@@ -22,11 +27,14 @@ export function toSdkMessage(message: ChatMessage): ChatCompletionMessageParam {
  */
 export function withSystemHint(messages: ChatMessage[], hint: string): ChatMessage[] {
   const [first, ...rest] = messages;
-  if (first?.role === 'system' && typeof first.content === 'string') return [{ role: 'system', content: `${first.content}\n\n${hint}` }, ...rest];
+  if (first?.role === 'system' && typeof first.content === 'string')
+    return [{ role: 'system', content: `${first.content}\n\n${hint}` }, ...rest];
   return [{ role: 'system', content: hint }, ...messages];
 }
 
-export function usageOf(usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined): TokenUsage {
+export function usageOf(
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined,
+): TokenUsage {
   const promptTokens = usage?.prompt_tokens ?? 0;
   const completionTokens = usage?.completion_tokens ?? 0;
   return { promptTokens, completionTokens, totalTokens: usage?.total_tokens ?? promptTokens + completionTokens };

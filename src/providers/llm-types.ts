@@ -56,7 +56,10 @@ export interface LlmProvider {
   /** One chat completion: the answer's text and the upstream's token usage. */
   chat(request: ChatRequest, opts?: CallOptions): Promise<ChatResult>;
   /** A completion whose answer must match a zod schema (asked once more when it does not fit, then 502). */
-  structured<T extends z.ZodType>(request: ChatRequest & { schema: T; schemaName: string }, opts?: CallOptions): Promise<{ data: z.output<T>; usage: TokenUsage }>;
+  structured<T extends z.ZodType>(
+    request: ChatRequest & { schema: T; schemaName: string },
+    opts?: CallOptions,
+  ): Promise<{ data: z.output<T>; usage: TokenUsage }>;
   /** Streams the answer's text as it is generated (retries only before the first byte). */
   stream(request: ChatRequest, opts?: CallOptions): AsyncGenerator<string, TokenUsage>;
   /** One embedding vector per text, in order. */

@@ -7,7 +7,16 @@ import { mapLlmError, notConfigured, refused, timedOut, upstreamFailure } from '
 import { parseStructured, responseFormatFor } from './llm-json.js';
 import { addUsage, toSdkMessage, usageOf, withSystemHint } from './llm-messages.js';
 import { createRetrier } from './llm-retry.js';
-import type { CallOptions, ChatRequest, ChatResult, LlmProvider, LlmProviderOptions, ModerationResult, TokenParam, TokenUsage } from './llm-types.js';
+import type {
+  CallOptions,
+  ChatRequest,
+  ChatResult,
+  LlmProvider,
+  LlmProviderOptions,
+  ModerationResult,
+  TokenParam,
+  TokenUsage,
+} from './llm-types.js';
 
 export type { FailureMapping } from './llm-errors.js';
 export type * from './llm-types.js';
@@ -96,7 +105,10 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
     } catch (error) {
       const mapped = limit.signal.aborted ? timedOut(timeout) : mapLlmError(error, timeout, opts.failure);
       const status = (error as { status?: number }).status;
-      logger.warn({ llm: kind, ms: Math.round(performance.now() - started), upstreamStatus: status, errorType: (error as Error).name }, 'llm call failed');
+      logger.warn(
+        { llm: kind, ms: Math.round(performance.now() - started), upstreamStatus: status, errorType: (error as Error).name },
+        'llm call failed',
+      );
       throw mapped;
     } finally {
       if (!limit.keep) limit.clear();
@@ -117,7 +129,11 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
     if (!choice) throw upstreamFailure(opts.failure, '빈 응답');
     if (choice.message.refusal) throw refused();
     if (choice.finish_reason === 'content_filter') throw refused('콘텐츠 필터');
-    return { text: (choice.message.content ?? '').replace(THINKING, ''), usage: usageOf(completion.usage), finishReason: choice.finish_reason };
+    return {
+      text: (choice.message.content ?? '').replace(THINKING, ''),
+      usage: usageOf(completion.usage),
+      finishReason: choice.finish_reason,
+    };
   }
 
   return {
@@ -164,7 +180,8 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
         'stream',
         sdk(),
         opts,
-        (c, sdkOptions) => c.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, sdkOptions),
+        (c, sdkOptions) =>
+          c.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, sdkOptions),
         limit,
       ).catch((error: unknown) => {
         limit.clear();

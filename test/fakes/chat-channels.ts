@@ -39,7 +39,9 @@ export async function startFakeChannels(options: { slackToken: string; discordTo
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(value));
     };
-    const body = (req.headers['content-type'] ?? '').includes('json') ? JSON.parse(raw || '{}') : Object.fromEntries(new URLSearchParams(raw));
+    const body = (req.headers['content-type'] ?? '').includes('json')
+      ? JSON.parse(raw || '{}')
+      : Object.fromEntries(new URLSearchParams(raw));
     if (path === '/slack/api/chat.postMessage') {
       if (req.headers.authorization !== `Bearer ${options.slackToken}`) return json(200, { ok: false, error: 'invalid_auth' });
       const channel = String(body.channel);

@@ -142,7 +142,11 @@ function answer(res: ServerResponse, endpoint: Endpoint, request: ReceivedReques
   }
   if (endpoint === 'moderations' && 'flagged' in reply) {
     const categories = Object.fromEntries((reply.categories ?? []).map((name) => [name, true]));
-    return sendJson(res, 200, { id: 'modr-fake', model: request.body?.model, results: [{ flagged: reply.flagged, categories, category_scores: {} }] });
+    return sendJson(res, 200, {
+      id: 'modr-fake',
+      model: request.body?.model,
+      results: [{ flagged: reply.flagged, categories, category_scores: {} }],
+    });
   }
   if (endpoint === 'chat') return answerChat(res, request, reply);
   sendJson(res, 500, { error: { message: `reply does not fit ${endpoint}`, type: 'server_error' } });
@@ -162,7 +166,8 @@ function answerChat(res: ServerResponse, request: ReceivedRequest, reply: FakeRe
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const pieces = ('chunks' in reply && reply.chunks) || (content ?? '').split(/(?<=\s)/);
     const event = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-    for (const piece of pieces) event({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+    for (const piece of pieces)
+      event({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
     event({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finishReason }] });
     if (request.body.stream_options?.include_usage) event({ ...base, object: 'chat.completion.chunk', choices: [], usage });
     res.end('data: [DONE]\n\n');
@@ -215,12 +220,18 @@ export function lastUserText(body: any): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
-  return (last.content as any[]).filter((p) => p.type === 'text').map((p) => p.text).join('');
+  return (last.content as any[])
+    .filter((p) => p.type === 'text')
+    .map((p) => p.text)
+    .join('');
 }
 
 /** The system messages of a chat request, joined: where the service puts its instructions. */
 export function systemText(body: any): string {
-  return ((body?.messages ?? []) as any[]).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  return ((body?.messages ?? []) as any[])
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
 }
 
 function inputsOf(body: any): string[] {

@@ -85,7 +85,18 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
         const file = files.get(id);
         if (!file) return json(200, { ok: false, error: 'file_not_found' });
         const link = `${url}/files/${id}`;
-        return json(200, { ok: true, file: { id, name: id, mimetype: file.type, size: file.bytes.length, url_private: link, url_private_download: link, file_access: 'visible' } });
+        return json(200, {
+          ok: true,
+          file: {
+            id,
+            name: id,
+            mimetype: file.type,
+            size: file.bytes.length,
+            url_private: link,
+            url_private_download: link,
+            file_access: 'visible',
+          },
+        });
       }
       case 'chat.postMessage':
         if (refused.has(String(body.channel))) return json(200, { ok: false, error: refused.get(String(body.channel)) });

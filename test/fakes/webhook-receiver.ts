@@ -61,7 +61,13 @@ export async function startWebhookReceiver(): Promise<FakeWebhookReceiver> {
 }
 
 /** A receiver's check of `X-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, with a freshness window. */
-export function verifySignature(secret: string, header: string | undefined, raw: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifySignature(
+  secret: string,
+  header: string | undefined,
+  raw: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const parts = Object.fromEntries((header ?? '').split(',').map((part) => part.split('=', 2) as [string, string]));
   const t = Number(parts.t);
   if (!Number.isInteger(t) || !parts.v1 || Math.abs(nowSeconds - t) > toleranceSeconds) return false;

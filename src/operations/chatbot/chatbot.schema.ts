@@ -9,7 +9,9 @@ export const ACTIONS = ['chat', 'index', 'list', 'delete', 'clear'] as const;
 /** Integers may arrive as digit strings (Slack's text commands, form tools): "12" is 12. */
 const integer = (message: string, min: number, max: number) =>
   z
-    .union([z.number({ error: message }).int(message), z.string().trim().max(12, message).regex(/^\d+$/, message).transform(Number)], { error: message })
+    .union([z.number({ error: message }).int(message), z.string().trim().max(12, message).regex(/^\d+$/, message).transform(Number)], {
+      error: message,
+    })
     .pipe(z.number().min(min, message).max(max, message));
 
 const text = (max: number, empty: string, tooLong: string) =>

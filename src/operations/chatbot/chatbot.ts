@@ -132,7 +132,9 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
         }
         case 'delete': {
           if (!(await deps.store.remove(ctx.account.id, input.id))) {
-            throw new AppError('NOT_FOUND', `id가 ${input.id}인 지식 항목이 없습니다.`).en(`There is no knowledge entry with id ${input.id}.`);
+            throw new AppError('NOT_FOUND', `id가 ${input.id}인 지식 항목이 없습니다.`).en(
+              `There is no knowledge entry with id ${input.id}.`,
+            );
           }
           return { message: `지식 항목 ${withJosa(String(input.id), '이/가')} 삭제되었습니다.`, id: input.id };
         }

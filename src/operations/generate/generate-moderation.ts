@@ -19,9 +19,15 @@ const CATEGORY_LABELS: Array<[prefix: string, label: string]> = [
 
 /** Requests no generation should serve: how to hurt people, exploit children, make weapons, drugs or malware. */
 const BLOCKLIST: Array<[RegExp, string]> = [
-  [/(아동|미성년|초등학생|중학생|어린이|child|minor|underage).{0,20}(성적|음란|야한|성관계|누드|sexual|porn|nude|explicit)/i, '미성년자 대상 성적 내용'],
+  [
+    /(아동|미성년|초등학생|중학생|어린이|child|minor|underage).{0,20}(성적|음란|야한|성관계|누드|sexual|porn|nude|explicit)/i,
+    '미성년자 대상 성적 내용',
+  ],
   [/(폭탄|폭발물|사제\s*총|화염병|총기|신경가스).{0,15}(만드|제조|조립|만들)/, '무기 제조'],
-  [/(how\s+to|instructions?\s+(for|to)|steps?\s+to)\s+(make|build|assemble)\s+(a\s+)?(bomb|explosive|pipe\s*bomb|molotov|nerve\s+agent|untraceable\s+gun)/i, '무기 제조'],
+  [
+    /(how\s+to|instructions?\s+(for|to)|steps?\s+to)\s+(make|build|assemble)\s+(a\s+)?(bomb|explosive|pipe\s*bomb|molotov|nerve\s+agent|untraceable\s+gun)/i,
+    '무기 제조',
+  ],
   [/(필로폰|메스암페타민|마약|코카인|헤로인|펜타닐).{0,15}(만드|제조|합성|만들)/, '마약 제조'],
   [/(synthesi[sz]e|make|cook|manufacture)\s+(meth|methamphetamine|cocaine|heroin|fentanyl)/i, '마약 제조'],
   [/(자살|자해).{0,10}(방법|하는\s*법|도구|수단)/, '자해'],

@@ -19,7 +19,12 @@ export const generateSchema = z.object({
     .default(500),
   temperature: z.number().min(0, '0 이상이어야 합니다.').max(1, '1 이하여야 합니다.').default(0.7),
   /** A known code (blog, email, poem, ...) gets its guide; any other short text is passed on as the wanted style. */
-  style: z.string().trim().min(1, 'style을 비우지 말고 생략하세요.').max(MAX_STYLE_CHARS, `style은 ${MAX_STYLE_CHARS}자 이하여야 합니다.`).optional(),
+  style: z
+    .string()
+    .trim()
+    .min(1, 'style을 비우지 말고 생략하세요.')
+    .max(MAX_STYLE_CHARS, `style은 ${MAX_STYLE_CHARS}자 이하여야 합니다.`)
+    .optional(),
 });
 
 export type GenerateInput = z.output<typeof generateSchema>;

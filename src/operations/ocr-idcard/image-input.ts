@@ -19,11 +19,15 @@ export function decodeBase64Image(value: string): Buffer {
   }
   // Checked before decoding, so an oversized string is never copied.
   if (Math.floor((body.length * 3) / 4) > MAX_IMAGE_BYTES + 2) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `이미지가 너무 큽니다 (최대 ${MAX_IMAGE_BYTES / 1024 / 1024}MB).`).en(`The image is too large (at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB).`);
+    throw new AppError('PAYLOAD_TOO_LARGE', `이미지가 너무 큽니다 (최대 ${MAX_IMAGE_BYTES / 1024 / 1024}MB).`).en(
+      `The image is too large (at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB).`,
+    );
   }
   const bytes = Buffer.from(body, BASE64.test(body) ? 'base64' : 'base64url');
   if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `이미지가 너무 큽니다 (최대 ${MAX_IMAGE_BYTES / 1024 / 1024}MB).`).en(`The image is too large (at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB).`);
+    throw new AppError('PAYLOAD_TOO_LARGE', `이미지가 너무 큽니다 (최대 ${MAX_IMAGE_BYTES / 1024 / 1024}MB).`).en(
+      `The image is too large (at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB).`,
+    );
   }
   if (bytes.length < 16) {
     throw fieldError('base64_image', { ko: '이미지로 읽을 수 없는 데이터입니다.', en: 'Not an image.' });

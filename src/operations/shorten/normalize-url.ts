@@ -15,10 +15,16 @@ export function normalizeTargetUrl(raw: string, shortUrlBase: string): string {
   }
   const url = new URL(raw);
   if (!url.hostname) throw invalidUrl('호스트가 없는 URL입니다.', 'The URL has no host.');
-  if (url.username || url.password) throw invalidUrl('계정 정보(사용자명/비밀번호)가 포함된 URL은 단축할 수 없습니다.', 'URLs with a user name or password cannot be shortened.');
-  if (pointsInto(url, new URL(shortUrlBase))) throw invalidUrl('이 서비스의 단축 URL은 다시 단축할 수 없습니다.', 'A short link of this service cannot be shortened again.');
+  if (url.username || url.password)
+    throw invalidUrl(
+      '계정 정보(사용자명/비밀번호)가 포함된 URL은 단축할 수 없습니다.',
+      'URLs with a user name or password cannot be shortened.',
+    );
+  if (pointsInto(url, new URL(shortUrlBase)))
+    throw invalidUrl('이 서비스의 단축 URL은 다시 단축할 수 없습니다.', 'A short link of this service cannot be shortened again.');
   const normalized = url.href;
-  if (normalized.length > MAX_URL_LENGTH) throw invalidUrl(`정규화한 URL이 ${MAX_URL_LENGTH}자를 넘습니다.`, `The URL is longer than ${MAX_URL_LENGTH} characters.`);
+  if (normalized.length > MAX_URL_LENGTH)
+    throw invalidUrl(`정규화한 URL이 ${MAX_URL_LENGTH}자를 넘습니다.`, `The URL is longer than ${MAX_URL_LENGTH} characters.`);
   return normalized;
 }
 

@@ -3,11 +3,7 @@ import { z } from 'zod';
 export const MAX_URL_LENGTH = 2048;
 
 export const shortenSchema = z.object({
-  url: z
-    .string()
-    .trim()
-    .min(1, 'URL을 입력하세요.')
-    .max(MAX_URL_LENGTH, `URL은 ${MAX_URL_LENGTH}자 이하여야 합니다.`),
+  url: z.string().trim().min(1, 'URL을 입력하세요.').max(MAX_URL_LENGTH, `URL은 ${MAX_URL_LENGTH}자 이하여야 합니다.`),
   check_harmful: z.boolean().default(false),
 });
 

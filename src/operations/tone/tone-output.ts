@@ -16,7 +16,8 @@ const QUOTE_PAIRS: Array<[string, string]> = [
 ];
 
 /** A first line that announces the answer ("변환된 문장:", "Here is the text:") instead of being it. */
-const PREAMBLE = /^[^\n]{0,80}(?:변환|바꾼|바뀐|결과|출력|다음은|아래는|말투|버전|here|convert|transform|rewrit|output|result)[^\n]{0,80}[:：]\s*(?:\n|$)/i;
+const PREAMBLE =
+  /^[^\n]{0,80}(?:변환|바꾼|바뀐|결과|출력|다음은|아래는|말투|버전|here|convert|transform|rewrit|output|result)[^\n]{0,80}[:：]\s*(?:\n|$)/i;
 
 /** Labelled lines the model may add around the text ("원문: …", "변환: …", "설명: …"). */
 const LABEL = /^\s*(?:원문|변환|변환문|설명|참고|original|converted|explanation|note)\s*[:：]/im;

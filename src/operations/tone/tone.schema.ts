@@ -14,9 +14,7 @@ export const toneSchema = z.object({
     // Characters as people count them (code points), not UTF-16 units: an emoji is one.
     .refine((text) => [...text].length <= MAX_TONE_TEXT, `텍스트는 ${MAX_TONE_TEXT.toLocaleString('en-US')}자 이하여야 합니다.`)
     .meta({ maxLength: MAX_TONE_TEXT }),
-  target_tone: z
-    .enum(TONES, { error: `지원하는 말투: ${TONES.join(', ')}` })
-    .default('formal'),
+  target_tone: z.enum(TONES, { error: `지원하는 말투: ${TONES.join(', ')}` }).default('formal'),
 });
 
 export type ToneInput = z.output<typeof toneSchema>;

@@ -13,9 +13,15 @@ const HAN = /\p{Script=Han}/gu;
 const LATIN = /\p{Script=Latin}/gu;
 
 /** Japanese-only forms (shinjitai, kokuji, iteration marks), absent from both kinds of Chinese. */
-const JA_ONLY = new Set('々〆気駅営売図広県済関楽戦鉄歳変対発読帰転伝払拡験険検続総浜沢畑込働峠枠円様労薬黒価両単実児従悪桜歩乗亜仏恵掲歴毎'.split(''));
+const JA_ONLY = new Set(
+  '々〆気駅営売図広県済関楽戦鉄歳変対発読帰転伝払拡験険検続総浜沢畑込働峠枠円様労薬黒価両単実児従悪桜歩乗亜仏恵掲歴毎'.split(''),
+);
 /** Chinese function words and forms (simplified and traditional) that Japanese text does not use. */
-const ZH_ONLY = new Set('很吗嗎呢吧你她们們这這说說沒么麼个给让讓还过为对對时谢謝吃喝买卖电脑网开关发现样种请问间见东车长门马鸟鱼语话认识读书乐经济饭馆习华气'.split(''));
+const ZH_ONLY = new Set(
+  '很吗嗎呢吧你她们們这這说說沒么麼个给让讓还过为对對时谢謝吃喝买卖电脑网开关发现样种请问间见东车长门马鸟鱼语话认识读书乐经济饭馆习华气'.split(
+    '',
+  ),
+);
 
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 

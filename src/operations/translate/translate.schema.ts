@@ -6,7 +6,10 @@ export type Language = (typeof LANGUAGES)[number];
 
 /** Codes are matched case-insensitively ("KO" is "ko"). */
 const code = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((value) => (typeof value === 'string' ? value.trim().toLowerCase() : value), z.enum(values, { error: `지원하는 언어 코드: ${values.join(', ')}` }));
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+    z.enum(values, { error: `지원하는 언어 코드: ${values.join(', ')}` }),
+  );
 
 export const translateSchema = z.object({
   text: z

@@ -30,7 +30,13 @@ const PARALLEL_PIECES = 3;
 export function createTranslateOperation(deps: TranslateDeps): Operation<typeof translateSchema, TranslateOutput> {
   const chunkChars = deps.chunkChars ?? 1500;
 
-  async function translatePiece(ctx: OperationContext, chunk: string, source: Language, target: Language, part?: { index: number; total: number }) {
+  async function translatePiece(
+    ctx: OperationContext,
+    chunk: string,
+    source: Language,
+    target: Language,
+    part?: { index: number; total: number },
+  ) {
     const { lead, core, trail } = toPiece(chunk);
     if (!core) return chunk;
     const { text } = await deps.llm.chat(
