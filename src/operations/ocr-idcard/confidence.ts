@@ -1,5 +1,5 @@
 import type { OcrLine } from '../../providers/ocr/tesseract-pool.js';
-import type { DocumentInfo, FieldWarning } from './parse.js';
+import { FIELD_NAMES, type DocumentInfo, type FieldWarning } from './parse.js';
 import { findDate } from './numbers.js';
 import { withParticle } from './text.js';
 
@@ -7,17 +7,6 @@ export type FieldConfidence = Partial<Record<keyof DocumentInfo, number>>;
 
 /** Below this a field is reported as uncertain: the caller should ask for a better photo. */
 export const UNCERTAIN_BELOW = 0.5;
-
-const LABELS: Partial<Record<keyof DocumentInfo, string>> = {
-  name: '이름(상호)',
-  id_number: '등록번호',
-  representative: '대표자',
-  address: '주소',
-  issue_date: '발급일(개업일)',
-  biz_type: '업태',
-  biz_item: '종목',
-  license_number: '면허번호',
-};
 
 const key = (text: string) => text.replace(/[^0-9가-힣]/g, '');
 
@@ -55,7 +44,7 @@ export function fieldConfidence(
       added.push({
         field,
         code: 'LOW_CONFIDENCE',
-        message: `${withParticle(LABELS[field] ?? field, '을', '를')} 확실하게 읽지 못했습니다. 빛 반사나 흔들림 없이 다시 촬영해 보내 주세요.`,
+        message: `${withParticle(FIELD_NAMES[field] ?? field, '을', '를')} 확실하게 읽지 못했습니다. 빛 반사나 흔들림 없이 다시 촬영해 보내 주세요.`,
       });
     }
   }

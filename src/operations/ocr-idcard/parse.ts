@@ -42,7 +42,8 @@ export function parseDocument(text: string): ParsedDocument | undefined {
   return { info, warnings: checkFields(info) };
 }
 
-const FIELD_NAMES: Partial<Record<keyof DocumentInfo, string>> = {
+/** Korean names of the fields, for warnings. */
+export const FIELD_NAMES: Partial<Record<keyof DocumentInfo, string>> = {
   name: '이름(상호)',
   id_number: '등록번호',
   representative: '대표자',
