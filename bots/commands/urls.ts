@@ -63,7 +63,7 @@ export const shortenCommand = defineCommand({
   },
 });
 
-/** Slack writes links as `<https://x|label>` or `<https://x>`; the core wants the bare URL. */
+/** Discord users wrap a link as `<https://x>` to suppress its preview (Slack's `<url|label>` is decoded at its door); the core wants the bare URL. */
 export function unwrapSlackLink(value: string): string {
   const match = /^<([^|>]+)(?:\|[^>]*)?>$/.exec(value.trim());
   return match ? match[1]! : value.trim();
