@@ -1,40 +1,32 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ev, startFakeTracker, type FakeEvent, type FakeTracker } from './fakes/tracker-server.js';
 import { startWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
+import { startServerProcess, type ServerProcess } from './helpers/process.js';
 
 /**
  * The production path, end to end: `npm start` (the build, then `node dist/api/server.js`)
  * configured by environment variables only, no injected options or clocks. A watch made over
  * HTTP must report a change within two ticks of `WATCH_CRON`.
  */
-const root = fileURLToPath(new URL('..', import.meta.url));
 const TICK_S = 3;
 const CJ = 'kr.cjlogistics';
 const NUMBER = '640812345670';
 const dataDir = mkdtempSync(join(tmpdir(), 'aih-watch-e2e-'));
 let tracker: FakeTracker;
 let receiver: FakeWebhookReceiver;
-let child: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let base = '';
-let output = '';
 
 const iso = (date: Date) => new Date(date.getTime() + 9 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '+09:00');
 
 beforeAll(async () => {
   tracker = await startFakeTracker();
   receiver = await startWebhookReceiver();
-  child = spawn('npm', ['start', '--silent'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
+  server = startServerProcess(
+    {
       DATA_DIR: dataDir,
       DELIVERY_TRACKER_URL: tracker.url,
       WATCH_CRON: `*/${TICK_S} * * * * *`,
@@ -43,25 +35,16 @@ beforeAll(async () => {
       WEBHOOK_ALLOW_INSECURE: '1',
       LOG_LEVEL: 'info',
     },
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = output.match(/"port":(\d+)[^\n]*AI Utility Hub ready/);
-      if (match) resolve(Number(match[1]));
-    };
-    child!.stdout!.on('data', onData);
-    child!.stderr!.on('data', onData);
-    child!.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${output}`)));
-  });
+    { npmStart: true },
+  );
+  const port = await server.ready;
   base = `http://127.0.0.1:${port}`;
 }, 180_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
   }
   await tracker?.close();
   await receiver?.close();
@@ -115,7 +98,7 @@ describe('npm start with WATCH_CRON in seconds', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(arrivedAt, output.slice(-2000)).toBeGreaterThan(0);
+    expect(arrivedAt, server?.output().slice(-2000)).toBeGreaterThan(0);
     // Two ticks, and a second for the poll itself on a loaded machine.
     expect(arrivedAt - changedAt).toBeLessThanOrEqual(2 * TICK_S * 1000 + 1000);
     expect(receiver.to('/e2e')[0]!.body).toMatchObject({

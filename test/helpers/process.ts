@@ -11,9 +11,13 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `api/server.ts` as `npm start` would (through tsx instead of a build), with the given environment. */
-export function startServerProcess(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+/**
+ * Runs `api/server.ts` with the given environment: through tsx by default (no build), or with
+ * `npm start` itself (build, then `node dist/api/server.js`) for the production-path tests.
+ */
+export function startServerProcess(env: Record<string, string>, options: { npmStart?: boolean } = {}): ServerProcess {
+  const [command, args] = options.npmStart ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'api/server.ts']];
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
