@@ -95,6 +95,17 @@ function splitLeadingDivision(token: string, preferred: readonly string[]): [str
   return undefined;
 }
 
+/**
+ * Numbered names ("상1동", "역삼1길", "종로3가"): a 1 read as `!`, `|`, `l` or `I` between the
+ * name and its suffix is the digit, and 통 glued to such a number is 동 (ㄷ and ㅌ look alike;
+ * a real 통 stands apart, after the 동: "상동 1통 2반").
+ */
+function numberedNames(line: string): string {
+  return line
+    .replace(/([가-힣])\s*[!|lI]\s*(?=(?:동|가|로|길|통)(?:\s|$|[(,]))/g, '$11')
+    .replace(/([가-힣])\s*(\d{1,2})\s*통(?=\s|$|[(,])(?!\s*\d+\s*반)/g, '$1$2동');
+}
+
 /** "테헤란로 22 길 12" → "테헤란로22길 12", "역삼 1 길" → "역삼1길": OCR spaces inside road names. */
 function joinRoadNames(text: string): string {
   return text.replace(/([가-힣]+(?:로|길)?)\s*(\d+)\s*(번길|길|로|가)(?=\s|$|[(,])/g, '$1$2$3');
@@ -123,7 +134,7 @@ export function cleanAddress(lines: string[]): string {
   const tokens = correctDivisions(
     // Each line is re-spaced alone: a line break is always a word break.
     lines
-      .map((line) => respaceHangul(trimJunk(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1'))))
+      .map((line) => respaceHangul(trimJunk(numberedNames(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1')))))
       .join(' ')
       .split(' ')
       .filter(Boolean),

@@ -81,7 +81,8 @@ export function findBusinessNumber(line: string): string | undefined {
 
 const DATE_PATTERNS = [
   /(?<!\d)((?:19|20)\d{2})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일/,
-  /(?<!\d)((?:19|20)\d{2})\s*[.\-/,]\s*(\d{1,2})\s*[.\-/,]\s*(\d{1,2})(?!\d)/,
+  // The dots are often read as commas, or as a colon where a speck sits over the dot.
+  /(?<!\d)((?:19|20)\d{2})\s*[.\-/,:;]\s*(\d{1,2})\s*[.\-/,:;]\s*(\d{1,2})(?!\d)/,
 ];
 
 /** The first plausible date in a line, as `YYYY.MM.DD.`. */

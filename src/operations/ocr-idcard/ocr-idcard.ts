@@ -5,8 +5,17 @@ import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
 import { fieldConfidence, type FieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
+import { readNameBand } from './name-band.js';
 import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
-import { combineReadings, needsSecondLook, parseDocument, type DocumentInfo, type FieldWarning, type ParsedDocument } from './parse.js';
+import {
+  checkFields,
+  combineReadings,
+  needsSecondLook,
+  parseDocument,
+  type DocumentInfo,
+  type FieldWarning,
+  type ParsedDocument,
+} from './parse.js';
 import { prepareImage, visionImage } from './preprocess.js';
 import { splitLines } from './text.js';
 import { mergeReadings, type VisionReader } from './vision.js';
@@ -73,6 +82,11 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
     const combined = combineReadings(parsed, parseDocument(secondText));
     if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
     parsed = combined;
+  }
+  if (parsed && parsed.info.type !== '사업자등록증' && !parsed.info.name) {
+    // The name's line was skipped by the page layout: read its band alone.
+    const name = await readNameBand(deps.ocr(), image.png, read.lines, signal);
+    if (name) parsed = { info: { ...parsed.info, name }, warnings: checkFields({ ...parsed.info, name }) };
   }
   const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';

@@ -16,7 +16,8 @@ const LABELS = {
   representative: label('대표자', '성명'),
   opened: label('개업연월일', '개업일'),
   address: label('사업장소재지', '사업장주소', '소재지'),
-  bizType: /업\s*[태대테]/,
+  // 태 is often read 대, 테 or 타 (one vowel or initial off).
+  bizType: /업\s*[태대테타]/,
   // 종목 is often read 총목 or 중목 (a box is drawn round it on the NTS form).
   bizItem: /[종총중]\s*목/,
 };

@@ -31,7 +31,10 @@ const ADDRESS_END = /(로|길|동|리|가|읍|면|번지|호|층|차|[)）])$/;
  * line just above it (a licence has its licence number above that), the address follows it,
  * and the issue date is the last date that is not the renewal period, just above the issuer.
  */
-export function parseCard(lines: string[], licence: boolean): CardFields {
+export function parseCard(allLines: string[], licence: boolean): CardFields {
+  // Lines of specks only (a column of the portrait or the seal cut off by its gap) carry nothing
+  // and would stop an address running over the next lines.
+  const lines = allLines.filter((line) => trimJunk(line).length > 0);
   const numbers = lines.map((line) => findResidentNumber(line));
   const candidates = numbers.flatMap((number, index) => (number ? [{ number, index }] : []));
   // Prefer a number whose check digit holds: a misread digit usually breaks it.
@@ -111,10 +114,17 @@ function findAddress(lines: string[], anchorIndex: number): string {
     if (!looksLikeAddress(line) || RENEWAL.test(line) || isIssuerLine(line)) continue;
     const parts = [line];
     // An address runs over up to three lines; it stops at the date, the issuer or the renewal period.
-    for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
+    // A line without Hangul between them (digits of the guilloche or the portrait cut off by a
+    // column gap) is passed over: no part of an address is digits alone.
+    let end = Math.min(lines.length, i + 3);
+    for (let j = i + 1; j < end; j++) {
       const next = lines[j] as string;
       if (findDate(next) || isIssuerLine(next) || RENEWAL.test(next) || findResidentNumber(next)) break;
       const text = trimJunk(next);
+      if (!/[가-힣]/.test(text) && end < i + 5) {
+        end = Math.min(lines.length, end + 1);
+        continue;
+      }
       if (!continuesAddress(next) && !(ADDRESS_END.test(compact(text)) && /[가-힣]/.test(text))) break;
       parts.push(next);
     }

@@ -127,6 +127,16 @@ function inkChannel(data: Buffer, channels: number, ink: PrepareOptions['ink']):
   return out;
 }
 
+/** Width and height from a PNG header. */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** A part of a prepared page with a white margin, as a PNG for the engine. */
+export async function cropPng(png: Buffer, box: { left: number; top: number; width: number; height: number }): Promise<Buffer> {
+  return sharp(png).extract(box).extend({ top: 10, bottom: 10, left: 10, right: 10, background: '#ffffff' }).png().toBuffer();
+}
+
 /** A copy for a vision model: upright, at most 1600 px, JPEG, as a data URL. */
 export async function visionImage(bytes: Buffer): Promise<string> {
   const jpeg = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })

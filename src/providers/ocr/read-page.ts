@@ -25,13 +25,71 @@ const OUTPUT = { text: true, blocks: true } as const;
 function linesOf(page: Page): OcrLine[] {
   return (page.blocks ?? []).flatMap((block) =>
     block.paragraphs.flatMap((paragraph) =>
-      paragraph.lines.map((line) => ({
-        text: line.text.trim(),
-        confidence: line.confidence,
-        box: { left: line.bbox.x0, top: line.bbox.y0, width: line.bbox.x1 - line.bbox.x0, height: line.bbox.y1 - line.bbox.y0 },
-      })),
+      paragraph.lines.flatMap((line) => {
+        const whole = {
+          text: line.text.trim(),
+          confidence: line.confidence,
+          box: { left: line.bbox.x0, top: line.bbox.y0, width: line.bbox.x1 - line.bbox.x0, height: line.bbox.y1 - line.bbox.y0 },
+        };
+        return splitAtColumnGaps(line.words, whole);
+      }),
     ),
   );
+}
+
+/** A word and its box, as tesseract.js gives it and as the binary's TSV is read. */
+export interface PlacedWord {
+  text: string;
+  confidence: number;
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+}
+
+/** One line of words, cut at column gaps (the binary's TSV has no line text or box of its own). */
+export function linesFromWords(words: PlacedWord[]): OcrLine[] {
+  const kept = words.filter((word) => word.text.trim().length > 0);
+  if (kept.length === 0) return [];
+  const x0 = Math.min(...kept.map((word) => word.bbox.x0));
+  const y0 = Math.min(...kept.map((word) => word.bbox.y0));
+  const whole = {
+    text: kept.map((word) => word.text.trim()).join(' '),
+    confidence: kept.reduce((sum, word) => sum + word.confidence, 0) / kept.length,
+    box: { left: x0, top: y0, width: Math.max(...kept.map((w) => w.bbox.x1)) - x0, height: Math.max(...kept.map((w) => w.bbox.y1)) - y0 },
+  };
+  return splitAtColumnGaps(kept, whole);
+}
+
+/** A gap between two words wider than this many times the text's height separates columns. */
+const COLUMN_GAP = 6;
+
+/**
+ * Tesseract's single-block mode joins what stands side by side into one line: the 종목
+ * column beside the 업태 column, or specks of the portrait beside an address line. Words
+ * further apart than {@link COLUMN_GAP} times the text's height are cut into separate lines,
+ * left part first; spaced-out labels ("대   표   자") stay well under that.
+ */
+function splitAtColumnGaps(words: PlacedWord[], whole: OcrLine): OcrLine[] {
+  const kept = words.filter((word) => word.text.trim().length > 0);
+  if (kept.length < 2) return [whole];
+  const heights = kept.map((word) => word.bbox.y1 - word.bbox.y0).sort((a, b) => a - b);
+  const height = heights[Math.floor(heights.length / 2)] as number;
+  const parts: PlacedWord[][] = [[kept[0] as PlacedWord]];
+  for (let i = 1; i < kept.length; i++) {
+    const gap = (kept[i] as PlacedWord).bbox.x0 - (kept[i - 1] as PlacedWord).bbox.x1;
+    if (gap > COLUMN_GAP * height) parts.push([]);
+    parts[parts.length - 1]!.push(kept[i] as PlacedWord);
+  }
+  if (parts.length === 1) return [whole];
+  return parts.map((part) => {
+    const x0 = Math.min(...part.map((word) => word.bbox.x0));
+    const y0 = Math.min(...part.map((word) => word.bbox.y0));
+    const x1 = Math.max(...part.map((word) => word.bbox.x1));
+    const y1 = Math.max(...part.map((word) => word.bbox.y1));
+    return {
+      text: part.map((word) => word.text.trim()).join(' '),
+      confidence: part.reduce((sum, word) => sum + word.confidence, 0) / part.length,
+      box: { left: x0, top: y0, width: x1 - x0, height: y1 - y0 },
+    };
+  });
 }
 
 /**
@@ -43,7 +101,7 @@ export async function readPage(worker: Worker, png: Buffer, signal?: AbortSignal
   const rotateRadians = data.rotateRadians ?? 0;
   let lines = linesOf(data).filter((line) => line.text.length > 0);
   const groups = overlappingGroups(lines);
-  if (groups.length === 0) return { text: data.text, lines, rotateRadians };
+  if (groups.length === 0) return { text: lines.map((line) => line.text).join('\n'), lines, rotateRadians };
   const size = imageSize(png);
   const replaced = new Map<number, OcrLine>();
   for (const group of groups) {
