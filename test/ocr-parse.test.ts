@@ -236,6 +236,35 @@ describe('parseDocument', () => {
     });
   });
 
+  it('reads a 1 misread as a stroke in numbered names, and 통 glued to the number as 동', () => {
+    expect(cleanAddress(['서울특별시 강남구 역삼 ! 길 5'])).toBe('서울특별시 강남구 역삼1길 5');
+    expect(cleanAddress(['성남시 분당구 정자 | 통 178-1'])).toBe('성남시 분당구 정자1동 178-1');
+    // A real 통 stands apart after the 동, with its 반.
+    expect(cleanAddress(['성남시 분당구 정자동 3통 2반'])).toBe('성남시 분당구 정자동 3통 2반');
+  });
+
+  it('passes over lines of digits alone inside an address, and reads a date whose dot was read as a colon', () => {
+    const text = [
+      '주민등록증',
+      '김 하 늘',
+      '900101-1234568',
+      '경상북도 포항시 남구 중앙로 12,',
+      '702',
+      '글. 101 동 502 호',
+      '2018: 5. 1.',
+      '경상북도 포 항 시 장',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      address: '경상북도 포항시 남구 중앙로 12, 101동 502호',
+      issue_date: '2018.05.01.',
+    });
+  });
+
+  it('reads 업태 misread as 업타 in its bracketed box', () => {
+    const text = ['사업자등록증', '등록번호 : 124-81-00998', '사 업 의 종 류 ：[ 업 타 ] 도매 [종목] 전 자 부 품'];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({ biz_type: '도매', biz_item: '전자부품' });
+  });
+
   it('finds no document in other text', () => {
     expect(parseDocument('오늘 점심 메뉴는 김치찌개\n회의는 3시에 시작합니다')).toBeUndefined();
     expect(parseDocument('')).toBeUndefined();

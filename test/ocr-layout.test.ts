@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { nameBand } from '../src/operations/ocr-idcard/name-band.js';
+import { linesFromWords, type PlacedWord } from '../src/providers/ocr/read-page.js';
+
+const word = (text: string, x0: number, x1: number, y0 = 100, y1 = 130): PlacedWord => ({
+  text,
+  confidence: 90,
+  bbox: { x0, y0, x1, y1 },
+});
+
+describe('lines from words', () => {
+  it('cuts a line where two columns stand far apart, and keeps spaced-out labels whole', () => {
+    const columns = linesFromWords([
+      word('업태', 100, 160),
+      word('서비스', 180, 270),
+      word('종목', 700, 760),
+      word('소프트웨어', 780, 950),
+    ]);
+    expect(columns.map((line) => line.text)).toEqual(['업태 서비스', '종목 소프트웨어']);
+    expect(columns[1]?.box).toEqual({ left: 700, top: 100, width: 250, height: 30 });
+    const label = linesFromWords([word('대', 100, 130), word('표', 230, 260), word('자', 360, 390), word(':', 400, 405)]);
+    expect(label.map((line) => line.text)).toEqual(['대 표 자 :']);
+  });
+});
+
+describe('the name band of a card', () => {
+  const line = (text: string, left: number, top: number, width: number, height = 40) => ({
+    text,
+    confidence: 90,
+    box: { left, top, width, height },
+  });
+
+  it('is the space between the resident number and the line above it, in the text column', () => {
+    const lines = [
+      line('자동차운전면허증', 420, 70, 500, 60),
+      line('1종대형', 430, 180, 130),
+      line('~ 14-05-440006-46', 150, 250, 680, 60),
+      line('660311-1072252', 420, 400, 400, 70),
+      line('서울특별시 종로구', 420, 510, 340),
+    ];
+    expect(nameBand(lines, 1400, 900)).toEqual({ left: 385, top: 311, width: 515, height: 88 });
+  });
+
+  it('is none when the lines sit close together (nothing was skipped)', () => {
+    const lines = [line('주민등록증', 100, 50, 300), line('홍 길 동', 100, 110, 150), line('900101-1234568', 100, 160, 300)];
+    expect(nameBand(lines, 800, 500)).toBeUndefined();
+  });
+});
