@@ -124,10 +124,10 @@ async function compareBinary(images: Array<{ image: Buffer; expected: Record<str
   const dir = mkdtempSync(join(tmpdir(), 'aih-ocr-cli-'));
   try {
     const cliTexts: string[] = [];
-    const cli = await load('tesseract binary 5.3 (kor, psm 6)', 1, prepared.length, async (i) => {
+    const cli = await load('tesseract binary 5.3 (kor, psm 6, oem 1)', 1, prepared.length, async (i) => {
       const file = join(dir, `${i}.png`);
       writeFileSync(file, prepared[i] as Buffer);
-      cliTexts[i] = execFileSync('tesseract', [file, 'stdout', '-l', 'kor', '--psm', '6', '--dpi', '300'], {
+      cliTexts[i] = execFileSync('tesseract', [file, 'stdout', '-l', 'kor', '--psm', '6', '--oem', '1', '--dpi', '300'], {
         env: { ...process.env, OMP_THREAD_LIMIT: '1' },
         stdio: ['ignore', 'pipe', 'ignore'],
       }).toString();

@@ -114,18 +114,23 @@ function findAddress(lines: string[], anchorIndex: number): string {
     if (!looksLikeAddress(line) || RENEWAL.test(line) || isIssuerLine(line)) continue;
     const parts = [line];
     // An address runs over up to three lines; it stops at the date, the issuer or the renewal period.
-    // A line without Hangul between them (digits of the guilloche or the portrait cut off by a
-    // column gap) is passed over: no part of an address is digits alone.
+    // Specks between them (the guilloche or the portrait, cut off by a column gap: digits, lone
+    // syllables, no word of two syllables) are passed over, up to two such lines.
     let end = Math.min(lines.length, i + 3);
     for (let j = i + 1; j < end; j++) {
       const next = lines[j] as string;
       if (findDate(next) || isIssuerLine(next) || RENEWAL.test(next) || findResidentNumber(next)) break;
       const text = trimJunk(next);
-      if (!/[가-힣]/.test(text) && end < i + 5) {
+      if (continuesAddress(next)) {
+        parts.push(next);
+        continue;
+      }
+      if (!/[가-힣]{2}/.test(compact(text))) {
+        if (end >= i + 5) break;
         end = Math.min(lines.length, end + 1);
         continue;
       }
-      if (!continuesAddress(next) && !(ADDRESS_END.test(compact(text)) && /[가-힣]/.test(text))) break;
+      if (!ADDRESS_END.test(compact(text))) break;
       parts.push(next);
     }
     return cleanAddress(parts);
