@@ -39,6 +39,8 @@ export function createTesseractCli(options: TesseractCliOptions = {}): OcrEngine
           else resolve(stdout);
         },
       );
+      // A binary that exits before reading the image (a bad option) is reported by the callback.
+      child.stdin?.on('error', () => {});
       child.stdin?.end(png);
     });
   }
