@@ -1,10 +1,11 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { AppError } from '../src/errors.js';
+import { databaseUnavailable, type AppError } from '../src/errors.js';
 import type { Runtime } from '../src/runtime.js';
 import { parseInput } from '../src/validation.js';
 import { authenticate, authErrors } from './middleware/auth.js';
-import { jsonBody } from './middleware/body.js';
+import { DEFAULT_BODY_LIMIT_MB, jsonBody } from './middleware/body.js';
+import { invalidJson, payloadTooLarge } from './middleware/errors.js';
 
 /**
  * One HTTP route, declared once: the express registration (`mountRoutes`) and its OpenAPI
@@ -29,7 +30,7 @@ export interface Route<Params = any, Body = any> {
    * (the handler gets the result); `'core'` leaves it to the account service or the operation
    * executor (the same rules for HTTP and the bots), which the handler hands `req.body`.
    */
-  body?: { schema: z.ZodType<Body>; example: object; validatedBy: 'route' | 'core' };
+  body?: { schema: z.ZodType<Body>; example: object; validatedBy: 'route' | 'core'; limitMb?: number };
   /** Every answer that is not an error, by status: the first 2xx is what a returned body is sent with. */
   answers: Record<number, Answer>;
   /** The errors the route can answer besides 400 and the 401s of its auth kind: instances of what the code throws. */
@@ -75,14 +76,18 @@ function successStatus(route: Route): number {
 
 /** The errors a route declares, those of its auth kind first. */
 export function declaredErrors(route: Route): AppError[] {
-  return [...(route.auth === 'none' ? [] : authErrors(route.auth)), ...(route.errors ?? [])];
+  const body = route.body ? [invalidJson(), payloadTooLarge((route.body.limitMb ?? DEFAULT_BODY_LIMIT_MB) * 1024 * 1024)] : [];
+  // `refuseWhileDatabaseAway` answers every API route while the database is away.
+  const database = route.path.startsWith('/api/') ? [databaseUnavailable()] : [];
+  return [...(route.auth === 'none' ? [] : authErrors(route.auth)), ...body, ...(route.errors ?? []), ...database];
 }
 
 /** Registers the routes on one router: auth (which reads the body after it), validation, handler, answer. */
 export function mountRoutes(runtime: Runtime, routes: readonly Route[]): Router {
   const router = Router();
   for (const route of routes) {
-    const before = route.auth !== 'none' ? [authenticate(runtime, route.auth)] : route.body ? [jsonBody] : [];
+    const readBody = jsonBody(route.body?.limitMb);
+    const before = route.auth !== 'none' ? [authenticate(runtime, route.auth, readBody)] : route.body ? [readBody] : [];
     const status = successStatus(route);
     router[route.method](route.path, ...before, async (req: Request, res: Response, next: NextFunction) => {
       const params = route.params ? parseInput(route.params, req.params) : {};

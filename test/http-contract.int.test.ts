@@ -163,6 +163,18 @@ describe('documented error examples are what the code answers', () => {
             headers: { 'x-api-key': fresh.apiKey },
           }),
       ],
+      [
+        'post',
+        '/api/v1/auth/register',
+        413,
+        () => send('post', '/api/v1/auth/register', { body: { email: 'big@example.com', password: 'x'.repeat(1100 * 1024) } }),
+      ],
+      [
+        'post',
+        '/api/v1/ocr/idcard',
+        413,
+        () => send('post', '/api/v1/ocr/idcard', { body: { base64_image: 'A'.repeat(15 * 1024 * 1024 + 10) }, headers: key }),
+      ],
       // No AI model is configured in this app: the AI operations answer their documented 503.
       ...(['/api/v1/tone/transform', '/api/v1/generate'] as const).map(
         (path) =>

@@ -40,7 +40,7 @@ export function authErrors(accepts: 'key' | 'token' | 'either'): AppError[] {
  * JSON body is read. The key is checked (format, then lookup) before a byte of the body is
  * buffered: without a valid one the answer is 401 whatever the body holds.
  */
-export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'either'): RequestHandler {
+export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'either', readBody: RequestHandler = jsonBody()): RequestHandler {
   const { apiKeys, accounts } = runtime.platform;
   return async (req, res, next) => {
     const key = req.get('x-api-key');
@@ -54,6 +54,6 @@ export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'eithe
     } else {
       throw accepts === 'token' ? badToken() : missingKey();
     }
-    jsonBody(req, res, next);
+    readBody(req, res, next);
   };
 }

@@ -50,6 +50,9 @@ export const RATE_LIMIT_HEADERS = {
 };
 const EXAMPLE_RENEWAL = new Date('2026-11-30T15:00:00.000Z');
 
+/** JSON body limits above the default: a 10 MB ID image in Base64 is ~13.4 MB. */
+const BODY_LIMIT_MB: Partial<Record<ApiId, number>> = { 'ocr-idcard': 15 };
+
 /** The errors each operation can answer besides 400, 401, 403 (subscription) and 429 (quota). */
 function operationErrors(runtime: Runtime): Record<ApiId, AppError[]> {
   const llm = [upstreamFailure(undefined, 'HTTP 500'), notConfigured(), timedOut(runtime.config.LLM_TIMEOUT_MS)];
@@ -80,7 +83,7 @@ export function operationRoutes(runtime: Runtime): Route[] {
       summary: example.summary,
       operationId: api.id,
       auth: 'key',
-      body: { schema: operation.schema, example: example.request, validatedBy: 'core' },
+      body: { schema: operation.schema, example: example.request, validatedBy: 'core', limitMb: BODY_LIMIT_MB[api.id] },
       answers: { 200: { description: '성공', schema: operationBody(api.id), example: example.response, headers: RATE_LIMIT_HEADERS } },
       errors: [subscriptionRequired(api.id), quotaExceeded(api.id, EXAMPLE_RENEWAL, 721673), ...errors[api.id]],
       handler: async (_input, req, res) => {
