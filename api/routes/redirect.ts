@@ -42,7 +42,7 @@ export function redirectRoutes(runtime: Runtime): Route[] {
   const basePath = new URL(runtime.config.SHORT_URL_BASE).pathname.replace(/\/+$/, '');
   const pattern = new RegExp(`^${escapeRegExp(basePath)}/([0-9A-Za-z]{5})/?$`);
   const { redirects } = runtime;
-  const html = { schema: undefined, media: 'text/html' } as const;
+  const html = { media: 'text/html' } as const;
 
   return [
     defineRoute({
