@@ -4,10 +4,11 @@ import { databaseErrors, errorHandler, notFound, refuseWhileDatabaseAway } from 
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { accountRoutes } from './routes/account.js';
-import { docsRoutes } from './routes/docs.js';
+import { mountRoutes } from './route.js';
+import { docsPages, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
-import { redirectHandler } from './routes/redirect.js';
+import { redirectRoutes } from './routes/redirect.js';
 import { urlListRoutes } from './routes/url-lists.js';
 import { watchRoutes } from './routes/watches.js';
 
@@ -30,20 +31,23 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
 
+  // Every route is declared once (api/route.ts); /openapi.json is generated from the same list.
+  const early = [...redirectRoutes(runtime), ...healthRoutes(runtime, state)];
+  const api = [...accountRoutes(runtime), ...operationRoutes(runtime), ...watchRoutes(runtime), ...urlListRoutes(runtime)];
+  const openApi = openApiRoute(runtime, [...early, ...api]);
+
   app.use(securityHeaders);
-  app.use(redirectHandler(runtime));
-  app.use(healthRoutes(runtime, state));
+  // The redirect (the hottest path) and health: ahead of logging.
+  app.use(mountRoutes(runtime, early));
 
   app.use(requestLog(runtime.logger));
   // The bots verify signatures over the raw body: mounted before any JSON parser.
   for (const router of options.botRouters ?? []) app.use(router);
   app.use('/api', refuseWhileDatabaseAway(runtime));
   // No body parser here: each route reads its JSON body after authentication (middleware/body.ts).
-  app.use('/api/v1', accountRoutes(runtime));
-  app.use('/api/v1', operationRoutes(runtime));
-  app.use('/api/v1', watchRoutes(runtime));
-  app.use('/api/v1', urlListRoutes(runtime));
-  app.use(docsRoutes(runtime));
+  app.use(mountRoutes(runtime, api));
+  app.use(mountRoutes(runtime, [openApi]));
+  app.use(docsPages());
 
   app.use(notFound);
   app.use(databaseErrors(runtime));

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { AppError, errorBody } from '../src/errors.js';
 import type { Runtime } from '../src/runtime.js';
 import { createApp, type AppOptions } from './app.js';
 import { sendRedirect } from './routes/redirect.js';
@@ -39,6 +40,9 @@ function cachedRedirect(runtime: Runtime): (req: IncomingMessage, res: ServerRes
   };
 }
 
+/** Before express exists: rendered with the contract's `errorBody`, like every other error. */
+const STARTING = new AppError('UNAVAILABLE', '서비스를 시작하는 중입니다. 잠시 뒤 다시 시도해 주세요.', {}, 5);
+
 /**
  * A server that holds the port while the runtime is built (the embedded database can take a
  * while on its first start): a taken port fails at once, and early requests get a 503 in the
@@ -52,14 +56,7 @@ export function createStartingServer(): { server: Server; serve(listener: Reques
       return void res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"status":"ok"}');
     res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' });
     res.end(
-      path === '/healthz' || path === '/healthz/ready'
-        ? JSON.stringify({ status: 'starting' })
-        : JSON.stringify({
-            success: false,
-            code: 503,
-            error: '서비스를 시작하는 중입니다. 잠시 뒤 다시 시도해 주세요.',
-            error_code: 'UNAVAILABLE',
-          }),
+      path === '/healthz' || path === '/healthz/ready' ? JSON.stringify({ status: 'starting' }) : JSON.stringify(errorBody(STARTING)),
     );
   };
   const server = createServer((req, res) => listener(req, res));

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { AppError } from '../src/errors.js';
 import type { BotPlatform } from '../src/platform/workspace-links.js';
 
 /**
@@ -13,3 +14,9 @@ export interface BotDoor {
   start(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/**
+ * The 401 of a webhook whose signature does not verify (or was seen before). Doors throw it
+ * (and every other HTTP failure) to the HTTP app, whose one error renderer answers it.
+ */
+export const badSignature = () => new AppError('UNAUTHORIZED', '서명이 올바르지 않습니다.').en('The request signature is not valid.');

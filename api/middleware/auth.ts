@@ -23,29 +23,37 @@ export function accountOf(req: Request): Account {
   return req.account;
 }
 
-const MISSING_KEY = 'API 키가 필요합니다. X-API-Key 헤더에 키를 넣어 주세요.';
-const BAD_KEY = '유효하지 않은 API 키입니다.';
-const BAD_TOKEN = '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.';
+/** The 401s of the HTTP door: thrown here, and shown in the docs of every route by its auth kind. */
+export const missingKey = () => new AppError('UNAUTHORIZED', 'API 키가 필요합니다. X-API-Key 헤더에 키를 넣어 주세요.');
+export const badKey = () => new AppError('UNAUTHORIZED', '유효하지 않은 API 키입니다.');
+export const badToken = () => new AppError('UNAUTHORIZED', '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.');
+
+/** The 401s a route of this auth kind can answer. */
+export function authErrors(accepts: 'key' | 'token' | 'either'): AppError[] {
+  if (accepts === 'key') return [missingKey(), badKey()];
+  if (accepts === 'token') return [badToken()];
+  return [missingKey(), badKey(), badToken()];
+}
 
 /**
  * `X-API-Key` (the operations), `Authorization: Bearer` (account pages), or either; then the
  * JSON body is read. The key is checked (format, then lookup) before a byte of the body is
  * buffered: without a valid one the answer is 401 whatever the body holds.
  */
-export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'either'): RequestHandler {
+export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'either', readBody: RequestHandler = jsonBody()): RequestHandler {
   const { apiKeys, accounts } = runtime.platform;
   return async (req, res, next) => {
     const key = req.get('x-api-key');
     const token = bearerToken(req);
     if (key !== undefined && accepts !== 'token') {
       req.account = await apiKeys.authenticate(key.trim());
-      if (!req.account) throw new AppError('UNAUTHORIZED', BAD_KEY);
+      if (!req.account) throw badKey();
     } else if (token && accepts !== 'key') {
       req.account = await accounts.accountForToken(token);
-      if (!req.account) throw new AppError('UNAUTHORIZED', BAD_TOKEN);
+      if (!req.account) throw badToken();
     } else {
-      throw new AppError('UNAUTHORIZED', accepts === 'token' ? BAD_TOKEN : MISSING_KEY);
+      throw accepts === 'token' ? badToken() : missingKey();
     }
-    jsonBody(req, res, next);
+    readBody(req, res, next);
   };
 }

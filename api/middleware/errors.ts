@@ -22,13 +22,17 @@ export const notFound: RequestHandler = (req) => {
   throw new AppError('NOT_FOUND', `요청한 경로를 찾을 수 없습니다: ${req.method} ${req.path}`);
 };
 
+export const invalidJson = () => new AppError('INVALID_JSON', '요청 본문이 올바른 JSON이 아닙니다.');
+export const payloadTooLarge = (limitBytes: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `요청 본문이 너무 큽니다 (최대 ${Math.floor(limitBytes / 1024 / 1024)}MB).`);
+
 /** body-parser's failures, by its `type`, as the caller's mistakes they are. */
 function fromBodyParser(error: { type?: string; status?: number; limit?: number }): AppError | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
-      return new AppError('INVALID_JSON', '요청 본문이 올바른 JSON이 아닙니다.');
+      return invalidJson();
     case 'entity.too.large':
-      return new AppError('PAYLOAD_TOO_LARGE', `요청 본문이 너무 큽니다 (최대 ${Math.floor((error.limit ?? 0) / 1024 / 1024)}MB).`);
+      return payloadTooLarge(error.limit ?? 0);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError('INVALID_REQUEST', '요청 본문은 UTF-8 JSON이어야 합니다.');

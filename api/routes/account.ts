@@ -1,83 +1,187 @@
-import { Router } from 'express';
 import { z } from 'zod';
+import { credentialsSchema, emailTaken, invalidCredentials, loginSchema } from '../../src/platform/accounts.js';
+import { createKeySchema, keyNotFound } from '../../src/platform/api-keys.js';
 import { API_IDS, availabilityOf, CATALOG } from '../../src/platform/catalog.js';
+import { tooManyLogins, tooManySignUps } from '../../src/platform/login-guard.js';
 import type { Runtime } from '../../src/runtime.js';
-import { parseInput } from '../../src/validation.js';
-import { accountOf, authenticate, bearerToken } from '../middleware/auth.js';
-import { jsonBody } from '../middleware/body.js';
+import { accountOf, bearerToken } from '../middleware/auth.js';
+import { catalogBody, iso, keySummary, ok } from '../response-schemas.js';
+import { defineRoute, type Route } from '../route.js';
 
 export const subscribeSchema = z.object({ api: z.enum(API_IDS) });
 const keyIdSchema = z.object({ id: z.coerce.number().int().positive() });
 
+const credentials = { email: 'dev@example.com', password: 'correct horse battery' };
+const keyExample = { id: 1, name: 'laptop', prefix: 'aik_3lWq8c', created_at: '2026-11-22T06:00:00.000Z', last_used_at: null };
+
 /** CONTRACT §3: sign-up, log-in, keys, catalogue, subscriptions and usage. */
-export function accountRoutes(runtime: Runtime): Router {
+export function accountRoutes(runtime: Runtime): Route[] {
   const { accounts, apiKeys, subscriptions } = runtime.platform;
-  const router = Router();
-  const tokenOnly = authenticate(runtime, 'token');
-  const keyOrToken = authenticate(runtime, 'either');
-
-  router.post('/auth/register', jsonBody, async (req, res) => {
-    const user = await accounts.register(req.body, { address: req.ip });
-    res.status(201).json({ success: true, user });
-  });
-
-  router.post('/auth/login', jsonBody, async (req, res) => {
-    const { token, expiresAt } = await accounts.login(req.body, { address: req.ip });
-    res.json({ success: true, token, expires_at: expiresAt.toISOString() });
-  });
-
-  router.post('/auth/logout', tokenOnly, async (req, res) => {
-    await accounts.logout(bearerToken(req) ?? '');
-    res.json({ success: true });
-  });
-
-  router.post('/keys', tokenOnly, async (req, res) => {
-    const { apiKey, key } = await apiKeys.create(accountOf(req), req.body);
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(201).json({ success: true, api_key: apiKey, key });
-  });
-
-  router.get('/keys', tokenOnly, async (req, res) => {
-    res.json({ success: true, keys: await apiKeys.list(accountOf(req)) });
-  });
-
-  router.delete('/keys/:id', tokenOnly, async (req, res) => {
-    const { id } = parseInput(keyIdSchema, req.params);
-    await apiKeys.revoke(accountOf(req), id);
-    res.json({ success: true });
-  });
-
   // SPEC's `status` stays `normal`; `available` and `engine` say what works on this server.
   const features = { llm: runtime.llm.configured, visionModel: Boolean(runtime.config.OPENAI_VISION_MODEL) };
-  router.get('/catalog', (_req, res) => {
-    res.json({
-      success: true,
-      /** Calls per API per month that a new subscription gets (DEFAULT_QUOTA). */
-      monthly_quota: runtime.config.DEFAULT_QUOTA,
-      apis: CATALOG.map((api) => ({
-        id: api.id,
-        name: api.name,
-        name_en: api.nameEn,
-        path: api.path,
-        category: api.category,
-        category_en: api.categoryEn,
-        description: api.description,
-        description_en: api.descriptionEn,
-        status: 'normal',
-        requires_subscription: api.requiresSubscription,
-        ...availabilityOf(api.id, features),
-      })),
-    });
-  });
+  const tag = 'account';
 
-  router.post('/subscriptions', keyOrToken, async (req, res) => {
-    const { api } = parseInput(subscribeSchema, req.body);
-    res.status(201).json({ success: true, subscription: await subscriptions.subscribe(accountOf(req).id, api) });
-  });
-
-  router.get('/usage', keyOrToken, async (req, res) => {
-    res.json({ success: true, usage: await subscriptions.usage(accountOf(req).id) });
-  });
-
-  return router;
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/register',
+      tag,
+      summary: '계정 만들기',
+      auth: 'none',
+      body: { schema: credentialsSchema, example: credentials, validatedBy: 'core' },
+      answers: {
+        201: {
+          description: '가입됨',
+          schema: ok({ user: z.object({ id: z.number().int(), email: z.string() }) }),
+          example: { success: true, user: { id: 1, email: 'dev@example.com' } },
+        },
+      },
+      errors: [emailTaken(), tooManySignUps(59 * 60)],
+      handler: async ({ body }, req) => ({ success: true, user: await accounts.register(body, { address: req.ip }) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/login',
+      tag,
+      summary: '로그인 (토큰 24시간 유효)',
+      auth: 'none',
+      body: { schema: loginSchema, example: credentials, validatedBy: 'core' },
+      answers: {
+        200: {
+          description: '토큰',
+          schema: ok({ token: z.string(), expires_at: iso }),
+          example: { success: true, token: 'q0G…', expires_at: '2026-11-23T06:00:00.000Z' },
+        },
+      },
+      errors: [invalidCredentials(), tooManyLogins(15 * 60)],
+      handler: async ({ body }, req) => {
+        const { token, expiresAt } = await accounts.login(body, { address: req.ip });
+        return { success: true, token, expires_at: expiresAt.toISOString() };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/logout',
+      tag,
+      summary: '로그아웃 (토큰 즉시 만료)',
+      auth: 'token',
+      answers: { 200: { description: '로그아웃됨', schema: ok({}), example: { success: true } } },
+      handler: async (_input, req) => {
+        await accounts.logout(bearerToken(req) ?? '');
+        return { success: true };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/keys',
+      tag,
+      summary: 'API 키 만들기 (전체 키는 이 응답에서만 보입니다)',
+      auth: 'token',
+      body: { schema: createKeySchema, example: { name: 'laptop' }, validatedBy: 'core' },
+      answers: {
+        201: {
+          description: '새 키',
+          schema: ok({ api_key: z.string().describe('전체 키: 이 응답에서만 보입니다'), key: keySummary }),
+          example: { success: true, api_key: 'aik_…', key: keyExample },
+        },
+      },
+      handler: async ({ body }, req, res) => {
+        const { apiKey, key } = await apiKeys.create(accountOf(req), body);
+        res.setHeader('Cache-Control', 'no-store');
+        return { success: true, api_key: apiKey, key };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/keys',
+      tag,
+      summary: 'API 키 목록',
+      auth: 'token',
+      answers: {
+        200: { description: '키 목록', schema: ok({ keys: z.array(keySummary) }), example: { success: true, keys: [keyExample] } },
+      },
+      handler: async (_input, req) => ({ success: true, keys: await apiKeys.list(accountOf(req)) }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/v1/keys/:id',
+      tag,
+      summary: 'API 키 폐기 (즉시 사용 불가)',
+      auth: 'token',
+      params: keyIdSchema,
+      answers: { 200: { description: '폐기됨', schema: ok({}), example: { success: true } } },
+      errors: [keyNotFound()],
+      handler: async ({ params }, req) => {
+        await apiKeys.revoke(accountOf(req), params.id);
+        return { success: true };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/catalog',
+      tag,
+      summary: '여덟 가지 API 목록',
+      auth: 'none',
+      answers: { 200: { description: '카탈로그', schema: catalogBody, example: { success: true, monthly_quota: 1000, apis: [] } } },
+      handler: () => ({
+        success: true,
+        /** Calls per API per month that a new subscription gets (DEFAULT_QUOTA). */
+        monthly_quota: runtime.config.DEFAULT_QUOTA,
+        apis: CATALOG.map((api) => ({
+          id: api.id,
+          name: api.name,
+          name_en: api.nameEn,
+          path: api.path,
+          category: api.category,
+          category_en: api.categoryEn,
+          description: api.description,
+          description_en: api.descriptionEn,
+          status: 'normal',
+          requires_subscription: api.requiresSubscription,
+          ...availabilityOf(api.id, features),
+        })),
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/subscriptions',
+      tag,
+      summary: 'API 구독 (멱등)',
+      auth: 'either',
+      body: { schema: subscribeSchema, example: { api: 'delivery-tracking' }, validatedBy: 'route' },
+      answers: {
+        201: {
+          description: '구독',
+          schema: ok({ subscription: z.object({ api: z.string(), remaining: z.number().int(), renews_at: iso }) }),
+          example: { success: true, subscription: { api: 'delivery-tracking', remaining: 1000, renews_at: '2026-11-30T15:00:00.000Z' } },
+        },
+      },
+      handler: async ({ body }, req) => ({
+        success: true,
+        subscription: await subscriptions.subscribe(accountOf(req).id, body.api),
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/usage',
+      tag,
+      summary: 'API별 남은 호출 수와 초기화 시각',
+      auth: 'either',
+      answers: {
+        200: {
+          description: '사용량',
+          schema: ok({
+            usage: z.array(
+              z.object({ api: z.string(), subscribed: z.boolean(), remaining: z.number().int().nullable(), renews_at: iso.nullable() }),
+            ),
+          }),
+          example: {
+            success: true,
+            usage: [{ api: 'delivery-tracking', subscribed: true, remaining: 998, renews_at: '2026-11-30T15:00:00.000Z' }],
+          },
+        },
+      },
+      handler: async (_input, req) => ({ success: true, usage: await subscriptions.usage(accountOf(req).id) }),
+    }),
+  ];
 }

@@ -1,9 +1,11 @@
 import express, { Router } from 'express';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { z } from 'zod';
 import { projectPath } from '../../src/paths.js';
 import type { Runtime } from '../../src/runtime.js';
 import { buildOpenApiDocument } from '../openapi.js';
+import { defineRoute, type Route } from '../route.js';
 
 /** swagger-ui-dist ships the built UI as static files (and no types): serve its folder. */
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -17,14 +19,33 @@ const DOCS_PAGE = `<!doctype html>
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#docs', deepLinking: true,
   persistAuthorization: true, tryItOutEnabled: true });`;
 
-/** `/openapi.json`, interactive docs at `/docs` (Swagger UI served from the package, no CDN), the portal at `/`, `/terms`, `/privacy`. */
-export function docsRoutes(runtime: Runtime): Router {
-  const router = Router();
-  const document = JSON.stringify(buildOpenApiDocument(runtime));
-
-  router.get('/openapi.json', (_req, res) => {
-    res.type('json').send(document);
+/**
+ * `/openapi.json`, declared like every other route and generated from all of them (itself
+ * included): pass the routes the app mounts.
+ */
+export function openApiRoute(runtime: Runtime, routes: readonly Route[]): Route {
+  let document = '';
+  const route = defineRoute({
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'docs',
+    summary: '이 문서 (OpenAPI 3.1)',
+    auth: 'none',
+    answers: {
+      200: {
+        description: 'OpenAPI 문서',
+        schema: z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.looseObject({})) }),
+      },
+    },
+    handler: (_input, _req, res) => void res.type('json').send(document),
   });
+  document = JSON.stringify(buildOpenApiDocument(runtime, [...routes, route]));
+  return route;
+}
+
+/** Interactive docs at `/docs` (Swagger UI served from the package, no CDN), the portal at `/`, `/terms`, `/privacy`: pages, not API. */
+export function docsPages(): Router {
+  const router = Router();
   router.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_PAGE);
   });

@@ -1,38 +1,60 @@
-import { Router, type Response } from 'express';
+import type { Response } from 'express';
+import { z } from 'zod';
 import type { Runtime } from '../../src/runtime.js';
 import type { AppState } from '../app.js';
+import { defineRoute, reply, type Answer, type Route } from '../route.js';
 
 const PING_TIMEOUT_MS = 2000;
 
 /**
  * Health for load balancers: `/healthz/live` (the process answers: restart it only when this
  * fails) and `/healthz/ready` = `/healthz` (send traffic: 200 `{"status":"ok"}` when the
- * database answers and the server is not draining, else 503 with the reason).
+ * database answers and the server is not draining, else 503 with the reason). While the
+ * runtime is still being built the starting server answers `starting` (api/http-server.ts).
  */
-export function healthRoutes(runtime: Runtime, state: AppState): Router {
-  const router = Router();
-
-  router.get('/healthz/live', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-
-  async function ready(res: Response): Promise<void> {
+export function healthRoutes(runtime: Runtime, state: AppState): Route[] {
+  async function ready(res: Response) {
     res.setHeader('Cache-Control', 'no-store');
-    if (state.draining) {
-      res.status(503).json({ status: 'draining' });
-      return;
-    }
+    if (state.draining) return reply(503, { status: 'draining' });
     const reachable = runtime.database.available() && (await pingWithin(runtime, PING_TIMEOUT_MS));
     if (!reachable) {
       res.setHeader('Retry-After', '5');
-      res.status(503).json({ status: 'unavailable', database: 'down' });
-      return;
+      return reply(503, { status: 'unavailable', database: 'down' });
     }
-    res.json({ status: 'ok' });
+    return { status: 'ok' };
   }
-  router.get('/healthz', (_req, res) => ready(res));
-  router.get('/healthz/ready', (_req, res) => ready(res));
-  return router;
+  const answers: Record<number, Answer> = {
+    200: { description: '준비됨', schema: z.object({ status: z.literal('ok') }), example: { status: 'ok' } },
+    503: {
+      description: '시작 중, 종료 중, 또는 데이터베이스 연결 불가 (Retry-After)',
+      schema: z.object({ status: z.enum(['starting', 'draining', 'unavailable']), database: z.literal('down').optional() }),
+      example: { status: 'unavailable', database: 'down' },
+    },
+  };
+  const common = { method: 'get', tag: 'health', auth: 'none' } as const;
+  return [
+    defineRoute({
+      ...common,
+      path: '/healthz/live',
+      summary: '프로세스 생존 여부',
+      answers: { 200: { description: '살아 있음', schema: z.object({ status: z.literal('ok') }), example: { status: 'ok' } } },
+      handler: () => ({ status: 'ok' }),
+    }),
+    defineRoute({
+      ...common,
+      path: '/healthz',
+      summary: '준비 상태 (/healthz/ready와 같음)',
+      answers,
+      handler: (_i, _req, res) => ready(res),
+    }),
+    defineRoute({
+      ...common,
+      path: '/healthz/ready',
+      summary: '준비 상태: 데이터베이스가 응답하고 종료 중이 아님',
+      answers,
+      handler: (_i, _req, res) => ready(res),
+    }),
+  ];
 }
 
 async function pingWithin(runtime: Runtime, timeoutMs: number): Promise<boolean> {

@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
-import { AppError, errorBody } from '../../src/errors.js';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { AppError } from '../../src/errors.js';
 import type { Redirects } from '../../src/operations/shorten/redirects.js';
 import type { UrlVerdict } from '../../src/operations/url-detect/checker.js';
 import { CATEGORY_LABEL } from '../../src/operations/url-detect/category-labels.js';
 import type { Runtime } from '../../src/runtime.js';
+import { sendError } from '../middleware/errors.js';
+import { defineRoute, type Route } from '../route.js';
 
 const NOT_FOUND_PAGE = `<!doctype html>
 <html lang="ko"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -15,31 +18,57 @@ const NOT_FOUND_PAGE = `<!doctype html>
 
 type RedirectTarget = { linkId: number; url: string };
 
+/** 404 of an unknown short code (JSON callers; browsers get NOT_FOUND_PAGE). */
+export const shortLinkNotFound = () => new AppError('NOT_FOUND', '단축 URL을 찾을 수 없습니다.').en('No such short link.');
+
+/** 403 of a short link whose target a harmful-URL list now names (JSON callers; browsers get the warning page). */
+export function blockedTarget(verdict: Pick<UrlVerdict, 'category' | 'reason'>): AppError {
+  const label = blockedLabel(verdict);
+  return new AppError('FORBIDDEN', `이 단축 URL의 목적지는 ${label} 사이트로 확인되어 이동을 차단했습니다.`, {
+    is_malicious: true,
+    category: verdict.category,
+    reason: verdict.reason,
+  }).en('The destination of this short link is on a harmful-URL list, so the redirect was blocked.');
+}
+
+const blockedLabel = (verdict: Pick<UrlVerdict, 'category'>) => (verdict.category === 'clean' ? '유해' : CATEGORY_LABEL[verdict.category]);
+
 /**
  * `GET {short_url_base}/<code>`: the hottest path, mounted ahead of logging and body parsing.
  * Cached, safe codes are answered before express (api/http-server.ts); this handles the rest:
  * a first lookup, an unknown code, and a target that a list now marks as harmful.
  */
-export function redirectHandler(runtime: Runtime): RequestHandler {
+export function redirectRoutes(runtime: Runtime): Route[] {
   const basePath = new URL(runtime.config.SHORT_URL_BASE).pathname.replace(/\/+$/, '');
   const pattern = new RegExp(`^${escapeRegExp(basePath)}/([0-9A-Za-z]{5})/?$`);
   const { redirects } = runtime;
+  const html = { media: 'text/html' } as const;
 
-  function redirect(req: Request, res: Response, target: RedirectTarget): void {
-    const verdict = redirects.warning(target);
-    if (verdict) return warn(req, res, target.url, verdict);
-    sendRedirect(req, res, redirects, target);
-  }
-
-  return (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const code = pattern.exec(req.path)?.[1];
-    if (!code) return next();
-    redirects
-      .resolve(code)
-      .then((target) => (target ? redirect(req, res, target) : notFound(req, res)))
-      .catch(next);
-  };
+  return [
+    defineRoute({
+      method: 'get',
+      path: `${basePath}/:code`,
+      tag: '보안/안전',
+      summary: '단축 URL로 이동 (302). 나중에 유해 목록에 오른 주소는 경고 페이지(403, 브라우저에는 HTML)',
+      auth: 'none',
+      params: z.object({ code: z.string().meta({ pattern: '^[0-9A-Za-z]{5}$', examples: ['aZ3k9'] }) }),
+      answers: {
+        302: { description: '원래 URL로 이동', media: 'none', headers: { Location: { example: 'https://www.example.com/' } } },
+        403: { description: '유해 목록에 오른 주소: 경고 페이지', ...html },
+        404: { description: '없는 코드: 안내 페이지', ...html },
+      },
+      errors: [blockedTarget({ category: 'phishing', reason: '피싱 사이트 목록에 있는 도메인입니다.' }), shortLinkNotFound()],
+      handler: async (_input, req, res, next) => {
+        const code = pattern.exec(req.path)?.[1];
+        if (!code) return next();
+        const target = await redirects.resolve(code);
+        if (!target) return notFound(req, res);
+        const verdict = redirects.warning(target);
+        if (verdict) return warn(req, res, target.url, verdict);
+        sendRedirect(req, res, redirects, target);
+      },
+    }),
+  ];
 }
 
 /** 302 to the link's target; the click is counted after the answer. */
@@ -57,11 +86,8 @@ export function sendRedirect(req: IncomingMessage, res: ServerResponse, redirect
 function notFound(req: Request, res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Robots-Tag', 'noindex');
-  if (req.accepts(['json', 'html']) === 'html') {
-    res.status(404).type('html').send(NOT_FOUND_PAGE);
-  } else {
-    res.status(404).json(errorBody(new AppError('NOT_FOUND', '단축 URL을 찾을 수 없습니다.')));
-  }
+  if (req.accepts(['json', 'html']) === 'html') res.status(404).type('html').send(NOT_FOUND_PAGE);
+  else sendError(res, shortLinkNotFound());
 }
 
 /**
@@ -71,17 +97,14 @@ function notFound(req: Request, res: Response): void {
 function warn(req: Request, res: Response, url: string, verdict: UrlVerdict): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Robots-Tag', 'noindex');
-  const label = verdict.category === 'clean' ? '유해' : CATEGORY_LABEL[verdict.category];
-  const message = `이 단축 URL의 목적지는 ${label} 사이트로 확인되어 이동을 차단했습니다.`;
+  const error = blockedTarget(verdict);
   if (req.accepts(['json', 'html']) === 'html') {
     res
       .status(403)
       .type('html')
-      .send(warningPage(label, message, verdict.reason, url));
+      .send(warningPage(blockedLabel(verdict), error.message, verdict.reason, url));
   } else {
-    res
-      .status(403)
-      .json(errorBody(new AppError('FORBIDDEN', message, { is_malicious: true, category: verdict.category, reason: verdict.reason })));
+    sendError(res, error);
   }
 }
 

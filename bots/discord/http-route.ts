@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
-import { AppError, errorBody } from '../../src/errors.js';
+import { AppError } from '../../src/errors.js';
+import { badSignature } from '../door.js';
 import type { Logger } from '../../src/logger.js';
 import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { InteractionHandler } from './interactions.js';
@@ -21,15 +22,13 @@ export function discordInteractionsRouter(publicKey: string, rootLogger: Logger,
     const verified = verifyDiscordRequest(key, signature, req.get('x-signature-timestamp'), body);
     // A verified request seen before (within five minutes, on any instance) is a replay.
     if (!verified || !(await replays.firstSeen(`discord:${signature!.toLowerCase()}`))) {
-      res.status(401).json(errorBody(new AppError('UNAUTHORIZED', '서명이 올바르지 않습니다.')));
-      return;
+      throw badSignature();
     }
     let interaction: DiscordInteraction;
     try {
       interaction = JSON.parse(body.toString('utf8')) as DiscordInteraction;
     } catch {
-      res.status(400).json(errorBody(new AppError('INVALID_JSON', 'JSON 형식이 올바르지 않습니다.')));
-      return;
+      throw new AppError('INVALID_JSON', 'JSON 형식이 올바르지 않습니다.').en('The body is not valid JSON.');
     }
     try {
       const answer = await handle(interaction);

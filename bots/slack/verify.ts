@@ -1,13 +1,11 @@
 import { createHmac } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
+import { badSignature } from '../door.js';
 import { constantTimeEqual } from '../../src/platform/secrets.js';
 import type { ReplayGuard } from '../../src/platform/replay-store.js';
 
 /** Slack's tolerance, both ways: Bolt only refuses old timestamps, not ones from the future. */
 const MAX_SKEW_SECONDS = 300;
-
-const refuse = (res: express.Response) =>
-  res.status(401).json({ success: false, code: 401, error: '서명이 올바르지 않습니다.', error_code: 'UNAUTHORIZED' });
 
 /**
  * In front of Bolt's receiver on `POST /slack/events`: reads the raw body once (Bolt then uses
@@ -20,10 +18,10 @@ export function slackRequestGuard(signingSecret: string, replays: ReplayGuard): 
     const timestamp = req.get('x-slack-request-timestamp') ?? '';
     const signature = req.get('x-slack-signature') ?? '';
     const now = Math.floor(Date.now() / 1000);
-    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp)) > MAX_SKEW_SECONDS) return void refuse(res);
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp)) > MAX_SKEW_SECONDS) return next(badSignature());
     const expected = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:`).update(body).digest('hex')}`;
-    if (!constantTimeEqual(expected, signature)) return void refuse(res);
-    if (!(await replays.firstSeen(`slack:${signature}`))) return void refuse(res);
+    if (!constantTimeEqual(expected, signature)) return next(badSignature());
+    if (!(await replays.firstSeen(`slack:${signature}`))) return next(badSignature());
     (req as { rawBody?: Buffer }).rawBody = body;
     next();
   };

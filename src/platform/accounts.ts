@@ -60,6 +60,9 @@ export interface Accounts {
   accountForToken(token: string): Promise<Account | undefined>;
 }
 
+export const emailTaken = () => new AppError('EMAIL_TAKEN', '이미 가입된 이메일입니다.', { field: 'email' });
+export const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.');
+
 export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 'subscribeAll'>, options: AccountsOptions): Accounts {
   const now = options.clock;
   const { guard, passwords } = options;
@@ -86,7 +89,7 @@ export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 
         .values({ email, passwordHash })
         .onConflictDoNothing({ target: accounts.email })
         .returning({ id: accounts.id, email: accounts.email });
-      if (!account) throw new AppError('EMAIL_TAKEN', '이미 가입된 이메일입니다.', { field: 'email' });
+      if (!account) throw emailTaken();
       await subscriptions.subscribeAll(account.id, OPEN_APIS);
       return account;
     },
@@ -100,7 +103,7 @@ export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 
       const valid = await passwords.verify(password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
       if (!account || !valid) {
         await guard.loginFailed(email);
-        throw new AppError('INVALID_CREDENTIALS', '이메일 또는 비밀번호가 올바르지 않습니다.');
+        throw invalidCredentials();
       }
       await guard.loginSucceeded(email);
       const { token, hash } = generateLoginToken();

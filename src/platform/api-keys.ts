@@ -33,6 +33,8 @@ export interface ApiKeys {
   authenticate(key: string): Promise<(Account & { keyId: number }) | undefined>;
 }
 
+export const keyNotFound = () => new AppError('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.');
+
 export function createApiKeys(db: Database, cache: KeyCache): ApiKeys {
   const lastUsedWritten = new Map<number, number>();
 
@@ -78,13 +80,13 @@ export function createApiKeys(db: Database, cache: KeyCache): ApiKeys {
     /** Revokes at once: the next call with the key is refused here, and within a second on every instance. */
     async revoke(account: Account, id: number): Promise<void> {
       // Ids are PostgreSQL integers: a larger one names no key (and would fail the query).
-      if (id > MAX_ROW_ID) throw new AppError('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.');
+      if (id > MAX_ROW_ID) throw keyNotFound();
       const revoked = await db
         .update(apiKeys)
         .set({ revokedAt: new Date() })
         .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id });
-      if (revoked.length === 0) throw new AppError('NOT_FOUND', '해당 API 키를 찾을 수 없습니다.');
+      if (revoked.length === 0) throw keyNotFound();
       await cache.revoked(id);
     },
 

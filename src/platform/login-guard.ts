@@ -20,20 +20,28 @@ const SIGN_UP_WINDOW_MS = 60 * 60 * 1000;
  * which accounts exist. It is checked before the password is hashed, so a refused attempt costs
  * no hashing.
  */
+/** The 429 of too many log-ins (from one address or against one e-mail), for `seconds` more. */
+export const tooManyLogins = (seconds: number) => refusal('로그인 시도가 너무 많습니다.', seconds);
+/** The 429 of too many sign-ups from one address, for `seconds` more. */
+export const tooManySignUps = (seconds: number) => refusal('이 주소에서 가입 요청이 너무 많습니다.', seconds);
+
+function refusal(message: string, seconds: number): AppError {
+  return new AppError('RATE_LIMITED', `${message} ${waitText(seconds)} 후에 다시 시도하세요.`, {}, seconds);
+}
+
 export function createLoginGuard(store: ThrottleStore, limits: LoginLimits, clock: () => Date) {
-  function refuse(window: ThrottleWindow, message: string): never {
-    const seconds = Math.max(1, Math.ceil((window.windowEndsAt.getTime() - clock().getTime()) / 1000));
-    throw new AppError('RATE_LIMITED', `${message} ${waitText(seconds)} 후에 다시 시도하세요.`, {}, seconds);
+  function refuse(window: ThrottleWindow, error: (seconds: number) => AppError): never {
+    throw error(Math.max(1, Math.ceil((window.windowEndsAt.getTime() - clock().getTime()) / 1000)));
   }
 
   return {
     async beforeLogin(email: string, address: string | undefined): Promise<void> {
       if (address) {
         const byAddress = await store.hit(`login-address:${addressKey(address)}`, LOGIN_WINDOW_MS);
-        if (byAddress.hits > limits.maxLoginsPerAddress) refuse(byAddress, '로그인 시도가 너무 많습니다.');
+        if (byAddress.hits > limits.maxLoginsPerAddress) refuse(byAddress, tooManyLogins);
       }
       const failures = await store.peek(`login-failures:${email}`);
-      if (failures && failures.hits >= limits.maxFailuresPerAccount) refuse(failures, '로그인 시도가 너무 많습니다.');
+      if (failures && failures.hits >= limits.maxFailuresPerAccount) refuse(failures, tooManyLogins);
     },
 
     async loginFailed(email: string): Promise<void> {
@@ -47,7 +55,7 @@ export function createLoginGuard(store: ThrottleStore, limits: LoginLimits, cloc
     async beforeSignUp(address: string | undefined): Promise<void> {
       if (!address) return;
       const window = await store.hit(`sign-up-address:${addressKey(address)}`, SIGN_UP_WINDOW_MS);
-      if (window.hits > limits.maxSignUpsPerAddress) refuse(window, '이 주소에서 가입 요청이 너무 많습니다.');
+      if (window.hits > limits.maxSignUpsPerAddress) refuse(window, tooManySignUps);
     },
   };
 }

@@ -43,6 +43,23 @@ export interface SubscriptionsOptions {
   clock: Clock;
 }
 
+/** 403: the account has no subscription to `api`. */
+export function subscriptionRequired(api: ApiId): AppError {
+  return new AppError('SUBSCRIPTION_REQUIRED', `'${api}' API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`).en(
+    `Subscribe to the '${api}' API first: POST /api/v1/subscriptions {"api":"${api}"}`,
+  );
+}
+
+/** 429: this month's calls of `api` are used up until `renewsAt`. */
+export function quotaExceeded(api: ApiId, renewsAt: Date, retryAfterSeconds: number): AppError {
+  return new AppError(
+    'QUOTA_EXCEEDED',
+    `이번 달 '${api}' API 호출 한도를 모두 썼습니다. ${koreanDateTime(renewsAt)}(한국 시간)에 다시 채워집니다.`,
+    { remaining: 0 },
+    retryAfterSeconds,
+  ).en(`This month's calls of the '${api}' API are used up; they refill on ${koreaTimeEnglish(renewsAt)}.`);
+}
+
 export function createSubscriptions(db: Database, options: SubscriptionsOptions): Subscriptions {
   const { clock } = options;
 
@@ -109,19 +126,11 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       const taken = await holds.take({ accountId, api });
       if (taken.granted) return lease(accountId, api, taken);
       if (!taken.subscribed) {
-        throw new AppError(
-          'SUBSCRIPTION_REQUIRED',
-          `'${api}' API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`,
-        ).en(`Subscribe to the '${api}' API first: POST /api/v1/subscriptions {"api":"${api}"}`);
+        throw subscriptionRequired(api);
       }
       const renewsAt = taken.renewsAt!;
       const retryAfterSeconds = Math.max(1, Math.ceil((renewsAt.getTime() - clock().getTime()) / 1000));
-      throw new AppError(
-        'QUOTA_EXCEEDED',
-        `이번 달 '${api}' API 호출 한도를 모두 썼습니다. ${koreanDateTime(renewsAt)}(한국 시간)에 다시 채워집니다.`,
-        { remaining: 0 },
-        retryAfterSeconds,
-      ).en(`This month's calls of the '${api}' API are used up; they refill on ${koreaTimeEnglish(renewsAt)}.`);
+      throw quotaExceeded(api, renewsAt, retryAfterSeconds);
     },
 
     async startRecovery(intervalMs?: number): Promise<void> {

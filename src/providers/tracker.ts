@@ -112,7 +112,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      throw upstream(timedOut ? '택배 조회 서버가 제시간에 응답하지 않았습니다.' : '택배 조회 서버에 연결하지 못했습니다.');
+      throw trackerFailure(timedOut ? '택배 조회 서버가 제시간에 응답하지 않았습니다.' : '택배 조회 서버에 연결하지 못했습니다.');
     }
     let answer: GraphQlAnswer | undefined;
     try {
@@ -123,7 +123,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     const track = answer?.data?.track;
     const failure = answer?.errors?.[0];
     if (failure || !response.ok) throw mapFailure(failure, response.status, track, carrierId, logger);
-    if (!answer || answer.data === undefined) throw upstream(`택배 조회 서버가 알 수 없는 응답을 보냈습니다 (HTTP ${response.status}).`);
+    if (!answer || answer.data === undefined)
+      throw trackerFailure(`택배 조회 서버가 알 수 없는 응답을 보냈습니다 (HTTP ${response.status}).`);
     if (!track) throw new AppError('NOT_FOUND', NOT_FOUND_TEXT);
     return track;
   }
@@ -178,14 +179,17 @@ function mapFailure(
       { tracker: carrierId, upstreamCode: code, httpStatus },
       'tracker refused our credentials: check DELIVERY_TRACKER_CLIENT_ID / DELIVERY_TRACKER_CLIENT_SECRET',
     );
-    return upstream('택배 조회 서버가 이 서비스의 인증 정보를 받아들이지 않아 조회할 수 없습니다. 서비스 관리자에게 알려 주세요.', false);
+    return trackerFailure(
+      '택배 조회 서버가 이 서비스의 인증 정보를 받아들이지 않아 조회할 수 없습니다. 서비스 관리자에게 알려 주세요.',
+      false,
+    );
   }
   if (onTrack && code === 'BAD_REQUEST') {
     return new AppError('INVALID_REQUEST', '택배사가 이 운송장 번호를 받아들이지 않았습니다. 번호를 확인하세요.', { field: 'track_id' });
   }
   if (onTrack && code === 'NOT_FOUND') return new AppError('NOT_FOUND', NOT_FOUND_TEXT);
   if (onTrack && code === 'INTERNAL' && !track) {
-    const error = upstream(COLLAPSED_TEXT, false);
+    const error = trackerFailure(COLLAPSED_TEXT, false);
     collapsed.add(error);
     return error;
   }
@@ -202,9 +206,9 @@ function mapFailure(
       },
       'tracker contract failure: the upstream rejected our GraphQL query',
     );
-    return upstream('택배 조회 서버와의 연동에 문제가 있어 조회하지 못했습니다. 계속되면 서비스 관리자에게 알려 주세요.', false);
+    return trackerFailure('택배 조회 서버와의 연동에 문제가 있어 조회하지 못했습니다. 계속되면 서비스 관리자에게 알려 주세요.', false);
   }
-  return upstream(`택배 조회 서버 오류${code ? ` (${code})` : ` (HTTP ${httpStatus})`}.`);
+  return trackerFailure(`택배 조회 서버 오류${code ? ` (${code})` : ` (HTTP ${httpStatus})`}.`);
 }
 
 /** Failures that may mean "no such parcel" on a self-hosted upstream (it collapses NOT_FOUND into INTERNAL). */
@@ -215,6 +219,6 @@ export function mayBeUnknownParcel(error: unknown): boolean {
   return error instanceof AppError && collapsed.has(error);
 }
 
-function upstream(detail: string, retryHint = true): AppError {
+export function trackerFailure(detail: string, retryHint = true): AppError {
   return new AppError('UPSTREAM_ERROR', retryHint ? `${detail} 잠시 후 다시 시도하세요.` : detail);
 }

@@ -91,7 +91,11 @@ export function cannotPostText(platform: ChannelPlatform, reason: string): strin
   return '봇에게 이 채널의 보기·메시지 보내기 권한이 없어 알림을 켜지 못했어요. 서버 관리자에게 채널 권한을 확인해 달라고 하세요.';
 }
 
-const duplicate = () => new AppError('CONFLICT', '이미 같은 곳으로 알림을 보내고 있는 운송장입니다.');
+export const duplicate = () => new AppError('CONFLICT', '이미 같은 곳으로 알림을 보내고 있는 운송장입니다.');
+export const tooManyWatches = () =>
+  new AppError('CONFLICT', `알림은 계정당 ${MAX_ACTIVE_WATCHES}개까지 켤 수 있습니다. 필요 없는 알림을 먼저 끄세요.`);
+export const alreadyDelivered = () => new AppError('UNPROCESSABLE', '이미 배송이 완료된 운송장이라 알림을 켤 수 없습니다.');
+export const watchNotFound = () => new AppError('NOT_FOUND', '해당 배송 알림을 찾을 수 없습니다.');
 
 export function toView(row: WatchRow): WatchView {
   const stateId = row.lastStateId as StatusId | null;
@@ -145,14 +149,14 @@ export function createWatchService(deps: WatchServiceDeps): WatchService {
     // A fast answer for the common case; the unique index at insert is what guarantees it.
     if (!auto && (await deps.store.findActive(account.id, input.carrierId, input.trackId, targetKind, target))) throw duplicate();
     if ((await deps.store.countActive(account.id)) >= MAX_ACTIVE_WATCHES) {
-      throw new AppError('CONFLICT', `알림은 계정당 ${MAX_ACTIVE_WATCHES}개까지 켤 수 있습니다. 필요 없는 알림을 먼저 끄세요.`);
+      throw tooManyWatches();
     }
     // The baseline: what the parcel shows now is not news (404 / 502 when the lookup fails).
     const parcel = auto
       ? await deps.tracking.trackDetected(detectCarriers(input.trackId), input.trackId, { logger: options.logger })
       : await deps.tracking.track(input.carrierId, input.trackId, { logger: options.logger });
     if (parcel.state.id === 'delivered') {
-      throw new AppError('UNPROCESSABLE', '이미 배송이 완료된 운송장이라 알림을 켤 수 없습니다.');
+      throw alreadyDelivered();
     }
     const now = clock();
     const newest = parcel.progresses.at(-1);

@@ -68,7 +68,15 @@ async function refuseListed(deps: ShortenDeps, ctx: OperationContext, url: strin
   const usage = (await deps.usage?.usage(ctx.account.id)) ?? [];
   // This call is refunded as the error leaves the executor: count it back in.
   const remaining = (usage.find((row) => row.api === 'url-shortener')?.remaining ?? 0) + 1;
-  throw new AppError('HARMFUL_URL', '유해 URL 목록에 등록된 주소라 단축 URL을 만들지 않았습니다.', {
+  throw listedHarmful(listed, remaining);
+}
+
+/** Verdict fields a harmful-URL 422 carries. */
+type HarmfulVerdict = { category: string; reason: string };
+
+/** 422: the URL is on a harmful list (the call is refunded; `remaining` counts it back in). */
+export function listedHarmful(listed: HarmfulVerdict, remaining: number): AppError {
+  return new AppError('HARMFUL_URL', '유해 URL 목록에 등록된 주소라 단축 URL을 만들지 않았습니다.', {
     is_malicious: true,
     category: listed.category,
     reason: listed.reason,
@@ -76,27 +84,37 @@ async function refuseListed(deps: ShortenDeps, ctx: OperationContext, url: strin
   });
 }
 
+/** 422 of `check_harmful`: the check judged the URL harmful; that check keeps its charge. */
+export function judgedHarmful(verdict: HarmfulVerdict, remaining: number): AppError {
+  return new AppError('HARMFUL_URL', '유해한 URL로 판단되어 단축 URL을 만들지 않았습니다.', {
+    is_malicious: true,
+    category: verdict.category,
+    reason: verdict.reason,
+    remaining,
+  })
+    .earns('harmful-url-detection')
+    .en('The URL was judged harmful, so no short link was made.');
+}
+
+/** 403 of `check_harmful` without a subscription to the harmful-URL API. */
+export function checkNeedsSubscription(): AppError {
+  return new AppError(
+    'SUBSCRIPTION_REQUIRED',
+    "check_harmful을 사용하려면 유해 URL 탐지 API('harmful-url-detection') 구독이 필요합니다.",
+  ).en("check_harmful needs a subscription to the harmful URL detection API ('harmful-url-detection').");
+}
+
 async function checkSafety(deps: ShortenDeps, ctx: OperationContext, url: string): Promise<SafetyCheck> {
   const charged = await ctx.charge('harmful-url-detection').catch((error: unknown) => {
     if (error instanceof AppError && error.code === 'SUBSCRIPTION_REQUIRED') {
-      throw new AppError(
-        'SUBSCRIPTION_REQUIRED',
-        "check_harmful을 사용하려면 유해 URL 탐지 API('harmful-url-detection') 구독이 필요합니다.",
-      ).en("check_harmful needs a subscription to the harmful URL detection API ('harmful-url-detection').");
+      throw checkNeedsSubscription();
     }
     throw error;
   });
   const verdict = await deps.urlChecker.check(url);
   if (verdict.isMalicious) {
     // The check was answered: the verdict "harmful" keeps its charge (the executor refunds the rest).
-    throw new AppError('HARMFUL_URL', '유해한 URL로 판단되어 단축 URL을 만들지 않았습니다.', {
-      is_malicious: true,
-      category: verdict.category,
-      reason: verdict.reason,
-      remaining: charged.remaining,
-    })
-      .earns('harmful-url-detection')
-      .en('The URL was judged harmful, so no short link was made.');
+    throw judgedHarmful(verdict, charged.remaining);
   }
   // SPEC §8 names a clean verdict `safe` in the shortener's embedded check.
   const category = verdict.category === 'clean' ? 'safe' : verdict.category;

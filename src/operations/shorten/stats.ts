@@ -16,11 +16,13 @@ export interface LinkStatsView {
 /** Click statistics of a short link, for its owner only (another account's code is a 404). */
 export type LinkStats = (account: Account, code: string) => Promise<LinkStatsView>;
 
+export const linkNotFound = () => new AppError('NOT_FOUND', '해당 단축 URL을 찾을 수 없습니다.', { field: 'code' });
+
 export function createLinkStats(deps: { links: LinkStore; clicks: ClickRecorder; shortUrlBase: string }): LinkStats {
   return async function linkStats(account, code) {
     const link = CODE_PATTERN.test(code) ? await deps.links.findByCode(code) : undefined;
     if (!link || link.accountId !== account.id) {
-      throw new AppError('NOT_FOUND', '해당 단축 URL을 찾을 수 없습니다.', { field: 'code' });
+      throw linkNotFound();
     }
     await deps.clicks.flush(); // include clicks still waiting in this instance's buffer
     const clicks = await deps.links.clickStats(link.id);

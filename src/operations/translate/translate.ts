@@ -19,7 +19,7 @@ export interface TranslateOutput {
 }
 
 /** SPEC §6: a failure to reach the translation engine is a 500. */
-const ENGINE_FAILURE: FailureMapping = { code: 'TRANSLATION_ENGINE_ERROR', message: '번역 엔진과 연결하는 중 오류가 발생했습니다.' };
+export const ENGINE_FAILURE: FailureMapping = { code: 'TRANSLATION_ENGINE_ERROR', message: '번역 엔진과 연결하는 중 오류가 발생했습니다.' };
 const PARALLEL_PIECES = 3;
 
 /**

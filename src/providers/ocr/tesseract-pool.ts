@@ -5,6 +5,9 @@ import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { AppError } from '../../errors.js';
 import { readPage, type OcrText } from './read-page.js';
 
+export const ocrTimedOut = () => new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.');
+export const ocrFailed = () => new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.');
+
 export type { Box, OcrLine, OcrText } from './read-page.js';
 
 /** The embedded text engine as the operations see it: one image in, text out. */
@@ -92,10 +95,7 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
   async function runOn(slot: Slot, job: Job): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.')),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(ocrTimedOut()), timeoutMs);
     });
     const work = workerOf(slot).then((worker) => readPage(worker, job.png, job.signal));
     // After a timeout the abandoned recognition fails on its terminated worker: nobody awaits it.
@@ -119,7 +119,7 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
           .catch(() => {});
       }
       if (job.signal?.aborted) job.reject(job.signal.reason);
-      else job.reject(error instanceof AppError ? error : new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.'));
+      else job.reject(error instanceof AppError ? error : ocrFailed());
     } finally {
       clearTimeout(timer);
     }

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { OUTPUT_SCHEMAS } from '../src/operations/output-schemas.js';
+import { API_IDS, type ApiId } from '../src/platform/catalog.js';
+
+/**
+ * Shapes of success bodies that the route declarations (api/routes/*.ts) share: the eight
+ * operations' from the operations' own output schemas (src/operations/output-schemas.ts)
+ * inside the door's envelope, the rest here.
+ */
+export const iso = z.string().describe('ISO 8601');
+
+/** `{success: true, …shape}`. */
+export const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), ...shape });
+
+export const keySummary = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prefix: z.string(),
+  created_at: iso,
+  last_used_at: iso.nullable(),
+});
+
+export const watchView = z.object({
+  id: z.number().int(),
+  carrier_id: z.string(),
+  track_id: z.string(),
+  status: z.string(),
+  target: z.union([
+    z.object({ type: z.literal('webhook'), url: z.string() }),
+    z.object({ type: z.enum(['slack', 'discord']), channel_id: z.string() }),
+  ]),
+  state: z.object({ id: z.string(), text: z.string() }).nullable(),
+  end_reason: z.string().nullable(),
+  created_at: iso,
+  expires_at: iso,
+  next_poll_at: iso.nullable(),
+  last_notified_at: iso.nullable(),
+});
+
+export const catalogBody = ok({
+  monthly_quota: z.number().int(),
+  apis: z.array(
+    z.object({
+      id: z.enum(API_IDS),
+      name: z.string(),
+      name_en: z.string(),
+      path: z.string(),
+      category: z.string(),
+      category_en: z.string(),
+      description: z.string(),
+      description_en: z.string(),
+      status: z.literal('normal'),
+      requires_subscription: z.boolean(),
+      available: z.boolean(),
+      engine: z.string(),
+      unavailable_reason: z.string().optional(),
+      unavailable_reason_en: z.string().optional(),
+    }),
+  ),
+});
+
+export const linkStatsBody = ok({
+  code: z.string(),
+  short_url: z.string(),
+  url: z.string(),
+  created_at: iso,
+  clicks: z.object({
+    total: z.number().int(),
+    human: z.number().int(),
+    bot: z.number().int(),
+    daily: z.array(
+      z.object({
+        date: z.string().describe('YYYY-MM-DD (Asia/Seoul)'),
+        total: z.number().int(),
+        human: z.number().int(),
+        bot: z.number().int(),
+      }),
+    ),
+  }),
+});
+
+export const urlListsBody = z.looseObject({
+  success: z.literal(true),
+  lists: z.array(
+    z.looseObject({
+      name: z.string(),
+      category: z.string(),
+      entries: z.number().int(),
+      fetched_at: iso.nullable(),
+      last_error: z.string().nullable(),
+    }),
+  ),
+});
+
+/** An operation's 200 body: its output in the envelope every door adds. */
+export function operationBody(api: ApiId): z.ZodType {
+  const envelope = z.object({
+    success: z.literal(true),
+    api: z.literal(api),
+    remaining: z.number().int().describe('이번 달 남은 호출 수'),
+  });
+  const output = OUTPUT_SCHEMAS[api];
+  return output instanceof z.ZodObject ? output.extend(envelope.shape) : z.intersection(envelope, output);
+}

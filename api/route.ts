@@ -1,0 +1,106 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { databaseUnavailable, type AppError } from '../src/errors.js';
+import type { Runtime } from '../src/runtime.js';
+import { parseInput } from '../src/validation.js';
+import { authenticate, authErrors } from './middleware/auth.js';
+import { DEFAULT_BODY_LIMIT_MB, jsonBody } from './middleware/body.js';
+import { invalidJson, payloadTooLarge } from './middleware/errors.js';
+
+/**
+ * One HTTP route, declared once: the express registration (`mountRoutes`) and its OpenAPI
+ * path (api/openapi.ts) are both generated from it, so the docs cannot drift from the code.
+ */
+export interface Route<Params = any, Body = any> {
+  method: 'get' | 'post' | 'delete';
+  /** express syntax, absolute: `/api/v1/keys/:id` (OpenAPI: `/api/v1/keys/{id}`). */
+  path: string;
+  tag: string;
+  summary: string;
+  operationId?: string;
+  /**
+   * `key` (`X-API-Key`), `token` (`Authorization: Bearer`), `either`, or `none`. The JSON body
+   * is read after authentication (middleware/auth.ts); the 401s follow from the kind.
+   */
+  auth: AuthKind;
+  /** Path parameters, validated here: a failure is the contract's 400 naming the parameter. */
+  params?: z.ZodType<Params>;
+  /**
+   * The JSON body, its schema and an example for the docs. `validatedBy: 'route'` parses it here
+   * (the handler gets the result); `'core'` leaves it to the account service or the operation
+   * executor (the same rules for HTTP and the bots), which the handler hands `req.body`.
+   */
+  body?: { schema: z.ZodType<Body>; example: object; validatedBy: 'route' | 'core'; limitMb?: number };
+  /** Every answer that is not an error, by status: the first 2xx is what a returned body is sent with. */
+  answers: Record<number, Answer>;
+  /** The errors the route can answer besides 400 and the 401s of its auth kind: instances of what the code throws. */
+  errors?: AppError[];
+  /**
+   * Returns the body (sent as JSON with the first 2xx status), `reply(status, body)`, or
+   * nothing when it answered itself (HTML, a redirect) or passed on with `next()`.
+   */
+  handler(input: { params: Params; body: Body }, req: Request, res: Response, next: NextFunction): unknown;
+}
+
+export type AuthKind = 'none' | 'key' | 'token' | 'either';
+
+/** A success (or non-error) answer: a JSON body's schema and example, or another media type. */
+export interface Answer {
+  description: string;
+  schema?: z.ZodType;
+  example?: unknown;
+  /** Not JSON: the media type (an HTML page) or none at all (a redirect). */
+  media?: 'text/html' | 'none';
+  headers?: Record<string, { description?: string; example: string }>;
+}
+
+/** A body sent with a status other than the route's first 2xx (health's 503). */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+export const reply = (status: number, body: unknown) => new Reply(status, body);
+
+/** Declares a route; the helper only lets TypeScript infer params and body from the schemas. */
+export function defineRoute<Params = Record<string, never>, Body = unknown>(route: Route<Params, Body>): Route<Params, Body> {
+  return route;
+}
+
+/** The success status a returned body is sent with. */
+function successStatus(route: Route): number {
+  return Number(Object.keys(route.answers).find((status) => /^2/.test(status)) ?? 200);
+}
+
+/** The errors a route declares, those of its auth kind first. */
+export function declaredErrors(route: Route): AppError[] {
+  const body = route.body ? [invalidJson(), payloadTooLarge((route.body.limitMb ?? DEFAULT_BODY_LIMIT_MB) * 1024 * 1024)] : [];
+  // `refuseWhileDatabaseAway` answers every API route while the database is away.
+  const database = route.path.startsWith('/api/') ? [databaseUnavailable()] : [];
+  return [...(route.auth === 'none' ? [] : authErrors(route.auth)), ...body, ...(route.errors ?? []), ...database];
+}
+
+/** Registers the routes on one router: auth (which reads the body after it), validation, handler, answer. */
+export function mountRoutes(runtime: Runtime, routes: readonly Route[]): Router {
+  const router = Router();
+  for (const route of routes) {
+    const readBody = jsonBody(route.body?.limitMb);
+    const before = route.auth !== 'none' ? [authenticate(runtime, route.auth, readBody)] : route.body ? [readBody] : [];
+    const status = successStatus(route);
+    router[route.method](route.path, ...before, async (req: Request, res: Response, next: NextFunction) => {
+      const params = route.params ? parseInput(route.params, req.params) : {};
+      const body = route.body?.validatedBy === 'route' ? parseInput(route.body.schema, req.body) : req.body;
+      const result = await route.handler({ params, body }, req, res, next);
+      if (result instanceof Reply) res.status(result.status).json(result.body);
+      else if (result !== undefined) res.status(status).json(result);
+    });
+  }
+  return router;
+}
+
+/** `/api/v1/keys/:id` → `/api/v1/keys/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}');
+}
