@@ -11,7 +11,7 @@
  * The tuning seeds and the held-out seed are reported apart: never tune on the held-out one.
  *
  * KORQUAD_SEEDS=1,2,3 (tuning), KORQUAD_HOLDOUT=11 (none to skip), KORQUAD_PARAGRAPHS=300, KORQUAD_OFF=60,
- * KORQUAD_MIN_COVERAGE overrides the relevance gate, KORQUAD_VERBOSE=1 prints the misses (to the console only).
+ * KORQUAD_MIN_RELEVANCE overrides the relevance gate (log-odds), KORQUAD_VERBOSE=1 prints the misses (to the console only).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -110,7 +110,7 @@ async function evaluate(s: Sample, verbose: boolean): Promise<Figures> {
     chatbot: {
       maxEntries: 100_000,
       maxChars: 100_000_000,
-      minCoverage: process.env.KORQUAD_MIN_COVERAGE ? Number(process.env.KORQUAD_MIN_COVERAGE) : undefined,
+      minRelevance: process.env.KORQUAD_MIN_RELEVANCE ? Number(process.env.KORQUAD_MIN_RELEVANCE) : undefined,
     },
   });
   const headers = { 'x-api-key': service.apiKey };

@@ -1,4 +1,4 @@
-import { normalizeText, queryWords, stripParticle, tokenize } from './tokenize.js';
+import { normalizeText, queryStems, queryWords, stripParticle, tokenize } from './tokenize.js';
 
 /**
  * What a question asks for, read as classical QA systems do: the interrogative (누구, 언제,
@@ -14,6 +14,8 @@ export interface QuestionAnalysis {
   terms: string[];
   /** The same terms by question word (alternatives of one word together). */
   words: string[][];
+  /** Its whole words without particles or endings, matched verbatim when ranking passages. */
+  stems: string[];
   type: AnswerType;
 }
 
@@ -66,7 +68,7 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     for (const token of tokenize(word)) drop.add(token);
   }
   const words = queryWords(question, drop);
-  return { terms: words.flat(), words, type };
+  return { terms: words.flat(), words, stems: queryStems(question, drop), type };
 }
 
 /** Signs in a sentence that it holds the kind of answer asked for. */

@@ -26,6 +26,8 @@ export interface Retrieval {
   chunks: RetrievedChunk[];
   /** IDF of every question term in this account's knowledge (absent terms get the largest). */
   idf: Map<string, number>;
+  /** How many of the account's chunks hold each question term. */
+  df: Map<string, number>;
 }
 
 const K1 = 1.2;
@@ -169,6 +171,7 @@ export async function retrieve(
       Math.log(1 + (n - Math.max(1, Number(dfs[term] ?? 0)) + 0.5) / (Math.max(1, Number(dfs[term] ?? 0)) + 0.5)),
     ]),
   );
+  const df = new Map(terms.map((term) => [term, Number(dfs[term] ?? 0)]));
   // Coverage counts each question word once, by its best-matching alternative.
   const groups = options.words ?? terms.map((term) => [term]);
   const wordIdf = (group: string[], has: (term: string) => boolean) => Math.max(0, ...group.filter(has).map((term) => idf.get(term) ?? 0));
@@ -188,7 +191,7 @@ export async function retrieve(
     coverage: coverage(typeof row.matched === 'string' ? parseTextArray(row.matched) : row.matched),
     score: Number(row.score),
   }));
-  if (!options.questionEmbedding) return { chunks: lexical, idf };
+  if (!options.questionEmbedding) return { chunks: lexical, idf, df };
 
   // Vectors rank the lexical candidates a second time; the two rankings are fused by rank.
   const similarity = await similarities(
@@ -202,7 +205,7 @@ export async function retrieve(
     .map((chunk) => ({ ...chunk, similarity: similarity.get(chunk.chunkId), score: fused.get(chunk.chunkId) ?? 0 }))
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
     .slice(0, limit);
-  return { chunks, idf };
+  return { chunks, idf, df };
 }
 
 /** Reciprocal rank fusion (Cormack et al. 2009): each ranking adds 1 / (k + rank) to an item's score. */

@@ -148,6 +148,27 @@ export function queryWords(question: string, drop: ReadonlySet<string> = new Set
   return bounded;
 }
 
+/**
+ * The question's whole words without particles and endings ("딸의" → 딸의 stem 딸, "발생하였나"
+ * → 발생하), two characters or more, leaving out question words: matched verbatim in a
+ * passage, they tell the sentence that names the same things from one that only shares syllables.
+ */
+export function queryStems(question: string, drop: ReadonlySet<string> = new Set()): string[] {
+  const stems = new Set<string>();
+  for (const match of normalizeText(question).matchAll(WORD)) {
+    const word = match[0];
+    if (word.length > MAX_WORD_CHARS) continue;
+    const hangul = IS_HANGUL.test(word);
+    const stem = hangul ? stripParticle(stripQuestionEnding(word)) : IS_CJK.test(word) ? word : foldLatin(word);
+    if ([...stem].length < 2) continue;
+    const tokens = hangul ? bigrams([...stem]) : [stem];
+    if (tokens.every((token) => QUERY_STOPWORDS.has(token) || drop.has(token))) continue;
+    stems.add(stem);
+    if (stems.size >= MAX_QUERY_TERMS) break;
+  }
+  return [...stems];
+}
+
 /** The distinct tokens of a question worth searching for (see queryWords). */
 export function queryTerms(question: string, drop: ReadonlySet<string> = new Set()): string[] {
   return queryWords(question, drop).flat();
