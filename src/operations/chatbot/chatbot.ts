@@ -9,7 +9,7 @@ import { chunkSpans, type Span } from './chunk.js';
 import { KnowledgeLimitError, type KnowledgeStore } from './knowledge-store.js';
 import { analyzeQuestion } from './question.js';
 import { DEFAULT_MIN_RELEVANCE, isAnswerable, relevance, rerank } from './rerank.js';
-import { retrieve, type RetrievedChunk } from './retrieve.js';
+import { informativeWords, retrieve, type RetrievedChunk } from './retrieve.js';
 import { withJosa } from '../../korean.js';
 
 export interface ChatbotDeps {
@@ -73,8 +73,11 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
   const isRelevant = (chunk: RetrievedChunk) => chunk.coverage >= DEFAULT_MIN_COVERAGE || (chunk.similarity ?? 0) >= minSimilarity;
 
   async function chat(ctx: OperationContext, message: string): Promise<ChatbotOutputs['chat']> {
-    const question = analyzeQuestion(message);
-    const { terms, words, type } = question;
+    const analysis = analyzeQuestion(message);
+    const words = await informativeWords(deps.db, ctx.account.id, analysis.words);
+    const terms = words.flat();
+    const question = { ...analysis, words, terms };
+    const { type } = question;
     const questionEmbedding = useEmbeddings && terms.length > 0 ? (await deps.llm.embed([message], { logger: ctx.logger }))[0] : undefined;
     const retrieval = await retrieve(deps.db, ctx.account.id, terms, {
       questionEmbedding,

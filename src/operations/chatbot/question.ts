@@ -1,4 +1,4 @@
-import { normalizeText, queryStems, queryWords, stripParticle, tokenize } from './tokenize.js';
+import { MAX_QUERY_CANDIDATES, normalizeText, queryStems, queryWords, stripParticle, tokenize } from './tokenize.js';
 
 /**
  * What a question asks for, read as classical QA systems do: the interrogative (누구, 언제,
@@ -10,7 +10,7 @@ import { normalizeText, queryStems, queryWords, stripParticle, tokenize } from '
 export type AnswerType = 'person' | 'time' | 'place' | 'quantity' | 'other';
 
 export interface QuestionAnalysis {
-  /** Terms to search for. */
+  /** Terms to search for (up to MAX_QUERY_CANDIDATES: retrieval keeps the rarest MAX_QUERY_TERMS of a longer question). */
   terms: string[];
   /** The same terms by question word (alternatives of one word together). */
   words: string[][];
@@ -67,7 +67,7 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     if (type === 'other') type = focus;
     for (const token of tokenize(word)) drop.add(token);
   }
-  const words = queryWords(question, drop);
+  const words = queryWords(question, drop, MAX_QUERY_CANDIDATES);
   return { terms: words.flat(), words, stems: queryStems(question, drop), type };
 }
 

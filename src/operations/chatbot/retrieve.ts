@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { rowsOf } from '../../../db/rows.js';
 import { unitVector } from './knowledge-store.js';
-import { toOrQueryLiteral } from './tokenize.js';
+import { MAX_QUERY_TERMS, toOrQueryLiteral } from './tokenize.js';
 
 export interface RetrievedChunk {
   chunkId: number;
@@ -103,6 +103,44 @@ export async function withStatementTimeout<T>(db: Database, run: (tx: Pick<Datab
     await tx.execute(sql.raw(`set local statement_timeout = ${STATEMENT_TIMEOUT_MS}`));
     return run(tx);
   });
+}
+
+/** A term's frequency is counted up to this many chunks: past it, a term is common whatever its exact count. */
+const DF_SAMPLE = 200;
+
+/**
+ * The question words to search for when a long question has more terms than MAX_QUERY_TERMS:
+ * the rarest in the account's chunks (their frequency counted through the GIN index, up to
+ * DF_SAMPLE each), in the question's order, so "the first 32" never leaves out the one
+ * distinctive word at the end. Words the account never mentions come last: they find nothing.
+ */
+export async function informativeWords(
+  db: Pick<Database, 'execute'>,
+  accountId: number,
+  words: string[][],
+  max = MAX_QUERY_TERMS,
+): Promise<string[][]> {
+  if (words.reduce((sum, word) => sum + word.length, 0) <= max) return words;
+  const terms = [...new Set(words.flat())].filter((term) => /^[\p{L}\p{N}]+$/u.test(term));
+  const rows = rowsOf<{ term: string; df: number }>(
+    await db.execute(sql`
+      select t.term,
+             (select count(*) from (select 1 from knowledge_chunks c
+                                    where c.account_id = ${accountId} and c.tokens @@ ('''' || t.term || '''')::tsquery
+                                    limit ${DF_SAMPLE}) s)::int as df
+      from unnest(string_to_array(${terms.join(' ')}, ' ')) as t(term)`),
+  );
+  const df = new Map(rows.map((row) => [row.term, Number(row.df)]));
+  const rarity = (word: string[]) => Math.min(...word.map((term) => df.get(term) || Infinity));
+  const order = words.map((word, i) => ({ word, i, rarity: rarity(word) })).sort((a, b) => a.rarity - b.rarity || a.i - b.i);
+  const kept = new Set<number>();
+  let count = 0;
+  for (const { word, i } of order) {
+    if (count + word.length > max) continue;
+    kept.add(i);
+    count += word.length;
+  }
+  return words.filter((_, i) => kept.has(i));
 }
 
 /** Lexical candidates whose embeddings are compared with the question's. */
