@@ -241,7 +241,10 @@ async function main(): Promise<void> {
   }
   const articles = (JSON.parse(readFileSync(file, 'utf8')) as { data: Article[] }).data;
   const seeds = (process.env.KORQUAD_SEEDS ?? '1,2,3').split(',').filter(Boolean).map(Number);
-  const holdouts = (process.env.KORQUAD_HOLDOUT ?? '11,29').split(',').filter((seed) => seed && seed !== 'none').map(Number);
+  const holdouts = (process.env.KORQUAD_HOLDOUT ?? '11,29')
+    .split(',')
+    .filter((seed) => seed && seed !== 'none')
+    .map(Number);
   const size = Number(process.env.KORQUAD_PARAGRAPHS ?? 300);
   const off = Number(process.env.KORQUAD_OFF ?? 60);
   const verbose = process.env.KORQUAD_VERBOSE === '1';

@@ -32,6 +32,8 @@ const FOCUS_NOUNS: Record<string, AnswerType> = {
   인물: 'person',
   이름: 'person',
   선수: 'person',
+  해: 'time',
+  때: 'time',
   년도: 'time',
   연도: 'time',
   날짜: 'time',
@@ -79,6 +81,11 @@ const TYPE_SIGNS: Record<AnswerType, RegExp | undefined> = {
   person: undefined,
   other: undefined,
 };
+
+/** Whether the asked type has signs to look for (a person's name has none). */
+export function hasTypeSigns(type: AnswerType): boolean {
+  return TYPE_SIGNS[type] !== undefined;
+}
 
 /** Whether a sentence shows the sign of the asked type (always false for 'other'). */
 export function hasTypeSign(sentence: string, type: AnswerType): boolean {
