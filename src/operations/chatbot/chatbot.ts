@@ -74,7 +74,7 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
 
   async function chat(ctx: OperationContext, message: string): Promise<ChatbotOutputs['chat']> {
     const analysis = analyzeQuestion(message);
-    const words = await informativeWords(deps.db, ctx.account.id, analysis.words);
+    const words = await informativeWords(deps.db, ctx.account.id, analysis.words, { statementTimeout: deps.statementTimeout });
     const terms = words.flat();
     const question = { ...analysis, words, terms };
     const { type } = question;

@@ -115,20 +115,23 @@ const DF_SAMPLE = 200;
  * distinctive word at the end. Words the account never mentions come last: they find nothing.
  */
 export async function informativeWords(
-  db: Pick<Database, 'execute'>,
+  db: Database,
   accountId: number,
   words: string[][],
-  max = MAX_QUERY_TERMS,
+  options: { max?: number; statementTimeout?: boolean } = {},
 ): Promise<string[][]> {
+  const max = options.max ?? MAX_QUERY_TERMS;
   if (words.reduce((sum, word) => sum + word.length, 0) <= max) return words;
   const terms = [...new Set(words.flat())].filter((term) => /^[\p{L}\p{N}]+$/u.test(term));
-  const rows = rowsOf<{ term: string; df: number }>(
-    await db.execute(sql`
+  const frequencies = (tx: Pick<Database, 'execute'>) =>
+    tx.execute(sql`
       select t.term,
              (select count(*) from (select 1 from knowledge_chunks c
                                     where c.account_id = ${accountId} and c.tokens @@ ('''' || t.term || '''')::tsquery
                                     limit ${DF_SAMPLE}) s)::int as df
-      from unnest(string_to_array(${terms.join(' ')}, ' ')) as t(term)`),
+      from unnest(string_to_array(${terms.join(' ')}, ' ')) as t(term)`);
+  const rows = rowsOf<{ term: string; df: number }>(
+    options.statementTimeout ? await withStatementTimeout(db, frequencies) : await frequencies(db),
   );
   const df = new Map(rows.map((row) => [row.term, Number(row.df)]));
   const rarity = (word: string[]) => Math.min(...word.map((term) => df.get(term) || Infinity));

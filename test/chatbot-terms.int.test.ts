@@ -5,17 +5,23 @@ import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.
 import { analyzeQuestion } from '../src/operations/chatbot/question.js';
 import { informativeWords, retrieve } from '../src/operations/chatbot/retrieve.js';
 import { MAX_QUERY_TERMS } from '../src/operations/chatbot/tokenize.js';
+import { eq } from 'drizzle-orm';
+import { testDatabaseEnv } from './helpers/app.js';
 
-/** A long question is searched by its rarest terms in the account, not its first ones (embedded PGlite). */
+/** A long question is searched by its rarest terms in the account, not its first ones (PGlite; PostgreSQL with TEST_DB=postgres). */
 let database: DatabaseHandle;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: 'memory://' });
+  const env = testDatabaseEnv();
+  database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? 'memory://' });
 });
 afterAll(async () => database?.close());
 
 describe('query terms of a long question', () => {
   it('keeps the words the knowledge rarely holds, wherever they stand in the question', async () => {
-    const [account] = await database.db.insert(accounts).values({ email: 'terms@example.com', passwordHash: 'x' }).returning();
+    const [account] = await database.db
+      .insert(accounts)
+      .values({ email: `terms-${process.pid}-${Date.now()}@example.com`, passwordHash: 'x' })
+      .returning();
     const store = createKnowledgeStore(database.db, { maxEntries: 100, maxChars: 1_000_000 });
     // Forty everyday notice words that every entry but one mentions.
     const common = Array.from({ length: 40 }, (_, i) => String.fromCharCode(0xb098 + i * 28) + String.fromCharCode(0xb2e4 + i * 56));
@@ -36,5 +42,6 @@ describe('query terms of a long question', () => {
     expect(kept.flat()).toEqual(expect.arrayContaining(['오로', '로라', '관측', '투어', '출발']));
     const { chunks } = await retrieve(database.db, account!.id, kept.flat(), { words: kept });
     expect(chunks[0]?.entryId).toBe(factEntry!.id);
+    await database.db.delete(accounts).where(eq(accounts.id, account!.id)); // cascades to its knowledge
   });
 });
