@@ -61,7 +61,7 @@ export interface RuntimeOptions {
   /** OCR worker pool settings (tests use one worker and a short queue). */
   ocr?: OcrPoolOptions;
   /** Knowledge chatbot: storage limits per account (else from the config; the bench raises them) and the relevance gate. */
-  chatbot?: { maxEntries?: number; maxChars?: number; minCoverage?: number };
+  chatbot?: { maxEntries?: number; maxChars?: number; minRelevance?: number };
   /** Parcel tracking: rate limit, holidays (tests), and tracker client settings. */
   delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
   /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings. */
@@ -247,7 +247,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       store: knowledge,
       llm,
       useEmbeddings: Boolean(config.OPENAI_EMBEDDING_MODEL),
-      minCoverage: options.chatbot?.minCoverage,
+      minRelevance: options.chatbot?.minRelevance,
       statementTimeout: Boolean(config.DATABASE_URL),
     }),
     'ocr-idcard': createOcrIdcardOperation({

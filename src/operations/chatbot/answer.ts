@@ -10,6 +10,8 @@ export const NO_KNOWLEDGE_ANSWER = '저장된 지식에서 이 질문에 대한 
 const TYPE_BONUS = 0.25;
 /** …and by lying in the chunk the search ranked first. */
 const BEST_CHUNK_BONUS = 0.05;
+/** …and by lying in the passage the ranking found to cover the question best. */
+const FOCUS_BONUS = 0.25;
 
 /** A sentence that opens by pointing back (이 기타는, 그는, 이로써, 또한, this, it…) needs the one before it. */
 const REFERS_BACK =
@@ -34,7 +36,13 @@ export interface ExtractedAnswer {
  * outweighs the sentence with the figure). The whole entry is read, not only the best chunk,
  * so an answer just past a chunk's edge is still found.
  */
-export function extractAnswer(content: string, idf: Map<string, number>, type: AnswerType = 'other', bestChunk?: Span): ExtractedAnswer {
+export function extractAnswer(
+  content: string,
+  idf: Map<string, number>,
+  type: AnswerType = 'other',
+  bestChunk?: Span,
+  focus?: Span,
+): ExtractedAnswer {
   const sentences = sentenceSpans(content);
   const total = [...idf.values()].reduce((sum, value) => sum + value, 0) || 1;
   const scores = sentences.map((span) => {
@@ -45,6 +53,7 @@ export function extractAnswer(content: string, idf: Map<string, number>, type: A
     if (score === 0) return 0;
     if (hasTypeSign(sentence, type)) score += TYPE_BONUS * total;
     if (bestChunk && span.start >= bestChunk.start && span.end <= bestChunk.end) score += BEST_CHUNK_BONUS * total;
+    if (focus && span.start >= focus.start && span.end <= focus.end) score += FOCUS_BONUS * total;
     return score;
   });
   let best = 0;

@@ -5,11 +5,11 @@ import type { LlmProvider } from '../../providers/llm.js';
 import { createAccountGate, type AccountGate } from './account-gate.js';
 import { extractAnswer, llmAnswer, NO_KNOWLEDGE_ANSWER } from './answer.js';
 import { chatbotSchema, type ChatbotInput } from './chatbot.schema.js';
-import { chunkSpans } from './chunk.js';
+import { chunkSpans, type Span } from './chunk.js';
 import { KnowledgeLimitError, type KnowledgeStore } from './knowledge-store.js';
 import { analyzeQuestion } from './question.js';
-import { rerank } from './rerank.js';
-import { retrieve, type RetrievedChunk } from './retrieve.js';
+import { DEFAULT_MIN_RELEVANCE, isAnswerable, relevance, rerank } from './rerank.js';
+import { informativeWords, retrieve, type RetrievedChunk } from './retrieve.js';
 import { withJosa } from '../../korean.js';
 
 export interface ChatbotDeps {
@@ -18,8 +18,8 @@ export interface ChatbotDeps {
   llm: LlmProvider;
   /** Embed chunks and questions (OPENAI_EMBEDDING_MODEL set): adds vector similarity, fused by rank. */
   useEmbeddings: boolean;
-  /** Least share of the question's IDF weight a chunk must match to be used (calibrated on KorQuAD tuning seeds and the support set). */
-  minCoverage?: number;
+  /** Log-odds the best chunk's relevance must reach to be answered from (see rerank.ts; calibrated on KorQuAD tuning seeds and the support set). */
+  minRelevance?: number;
   /** With embeddings, a cosine similarity at least this high also counts as relevant. */
   minSimilarity?: number;
   /** Chunks handed to the LLM. */
@@ -49,6 +49,7 @@ export interface ChatbotOutputs {
 
 export type ChatbotOutput = ChatbotOutputs[keyof ChatbotOutputs];
 
+/** With vectors, and for sources after the first: least share of the question's IDF weight a chunk must match. */
 export const DEFAULT_MIN_COVERAGE = 0.5;
 /** BM25's best chunks that are ranked again by sentence. */
 const RERANK_POOL = 12;
@@ -62,17 +63,21 @@ const RERANK_POOL = 12;
  * LLM call. Every answered action costs one call (CONTRACT §3).
  */
 export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chatbotSchema, ChatbotOutput> {
-  const minCoverage = deps.minCoverage ?? DEFAULT_MIN_COVERAGE;
+  const minRelevance = deps.minRelevance ?? DEFAULT_MIN_RELEVANCE;
   const minSimilarity = deps.minSimilarity ?? 0.8;
   const contextChunks = deps.contextChunks ?? 4;
   const useEmbeddings = deps.useEmbeddings && deps.llm.configured;
 
   const gate = deps.gate ?? createAccountGate({ concurrent: 2, queued: 8 });
 
-  const isRelevant = (chunk: RetrievedChunk) => chunk.coverage >= minCoverage || (chunk.similarity ?? 0) >= minSimilarity;
+  const isRelevant = (chunk: RetrievedChunk) => chunk.coverage >= DEFAULT_MIN_COVERAGE || (chunk.similarity ?? 0) >= minSimilarity;
 
   async function chat(ctx: OperationContext, message: string): Promise<ChatbotOutputs['chat']> {
-    const { terms, words, type } = analyzeQuestion(message);
+    const analysis = analyzeQuestion(message);
+    const words = await informativeWords(deps.db, ctx.account.id, analysis.words, { statementTimeout: deps.statementTimeout });
+    const terms = words.flat();
+    const question = { ...analysis, words, terms };
+    const { type } = question;
     const questionEmbedding = useEmbeddings && terms.length > 0 ? (await deps.llm.embed([message], { logger: ctx.logger }))[0] : undefined;
     const retrieval = await retrieve(deps.db, ctx.account.id, terms, {
       questionEmbedding,
@@ -80,11 +85,23 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
       limit: RERANK_POOL,
       statementTimeout: deps.statementTimeout,
     });
-    const { idf } = retrieval;
-    const pool = retrieval.chunks.filter(isRelevant);
-    const contents = await deps.store.contents(ctx.account.id, [...new Set(pool.map((chunk) => chunk.entryId))]);
-    // Without vectors, the lexical candidates are ranked again by their best sentence.
-    const relevant = questionEmbedding ? pool : rerank(pool, contents, words, idf);
+    const { idf, df } = retrieval;
+    const candidates = questionEmbedding ? retrieval.chunks.filter(isRelevant) : retrieval.chunks;
+    const contents = await deps.store.contents(ctx.account.id, [...new Set(candidates.map((chunk) => chunk.entryId))]);
+    let relevant: RetrievedChunk[];
+    let focus: Span | undefined;
+    if (questionEmbedding) {
+      // With vectors, the fused ranking stands and a chunk is relevant by coverage or similarity.
+      relevant = candidates;
+    } else {
+      // Without, the lexical candidates are ranked again by passage, and the best must pass the calibrated gate.
+      const ranked = rerank(candidates, contents, { question, idf, df });
+      const answerable = isAnswerable(ranked, words.length, minRelevance);
+      relevant = answerable
+        ? ranked.filter((chunk, i) => i === 0 || isRelevant(chunk) || relevance(ranked, i, words.length) >= minRelevance)
+        : [];
+      focus = ranked[0]?.focus;
+    }
     const best = relevant[0];
     ctx.logger.debug({ terms: terms.length, candidates: retrieval.chunks.length, relevant: relevant.length }, 'chatbot retrieval');
     if (!best) return { answer: NO_KNOWLEDGE_ANSWER, sources: [] };
@@ -96,7 +113,7 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
       start: chunk.start,
       end: chunk.end,
     }));
-    const extractive = () => extractAnswer(contents.get(best.entryId) ?? '', idf, type, best).text;
+    const extractive = () => extractAnswer(contents.get(best.entryId) ?? '', idf, type, best, focus).text;
     const texts = context.map((chunk) => (contents.get(chunk.entryId) ?? '').slice(chunk.start, chunk.end));
     const answer = deps.llm.configured ? (await llmAnswer(deps.llm, message, texts, { logger: ctx.logger })) || extractive() : extractive();
     return { answer, sources };

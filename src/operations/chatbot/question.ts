@@ -1,4 +1,4 @@
-import { normalizeText, queryWords, stripParticle, tokenize } from './tokenize.js';
+import { MAX_QUERY_CANDIDATES, normalizeText, queryStems, queryWords, stripParticle, tokenize } from './tokenize.js';
 
 /**
  * What a question asks for, read as classical QA systems do: the interrogative (누구, 언제,
@@ -10,10 +10,12 @@ import { normalizeText, queryWords, stripParticle, tokenize } from './tokenize.j
 export type AnswerType = 'person' | 'time' | 'place' | 'quantity' | 'other';
 
 export interface QuestionAnalysis {
-  /** Terms to search for. */
+  /** Terms to search for (up to MAX_QUERY_CANDIDATES: retrieval keeps the rarest MAX_QUERY_TERMS of a longer question). */
   terms: string[];
   /** The same terms by question word (alternatives of one word together). */
   words: string[][];
+  /** Its whole words without particles or endings, matched verbatim when ranking passages. */
+  stems: string[];
   type: AnswerType;
 }
 
@@ -30,6 +32,8 @@ const FOCUS_NOUNS: Record<string, AnswerType> = {
   인물: 'person',
   이름: 'person',
   선수: 'person',
+  해: 'time',
+  때: 'time',
   년도: 'time',
   연도: 'time',
   날짜: 'time',
@@ -65,8 +69,8 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     if (type === 'other') type = focus;
     for (const token of tokenize(word)) drop.add(token);
   }
-  const words = queryWords(question, drop);
-  return { terms: words.flat(), words, type };
+  const words = queryWords(question, drop, MAX_QUERY_CANDIDATES);
+  return { terms: words.flat(), words, stems: queryStems(question, drop), type };
 }
 
 /** Signs in a sentence that it holds the kind of answer asked for. */
@@ -77,6 +81,11 @@ const TYPE_SIGNS: Record<AnswerType, RegExp | undefined> = {
   person: undefined,
   other: undefined,
 };
+
+/** Whether the asked type has signs to look for (a person's name has none). */
+export function hasTypeSigns(type: AnswerType): boolean {
+  return TYPE_SIGNS[type] !== undefined;
+}
 
 /** Whether a sentence shows the sign of the asked type (always false for 'other'). */
 export function hasTypeSign(sentence: string, type: AnswerType): boolean {

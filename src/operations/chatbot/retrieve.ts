@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { rowsOf } from '../../../db/rows.js';
 import { unitVector } from './knowledge-store.js';
-import { toOrQueryLiteral } from './tokenize.js';
+import { MAX_QUERY_TERMS, toOrQueryLiteral } from './tokenize.js';
 
 export interface RetrievedChunk {
   chunkId: number;
@@ -26,6 +26,8 @@ export interface Retrieval {
   chunks: RetrievedChunk[];
   /** IDF of every question term in this account's knowledge (absent terms get the largest). */
   idf: Map<string, number>;
+  /** How many of the account's chunks hold each question term. */
+  df: Map<string, number>;
 }
 
 const K1 = 1.2;
@@ -103,6 +105,47 @@ export async function withStatementTimeout<T>(db: Database, run: (tx: Pick<Datab
   });
 }
 
+/** A term's frequency is counted up to this many chunks: past it, a term is common whatever its exact count. */
+const DF_SAMPLE = 200;
+
+/**
+ * The question words to search for when a long question has more terms than MAX_QUERY_TERMS:
+ * the rarest in the account's chunks (their frequency counted through the GIN index, up to
+ * DF_SAMPLE each), in the question's order, so "the first 32" never leaves out the one
+ * distinctive word at the end. Words the account never mentions come last: they find nothing.
+ */
+export async function informativeWords(
+  db: Database,
+  accountId: number,
+  words: string[][],
+  options: { max?: number; statementTimeout?: boolean } = {},
+): Promise<string[][]> {
+  const max = options.max ?? MAX_QUERY_TERMS;
+  if (words.reduce((sum, word) => sum + word.length, 0) <= max) return words;
+  const terms = [...new Set(words.flat())].filter((term) => /^[\p{L}\p{N}]+$/u.test(term));
+  const frequencies = (tx: Pick<Database, 'execute'>) =>
+    tx.execute(sql`
+      select t.term,
+             (select count(*) from (select 1 from knowledge_chunks c
+                                    where c.account_id = ${accountId} and c.tokens @@ ('''' || t.term || '''')::tsquery
+                                    limit ${DF_SAMPLE}) s)::int as df
+      from unnest(string_to_array(${terms.join(' ')}, ' ')) as t(term)`);
+  const rows = rowsOf<{ term: string; df: number }>(
+    options.statementTimeout ? await withStatementTimeout(db, frequencies) : await frequencies(db),
+  );
+  const df = new Map(rows.map((row) => [row.term, Number(row.df)]));
+  const rarity = (word: string[]) => Math.min(...word.map((term) => df.get(term) || Infinity));
+  const order = words.map((word, i) => ({ word, i, rarity: rarity(word) })).sort((a, b) => a.rarity - b.rarity || a.i - b.i);
+  const kept = new Set<number>();
+  let count = 0;
+  for (const { word, i } of order) {
+    if (count + word.length > max) continue;
+    kept.add(i);
+    count += word.length;
+  }
+  return words.filter((_, i) => kept.has(i));
+}
+
 /** Lexical candidates whose embeddings are compared with the question's. */
 const VECTOR_POOL = 100;
 
@@ -169,6 +212,7 @@ export async function retrieve(
       Math.log(1 + (n - Math.max(1, Number(dfs[term] ?? 0)) + 0.5) / (Math.max(1, Number(dfs[term] ?? 0)) + 0.5)),
     ]),
   );
+  const df = new Map(terms.map((term) => [term, Number(dfs[term] ?? 0)]));
   // Coverage counts each question word once, by its best-matching alternative.
   const groups = options.words ?? terms.map((term) => [term]);
   const wordIdf = (group: string[], has: (term: string) => boolean) => Math.max(0, ...group.filter(has).map((term) => idf.get(term) ?? 0));
@@ -188,7 +232,7 @@ export async function retrieve(
     coverage: coverage(typeof row.matched === 'string' ? parseTextArray(row.matched) : row.matched),
     score: Number(row.score),
   }));
-  if (!options.questionEmbedding) return { chunks: lexical, idf };
+  if (!options.questionEmbedding) return { chunks: lexical, idf, df };
 
   // Vectors rank the lexical candidates a second time; the two rankings are fused by rank.
   const similarity = await similarities(
@@ -202,7 +246,7 @@ export async function retrieve(
     .map((chunk) => ({ ...chunk, similarity: similarity.get(chunk.chunkId), score: fused.get(chunk.chunkId) ?? 0 }))
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
     .slice(0, limit);
-  return { chunks, idf };
+  return { chunks, idf, df };
 }
 
 /** Reciprocal rank fusion (Cormack et al. 2009): each ranking adds 1 / (k + rank) to an item's score. */

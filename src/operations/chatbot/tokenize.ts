@@ -112,15 +112,17 @@ const QUERY_STOPWORDS = new Set([
   ),
 ]);
 
-/** Longest questions are searched by this many distinct terms (their first ones), bounding a query's work. */
+/** Longest questions are searched by this many distinct terms (the rarest in the account), bounding a query's work. */
 export const MAX_QUERY_TERMS = 32;
+/** …chosen among this many (their first ones), whose frequencies are looked up first. */
+export const MAX_QUERY_CANDIDATES = 96;
 
 /**
  * The question's words worth searching for, each as its alternative tokens ("딸의" → 딸, 딸의):
- * no endings, no stopwords, at most MAX_QUERY_TERMS tokens in all (every word when nothing
+ * no endings, no stopwords, at most `limit` tokens in all (every word when nothing
  * else remains). A word's alternatives count once towards the share of the question a chunk covers.
  */
-export function queryWords(question: string, drop: ReadonlySet<string> = new Set()): string[][] {
+export function queryWords(question: string, drop: ReadonlySet<string> = new Set(), limit = MAX_QUERY_TERMS): string[][] {
   const all: string[][] = [];
   const kept: string[][] = [];
   const seen = new Set<string>();
@@ -141,11 +143,32 @@ export function queryWords(question: string, drop: ReadonlySet<string> = new Set
   const bounded: string[][] = [];
   let terms = 0;
   for (const word of words) {
-    if (terms + word.length > MAX_QUERY_TERMS) break;
+    if (terms + word.length > limit) break;
     bounded.push(word);
     terms += word.length;
   }
   return bounded;
+}
+
+/**
+ * The question's whole words without particles and endings ("딸의" → 딸의 stem 딸, "발생하였나"
+ * → 발생하), two characters or more, leaving out question words: matched verbatim in a
+ * passage, they tell the sentence that names the same things from one that only shares syllables.
+ */
+export function queryStems(question: string, drop: ReadonlySet<string> = new Set()): string[] {
+  const stems = new Set<string>();
+  for (const match of normalizeText(question).matchAll(WORD)) {
+    const word = match[0];
+    if (word.length > MAX_WORD_CHARS) continue;
+    const hangul = IS_HANGUL.test(word);
+    const stem = hangul ? stripParticle(stripQuestionEnding(word)) : IS_CJK.test(word) ? word : foldLatin(word);
+    if ([...stem].length < 2) continue;
+    const tokens = hangul ? bigrams([...stem]) : [stem];
+    if (tokens.every((token) => QUERY_STOPWORDS.has(token) || drop.has(token))) continue;
+    stems.add(stem);
+    if (stems.size >= MAX_QUERY_TERMS) break;
+  }
+  return [...stems];
 }
 
 /** The distinct tokens of a question worth searching for (see queryWords). */
