@@ -71,8 +71,10 @@ export interface CompactFeed {
   /** Harm feeds: the entries' expression hashes; clean feeds: their registrable domains'. */
   hashes: BigUint64Array;
   exceptions: BigUint64Array;
-  /** The feed's hosts with the smallest `stableHash`, at most `sampleCap` of them. */
+  /** The feed's hosts with the smallest `stableHash` (all of the `sampleCap` smallest, at most twice that). */
   sample: string[];
+  /** Distinct entries (expressions) the feed named. */
+  entries: number;
 }
 
 /**
@@ -83,6 +85,8 @@ export interface CompactFeed {
 export class FeedCompactor {
   private readonly entries = new HashCollector();
   private readonly exceptions = new HashCollector();
+  /** Clean feeds: their distinct expressions, counted (their `entries` hold domains). */
+  private readonly expressions = new HashCollector();
   private readonly sample: HostSample;
 
   constructor(
@@ -99,16 +103,20 @@ export class FeedCompactor {
       return;
     }
     const host = expressionHost(expression);
-    if (this.category === 'clean') this.entries.add(getDomain(host) ?? host);
-    else this.entries.add(expression);
+    if (this.category === 'clean') {
+      this.entries.add(getDomain(host) ?? host);
+      this.expressions.add(expression);
+    } else this.entries.add(expression);
     this.sample.add(host);
   }
 
   finish(): CompactFeed {
+    const hashes = this.entries.finish();
     return {
       name: this.name,
       category: this.category,
-      hashes: this.entries.finish(),
+      entries: this.category === 'clean' ? this.expressions.finish().length : hashes.length,
+      hashes,
       exceptions: this.exceptions.finish(),
       sample: this.sample.values(),
     };

@@ -1,13 +1,15 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
-import { urlListModels, urlListSources } from '../../../db/schema.js';
+import { urlListChunks, urlListModels, urlListSources } from '../../../db/schema.js';
 import type { Logger } from '../../logger.js';
-import type { LoadedFeed } from './detection-lists.js';
+import { FeedCompactor, type CompactFeed } from './detection-lists.js';
 import { downloadFeed, type DownloadOptions } from './feed-download.js';
+import { parseFeedStream } from './feed-parse.js';
 import { LexicalModel, type LexicalModelInfo } from './lexical-model.js';
-import { parseFeedAsync, type FeedCategory, type FeedSpec, type ParsedFeed } from './feeds.js';
+import { type FeedCategory, type FeedSpec } from './feeds.js';
+import { hashesFromBytes, hashesToBytes } from './list-index.js';
 
 export interface FeedResult {
   name: string;
@@ -29,7 +31,6 @@ export interface FeedState {
   lastError: string | null;
 }
 
-const EXCEPTIONS_MARK = '@@';
 const MODEL_NAME = 'lexical-host';
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -37,16 +38,23 @@ const gunzipAsync = promisify(gunzip);
 /** Downloaded feeds in the database: one row a feed, its entries as one gzip blob. */
 export function createListStore(db: Database) {
   return {
-    /** The stored feeds with their entries, one at a time (two million entries never sit in memory twice). */
-    async *loadFeeds(): AsyncGenerator<LoadedFeed> {
-      const names = await db
-        .select({ name: urlListSources.name, category: urlListSources.category })
+    /**
+     * The stored feeds in compact form (sorted hashes; the training sample too when `sample`).
+     * A feed whose chunks changed while they were read (a refresh switched generations) is
+     * read again: never half of one generation and half of another.
+     */
+    async loadFeeds(options: { sample?: boolean } = {}): Promise<CompactFeed[]> {
+      const rows = await db
+        .select({ name: urlListSources.name, category: urlListSources.category, generation: urlListSources.generation })
         .from(urlListSources)
         .orderBy(urlListSources.name);
-      for (const { name, category } of names) {
-        const [row] = await db.select({ entries: urlListSources.entries }).from(urlListSources).where(eq(urlListSources.name, name));
-        if (row?.entries) yield { name, category: category as FeedCategory, ...(await unpack(row.entries)) };
+      const feeds: CompactFeed[] = [];
+      for (const row of rows) {
+        if (row.generation === 0) continue;
+        const feed = await readFeed(db, row.name, row.category as FeedCategory, options.sample ?? true);
+        if (feed) feeds.push(feed);
       }
+      return feeds;
     },
 
     async states(): Promise<FeedState[]> {
@@ -72,9 +80,10 @@ export function createListStore(db: Database) {
         .select({
           latest: sql<string | null>`max(${urlListSources.fetchedAt})::text`,
           total: sql<number>`coalesce(sum(${urlListSources.entryCount}), 0)::int`,
+          generations: sql<number>`coalesce(sum(${urlListSources.generation}), 0)::int`,
         })
         .from(urlListSources);
-      return `${row?.latest ?? 'none'}/${row?.total ?? 0}`;
+      return `${row?.latest ?? 'none'}/${row?.total ?? 0}/${row?.generations ?? 0}`;
     },
 
     /** When the stored feeds were last refreshed (successfully or not); undefined before the first time. */
@@ -97,8 +106,8 @@ export function createListStore(db: Database) {
         const started = Date.now();
         const now = options.now?.() ?? new Date();
         try {
-          const parsed = await parseFeedAsync(await downloadFeed(feed.url, options), feed.format);
-          if (parsed.entries.size === 0)
+          const parsed = await parseCompact(feed, await downloadFeed(feed.url, options));
+          if (parsed.entries === 0)
             throw new Error(
               parsed.skipped > 0
                 ? `no entry could be read (${parsed.skipped} lines skipped, e.g. '${parsed.skippedSamples[0]}')`
@@ -106,7 +115,7 @@ export function createListStore(db: Database) {
             );
           await storeFeed(db, feed, parsed, now);
           options.logger?.info(
-            { feed: feed.name, entries: parsed.entries.size, skipped: parsed.skipped, ms: Date.now() - started },
+            { feed: feed.name, entries: parsed.entries, skipped: parsed.skipped, ms: Date.now() - started },
             'url list stored',
           );
           if (parsed.skipped > 0)
@@ -114,7 +123,7 @@ export function createListStore(db: Database) {
               { feed: feed.name, skipped: parsed.skipped, samples: parsed.skippedSamples },
               'url list lines not understood were skipped',
             );
-          results.push({ name: feed.name, ok: true, entries: parsed.entries.size, skipped: parsed.skipped });
+          results.push({ name: feed.name, ok: true, entries: parsed.entries, skipped: parsed.skipped });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           await recordFailure(db, feed, message, now);
@@ -129,14 +138,14 @@ export function createListStore(db: Database) {
     async loadModel(version: string): Promise<LexicalModel | undefined> {
       const [row] = await db.select().from(urlListModels).where(eq(urlListModels.name, MODEL_NAME));
       if (!row || row.version !== version) return undefined;
-      return LexicalModel.fromBytes(await gunzipAsync(row.weights), JSON.parse(row.info) as LexicalModelInfo);
+      return LexicalModel.fromBytes(await gunzipAsync(Buffer.from(row.weights, 'base64')), JSON.parse(row.info) as LexicalModelInfo);
     },
 
     async saveModel(version: string, model: LexicalModel): Promise<void> {
       const values = {
         version,
         info: JSON.stringify(model.info),
-        weights: await gzipAsync(model.toBytes(), { level: 1 }),
+        weights: (await gzipAsync(model.toBytes(), { level: 1 })).toString('base64'),
         trainedAt: new Date(),
       };
       await db
@@ -147,34 +156,147 @@ export function createListStore(db: Database) {
 
     /** Drops the feeds that are no longer configured. */
     async prune(keep: readonly string[]): Promise<void> {
-      if (keep.length === 0) await db.delete(urlListSources);
-      else
-        await db.delete(urlListSources).where(
-          sql`${urlListSources.name} not in (${sql.join(
-            keep.map((name) => sql`${name}`),
-            sql`, `,
-          )})`,
-        );
+      if (keep.length === 0) {
+        await db.delete(urlListSources);
+        await db.delete(urlListChunks);
+        return;
+      }
+      const kept = sql.join(
+        keep.map((name) => sql`${name}`),
+        sql`, `,
+      );
+      await db.delete(urlListSources).where(sql`${urlListSources.name} not in (${kept})`);
+      await db.delete(urlListChunks).where(sql`${urlListChunks.name} not in (${kept})`);
     },
   };
 }
 
-async function storeFeed(db: Database, feed: FeedSpec, parsed: ParsedFeed, now: Date): Promise<void> {
+interface CompactParse {
+  compact: CompactFeed;
+  entries: number;
+  skipped: number;
+  skippedSamples: string[];
+}
+
+/** Parses a downloaded body straight into sorted hashes and a training sample. */
+async function parseCompact(feed: FeedSpec, body: Buffer): Promise<CompactParse> {
+  const compactor = new FeedCompactor(feed.name, feed.category);
+  const result = { entries: 0, skipped: 0, skippedSamples: [] as string[] };
+  let entries = 0;
+  await parseFeedStream(body, feed.format, {
+    entry: (expression) => {
+      entries++;
+      compactor.add(expression);
+    },
+    exception: (expression) => compactor.add(expression, true),
+    skipped: (line) => {
+      result.skipped++;
+      if (result.skippedSamples.length < 3) result.skippedSamples.push(line.slice(0, 120));
+    },
+  });
+  const compact = compactor.finish();
+  return { ...result, compact, entries: entries === 0 ? 0 : compact.entries };
+}
+
+/** Base64 text per chunk: a multiple of 4 characters, so each chunk decodes on its own. */
+const CHUNK_CHARS = 1 << 20;
+
+function chunksOf(bytes: Buffer): string[] {
+  const text = bytes.toString('base64');
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += CHUNK_CHARS) out.push(text.slice(at, at + CHUNK_CHARS));
+  return out;
+}
+
+type ChunkKind = 'hashes' | 'exceptions' | 'sample';
+
+/**
+ * Writes the feed's new generation chunk by chunk (short statements, the event loop free in
+ * between), then switches the feed row to it in one statement and drops older generations.
+ */
+async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now: Date): Promise<void> {
+  const [latest] = await db
+    .select({ generation: sql<number>`coalesce(max(${urlListChunks.generation}), 0)::int` })
+    .from(urlListChunks)
+    .where(eq(urlListChunks.name, feed.name));
+  const [current] = await db
+    .select({ generation: urlListSources.generation })
+    .from(urlListSources)
+    .where(eq(urlListSources.name, feed.name));
+  const generation = Math.max(latest?.generation ?? 0, current?.generation ?? 0) + 1;
+  const blobs: Record<ChunkKind, Buffer> = {
+    hashes: hashesToBytes(parsed.compact.hashes),
+    exceptions: hashesToBytes(parsed.compact.exceptions),
+    sample: await gzipAsync(parsed.compact.sample.join('\n'), { level: 6 }),
+  };
+  const counts: Record<string, number> = {};
+  for (const kind of Object.keys(blobs) as ChunkKind[]) {
+    const chunks = chunksOf(blobs[kind]);
+    counts[kind] = chunks.length;
+    for (const [seq, data] of chunks.entries()) {
+      await db.insert(urlListChunks).values({ name: feed.name, generation, kind, seq, data });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
   const source = {
     url: feed.url,
     category: feed.category,
     format: feed.format,
-    entryCount: parsed.entries.size,
+    entryCount: parsed.entries,
     skippedCount: parsed.skipped,
     fetchedAt: now,
     lastAttemptAt: now,
     lastError: parsed.skipped > 0 ? `${parsed.skipped} lines not understood were skipped (e.g. '${parsed.skippedSamples[0]}')` : null,
-    entries: await pack(parsed),
+    generation,
+    chunks: JSON.stringify(counts),
   };
   await db
     .insert(urlListSources)
     .values({ name: feed.name, ...source })
     .onConflictDoUpdate({ target: urlListSources.name, set: source });
+  await db.delete(urlListChunks).where(and(eq(urlListChunks.name, feed.name), ne(urlListChunks.generation, generation)));
+}
+
+/** One feed's generation, or undefined when it is no longer there (then the caller's next read sees the new one). */
+async function readFeed(
+  db: Database,
+  name: string,
+  category: FeedCategory,
+  withSample: boolean,
+  attempt = 1,
+): Promise<CompactFeed | undefined> {
+  const [row] = await db
+    .select({ generation: urlListSources.generation, chunks: urlListSources.chunks, entries: urlListSources.entryCount })
+    .from(urlListSources)
+    .where(eq(urlListSources.name, name));
+  if (!row) return undefined;
+  const expected = JSON.parse(row.chunks) as Partial<Record<ChunkKind, number>>;
+  const read = async (kind: ChunkKind): Promise<Buffer | undefined> => {
+    const rows = await db
+      .select({ data: urlListChunks.data })
+      .from(urlListChunks)
+      .where(and(eq(urlListChunks.name, name), eq(urlListChunks.generation, row.generation), eq(urlListChunks.kind, kind)))
+      .orderBy(asc(urlListChunks.seq));
+    if (rows.length !== (expected[kind] ?? 0)) return undefined;
+    return Buffer.concat(rows.map((chunk) => Buffer.from(chunk.data, 'base64')));
+  };
+  const hashes = await read('hashes');
+  const exceptions = await read('exceptions');
+  const sample = withSample ? await read('sample') : Buffer.alloc(0);
+  if (!hashes || !exceptions || !sample) {
+    // Switched to a newer generation while it was read: read that one.
+    if (attempt >= 5) throw new Error(`url list '${name}' kept changing while it was read`);
+    return readFeed(db, name, category, withSample, attempt + 1);
+  }
+  const hosts = withSample && sample.length > 0 ? (await gunzipAsync(sample)).toString('utf8').split('\n').filter(Boolean) : [];
+  return {
+    name,
+    category,
+    entries: row.entries,
+    hashes: hashesFromBytes(hashes),
+    exceptions: hashesFromBytes(exceptions),
+    sample: hosts,
+  };
 }
 
 async function recordFailure(db: Database, feed: FeedSpec, message: string, now: Date): Promise<void> {
@@ -191,17 +313,6 @@ async function recordFailure(db: Database, feed: FeedSpec, message: string, now:
       lastError: error,
     })
     .onConflictDoUpdate({ target: urlListSources.name, set: { lastAttemptAt: now, lastError: error } });
-}
-
-// zlib's thread pool: compressing tens of MB never holds up requests.
-function pack(parsed: ParsedFeed): Promise<Buffer> {
-  return gzipAsync([...parsed.entries, EXCEPTIONS_MARK, ...parsed.exceptions].join('\n'), { level: 6 });
-}
-
-async function unpack(blob: Buffer): Promise<{ entries: string[]; exceptions: string[] }> {
-  const lines = (await gunzipAsync(blob)).toString('utf8').split('\n');
-  const mark = lines.lastIndexOf(EXCEPTIONS_MARK);
-  return mark === -1 ? { entries: lines, exceptions: [] } : { entries: lines.slice(0, mark), exceptions: lines.slice(mark + 1) };
 }
 
 export type ListStore = ReturnType<typeof createListStore>;

@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/client.js';
 import type { Logger } from '../../logger.js';
-import { buildDetectionLists } from './detection-lists.js';
+import { assembleDetectionLists } from './detection-lists.js';
 import { createUrlEngine, type UrlEngine } from './engine.js';
 import type { DownloadOptions } from './feed-download.js';
 import type { FeedSpecs } from './feeds.js';
@@ -73,7 +73,8 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     const started = performance.now();
     // A model saved for this very feed state (by this or another instance) spares the training.
     const saved = await store.loadModel(current).catch(() => undefined);
-    const lists = await buildDetectionLists(store.loadFeeds(), { trained: saved });
+    // Sorted hashes merge in a fraction of a second; the host samples are read only to train.
+    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: !saved }), { trained: saved });
     if (lists.model && !saved) await store.saveModel(current, lists.model);
     engine.setLists(lists);
     version = current;
