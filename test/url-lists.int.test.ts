@@ -189,10 +189,13 @@ describe('scheduled refresh (injected scheduler and clock)', () => {
     );
     try {
       const detection = scheduled.runtime.urlDetection;
+      const loadedAtStart = detection.engine.listVersion;
       detection.start(scheduled.runtime.config.URL_LIST_REFRESH);
       // The start-up check: nothing stored for this feed set is fresh → a refresh soon after start.
       await expect.poll(async () => (await detection.store.states()).find((s) => s.name === name)?.entries, { timeout: 10_000 }).toBe(3);
       await expect.poll(() => detection.engine.listCheck('https://velvet-evenings.com/')?.category, { timeout: 10_000 }).toBe('adult');
+      // The start-up refresh is over once its result is loaded (earlier tests' feeds may list the host already).
+      await expect.poll(() => detection.engine.listVersion, { timeout: 10_000 }).toBeGreaterThan(loadedAtStart);
       const first = (await detection.store.states()).find((s) => s.name === name)?.fetchedAt;
       clock = new Date(clock.getTime() + 6 * 3600_000);
       // A tick while requests keep coming: each one is answered.
