@@ -221,7 +221,7 @@ function watchPaths(): Record<string, object> {
       get: {
         tags: ['유해 URL 탐지'],
         summary: '유해 URL 목록(피드) 상태: 이름, 분류, 항목 수, 받은 시각, 마지막 오류',
-        security: [{ apiKey: [] }],
+        security: auth,
         responses: {
           200: ok('피드 상태', {
             success: true,

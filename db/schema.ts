@@ -196,7 +196,7 @@ export const urlListModels = pgTable('url_list_models', {
   version: text('version').notNull(),
   /** JSON: examples per class, threshold, training time. */
   info: text('info').notNull(),
-  /** base64 of the gzip of the Float32 weights followed by the biases. */
+  /** JSON `{generation, chunks}`: the `url_list_chunks` (name `@model/<name>`, kind `weights`) holding the gzip of the Float32 weights and biases. */
   weights: text('weights').notNull(),
   trainedAt: timestamp('trained_at', { withTimezone: true }).notNull(),
 });

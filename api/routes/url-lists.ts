@@ -2,10 +2,13 @@ import { Router } from 'express';
 import type { Runtime } from '../../src/runtime.js';
 import { authenticate } from '../middleware/auth.js';
 
-/** CONTRACT §5: `GET /api/v1/url/lists` (API key, free) shows each harmful-URL feed's state. */
+/**
+ * CONTRACT §5: `GET /api/v1/url/lists` (API key, free) shows each harmful-URL feed's state;
+ * the portal's feed panel calls it with the login token.
+ */
 export function urlListRoutes(runtime: Runtime): Router {
   const router = Router();
-  router.get('/url/lists', authenticate(runtime, 'key'), async (_req, res) => {
+  router.get('/url/lists', authenticate(runtime, 'either'), async (_req, res) => {
     const states = await runtime.urlDetection.feedStates();
     const model = runtime.urlDetection.engine.model?.info;
     res.json({

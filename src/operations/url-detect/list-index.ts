@@ -228,7 +228,7 @@ export class ListIndex {
     const lows = new Uint32Array(total);
     const payloadOf = new Uint8Array(total);
     const words = used.map((part) => new Uint32Array(part.hashes.buffer, part.hashes.byteOffset, part.hashes.length * 2));
-    const heads = new Array<number>(used.length).fill(0);
+    const heads = new Uint32Array(used.length);
     for (let out = 0; out < total; out++) {
       let best = -1;
       let bestHigh = 0;
@@ -239,12 +239,16 @@ export class ListIndex {
         if (at * 2 >= w.length) continue;
         const high = w[at * 2 + 1]!;
         const low = w[at * 2]!;
-        if (best === -1 || high < bestHigh || (high === bestHigh && low < bestLow)) [best, bestHigh, bestLow] = [p, high, low];
+        if (best === -1 || high < bestHigh || (high === bestHigh && low < bestLow)) {
+          best = p;
+          bestHigh = high;
+          bestLow = low;
+        }
       }
       highs[out] = bestHigh;
       lows[out] = bestLow;
       payloadOf[out] = best;
-      heads[best]!++;
+      heads[best] = heads[best]! + 1;
     }
     return new ListIndex(highs, lows, payloadOf, payloads);
   }

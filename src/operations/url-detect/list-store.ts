@@ -32,6 +32,8 @@ export interface FeedState {
 }
 
 const MODEL_NAME = 'lexical-host';
+/** The chunks of the saved model's weights (feed names cannot start with '@'). */
+const MODEL_CHUNKS = '@model/lexical-host';
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
@@ -138,27 +140,35 @@ export function createListStore(db: Database) {
     async loadModel(version: string): Promise<LexicalModel | undefined> {
       const [row] = await db.select().from(urlListModels).where(eq(urlListModels.name, MODEL_NAME));
       if (!row || row.version !== version) return undefined;
-      return LexicalModel.fromBytes(await gunzipAsync(Buffer.from(row.weights, 'base64')), JSON.parse(row.info) as LexicalModelInfo);
+      const stored = JSON.parse(row.weights) as { generation?: number; chunks?: number };
+      if (!stored.generation) return undefined;
+      const bytes = await readChunks(db, MODEL_CHUNKS, stored.generation, 'weights', stored.chunks ?? 0);
+      // Replaced while it was read: the caller trains its own.
+      if (!bytes) return undefined;
+      return LexicalModel.fromBytes(await gunzipAsync(bytes), JSON.parse(row.info) as LexicalModelInfo);
     },
 
+    /** The weights go in chunks like the feeds (tens of MB in one statement would hold PGlite, and the event loop, for a second). */
     async saveModel(version: string, model: LexicalModel): Promise<void> {
+      const { generation, counts } = await writeChunks(db, MODEL_CHUNKS, { weights: await gzipAsync(model.toBytes(), { level: 1 }) });
       const values = {
         version,
         info: JSON.stringify(model.info),
-        weights: (await gzipAsync(model.toBytes(), { level: 1 })).toString('base64'),
+        weights: JSON.stringify({ generation, chunks: counts.weights }),
         trainedAt: new Date(),
       };
       await db
         .insert(urlListModels)
         .values({ name: MODEL_NAME, ...values })
         .onConflictDoUpdate({ target: urlListModels.name, set: values });
+      await dropOtherGenerations(db, MODEL_CHUNKS, generation);
     },
 
     /** Drops the feeds that are no longer configured. */
     async prune(keep: readonly string[]): Promise<void> {
       if (keep.length === 0) {
         await db.delete(urlListSources);
-        await db.delete(urlListChunks);
+        await db.delete(urlListChunks).where(ne(urlListChunks.name, MODEL_CHUNKS));
         return;
       }
       const kept = sql.join(
@@ -166,7 +176,7 @@ export function createListStore(db: Database) {
         sql`, `,
       );
       await db.delete(urlListSources).where(sql`${urlListSources.name} not in (${kept})`);
-      await db.delete(urlListChunks).where(sql`${urlListChunks.name} not in (${kept})`);
+      await db.delete(urlListChunks).where(sql`${urlListChunks.name} not in (${kept}, ${MODEL_CHUNKS})`);
     },
   };
 }
@@ -208,36 +218,57 @@ function chunksOf(bytes: Buffer): string[] {
   return out;
 }
 
-type ChunkKind = 'hashes' | 'exceptions' | 'sample';
+type ChunkKind = 'hashes' | 'exceptions' | 'sample' | 'weights';
 
-/**
- * Writes the feed's new generation chunk by chunk (short statements, the event loop free in
- * between), then switches the feed row to it in one statement and drops older generations.
- */
-async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now: Date): Promise<void> {
+/** Writes a new generation of `name`'s blobs chunk by chunk (short statements, the event loop free in between). */
+async function writeChunks(
+  db: Database,
+  name: string,
+  blobs: Partial<Record<ChunkKind, Buffer>>,
+): Promise<{ generation: number; counts: Partial<Record<ChunkKind, number>> }> {
   const [latest] = await db
     .select({ generation: sql<number>`coalesce(max(${urlListChunks.generation}), 0)::int` })
     .from(urlListChunks)
-    .where(eq(urlListChunks.name, feed.name));
-  const [current] = await db
-    .select({ generation: urlListSources.generation })
-    .from(urlListSources)
-    .where(eq(urlListSources.name, feed.name));
+    .where(eq(urlListChunks.name, name));
+  const [current] = await db.select({ generation: urlListSources.generation }).from(urlListSources).where(eq(urlListSources.name, name));
   const generation = Math.max(latest?.generation ?? 0, current?.generation ?? 0) + 1;
-  const blobs: Record<ChunkKind, Buffer> = {
-    hashes: hashesToBytes(parsed.compact.hashes),
-    exceptions: hashesToBytes(parsed.compact.exceptions),
-    sample: await gzipAsync(parsed.compact.sample.join('\n'), { level: 6 }),
-  };
-  const counts: Record<string, number> = {};
-  for (const kind of Object.keys(blobs) as ChunkKind[]) {
-    const chunks = chunksOf(blobs[kind]);
+  const counts: Partial<Record<ChunkKind, number>> = {};
+  for (const [kind, blob] of Object.entries(blobs) as [ChunkKind, Buffer][]) {
+    const chunks = chunksOf(blob);
     counts[kind] = chunks.length;
     for (const [seq, data] of chunks.entries()) {
-      await db.insert(urlListChunks).values({ name: feed.name, generation, kind, seq, data });
+      await db.insert(urlListChunks).values({ name, generation, kind, seq, data });
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  return { generation, counts };
+}
+
+async function dropOtherGenerations(db: Database, name: string, generation: number): Promise<void> {
+  await db.delete(urlListChunks).where(and(eq(urlListChunks.name, name), ne(urlListChunks.generation, generation)));
+}
+
+/** A blob of one generation; undefined when its chunks are not all there (a newer generation replaced it). */
+async function readChunks(db: Database, name: string, generation: number, kind: ChunkKind, expected: number): Promise<Buffer | undefined> {
+  const rows = await db
+    .select({ data: urlListChunks.data })
+    .from(urlListChunks)
+    .where(and(eq(urlListChunks.name, name), eq(urlListChunks.generation, generation), eq(urlListChunks.kind, kind)))
+    .orderBy(asc(urlListChunks.seq));
+  if (rows.length !== expected) return undefined;
+  return Buffer.concat(rows.map((chunk) => Buffer.from(chunk.data, 'base64')));
+}
+
+/**
+ * Writes the feed's new generation, then switches the feed row to it in one statement (readers
+ * see the old content or the new) and drops older generations.
+ */
+async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now: Date): Promise<void> {
+  const { generation, counts } = await writeChunks(db, feed.name, {
+    hashes: hashesToBytes(parsed.compact.hashes),
+    exceptions: hashesToBytes(parsed.compact.exceptions),
+    sample: await gzipAsync(parsed.compact.sample.join('\n'), { level: 6 }),
+  });
   const source = {
     url: feed.url,
     category: feed.category,
@@ -254,7 +285,7 @@ async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now
     .insert(urlListSources)
     .values({ name: feed.name, ...source })
     .onConflictDoUpdate({ target: urlListSources.name, set: source });
-  await db.delete(urlListChunks).where(and(eq(urlListChunks.name, feed.name), ne(urlListChunks.generation, generation)));
+  await dropOtherGenerations(db, feed.name, generation);
 }
 
 /** One feed's generation, or undefined when it is no longer there (then the caller's next read sees the new one). */
@@ -271,15 +302,7 @@ async function readFeed(
     .where(eq(urlListSources.name, name));
   if (!row) return undefined;
   const expected = JSON.parse(row.chunks) as Partial<Record<ChunkKind, number>>;
-  const read = async (kind: ChunkKind): Promise<Buffer | undefined> => {
-    const rows = await db
-      .select({ data: urlListChunks.data })
-      .from(urlListChunks)
-      .where(and(eq(urlListChunks.name, name), eq(urlListChunks.generation, row.generation), eq(urlListChunks.kind, kind)))
-      .orderBy(asc(urlListChunks.seq));
-    if (rows.length !== (expected[kind] ?? 0)) return undefined;
-    return Buffer.concat(rows.map((chunk) => Buffer.from(chunk.data, 'base64')));
-  };
+  const read = (kind: ChunkKind) => readChunks(db, name, row.generation, kind, expected[kind] ?? 0);
   const hashes = await read('hashes');
   const exceptions = await read('exceptions');
   const sample = withSample ? await read('sample') : Buffer.alloc(0);
