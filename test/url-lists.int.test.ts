@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { like } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { urlListSources } from '../db/schema.js';
+import { urlListChunks, urlListSources } from '../db/schema.js';
 import { updateUrlLists } from '../scripts/update-url-lists.js';
 import { loadConfig } from '../src/config.js';
 import type { FeedSpec } from '../src/operations/url-detect/feeds.js';
+import { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
 import { createRuntime } from '../src/runtime.js';
 import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
 
@@ -138,6 +139,53 @@ describe('list update from a local server', () => {
     expect((await engine.classify('https://silk-room.org/')).category).toBe('adult');
     const states = await store.states();
     expect(states.find((s) => s.name === `fixture-gambling-${run}`)).toMatchObject({ entries: 3, lastError: 'HTTP 500' });
+  });
+
+  it('stores a feed as one generation of chunks, switched in one statement; the model is saved in chunks and loaded back', async () => {
+    const { store } = app.runtime.urlDetection;
+    const name = `fixture-gen-${run}`;
+    const generations = async () =>
+      (
+        await app.runtime.db
+          .selectDistinct({ generation: urlListChunks.generation })
+          .from(urlListChunks)
+          .where(eq(urlListChunks.name, name))
+      ).map((row) => row.generation);
+    const spec = { ...feed('gen', 'gambling', 'domains', '/gambling/domains'), name };
+    await store.update([spec]);
+    const [first] = await generations();
+    await store.update([spec]);
+    // The previous generation is gone once the new one is switched to; the feed reads whole.
+    expect(await generations()).toEqual([first! + 1]);
+    const loaded = (await store.loadFeeds()).find((f) => f.name === name);
+    expect(loaded).toMatchObject({ category: 'gambling', entries: 3 });
+    expect(loaded?.hashes.length).toBe(3);
+    expect(loaded?.sample.length).toBe(3);
+    // Without its sample when the model is saved: only the hashes are read.
+    expect((await store.loadFeeds({ sample: false })).find((f) => f.name === name)?.sample).toEqual([]);
+
+    const clean = Array.from({ length: 300 }, (_, i) => `garden${i}river.com`);
+    const harm = Array.from({ length: 300 }, (_, i) => `zq${i}spinwin.xyz`);
+    const model = await LexicalModel.train(
+      new Map([
+        ['clean', clean],
+        ['gambling', harm],
+      ]),
+      { maxClean: 300 },
+    );
+    await store.saveModel(`test-${run}`, model!);
+    await store.saveModel(`test-${run}`, model!);
+    const back = await store.loadModel(`test-${run}`);
+    expect(back?.predict('zq77spinwin.xyz').harm).toBe(model!.predict('zq77spinwin.xyz').harm);
+    expect(await store.loadModel('another feed state')).toBeUndefined();
+    const modelGenerations = await app.runtime.db
+      .selectDistinct({ generation: urlListChunks.generation })
+      .from(urlListChunks)
+      .where(eq(urlListChunks.name, '@model/lexical-host'));
+    expect(modelGenerations).toHaveLength(1);
+    await app.runtime.db.delete(urlListSources).where(eq(urlListSources.name, name));
+    await store.prune((await store.states()).map((s) => s.name));
+    expect(await generations()).toEqual([]);
   });
 
   it('GET /api/v1/url/lists shows each feed: name, category, entries, fetched at, last error', async () => {

@@ -138,8 +138,7 @@ export async function assembleDetectionLists(
     parts.push({ category: feed.category, source: feed.name, hashes: feed.hashes });
     parts.push({ category: feed.category, source: feed.name, exception: true, hashes: feed.exceptions });
   }
-  const index = ListIndex.merge(parts);
-  await pause();
+  const index = await ListIndex.mergeAsync(parts);
   const popular = DomainSet.fromHashes(feeds.filter((feed) => feed.category === 'clean').map((feed) => feed.hashes));
   let model = training.trained;
   if (!model && training.model !== false) {

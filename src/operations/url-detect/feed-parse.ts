@@ -43,10 +43,10 @@ export interface FeedSink {
   skipped(line: string): void;
 }
 
-const SLICE_BYTES = 512 * 1024;
+const SLICE_BYTES = 128 * 1024;
 
 /**
- * Parses a feed body slice by slice (half a megabyte of text at a time, never the whole body
+ * Parses a feed body slice by slice (128 KB of text at a time, never the whole body
  * as one string or one array of lines), yielding to the event loop between slices: a refresh
  * never stalls requests. gzip is inflated on libuv's thread pool.
  */

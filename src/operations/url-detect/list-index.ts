@@ -188,7 +188,8 @@ interface Payload {
  * bisects 2 M entries in microseconds.
  */
 export class ListIndex {
-  private constructor(
+  /** For `Merge` only. */
+  constructor(
     private readonly highs: Uint32Array,
     private readonly lows: Uint32Array,
     private readonly payloadOf: Uint8Array,
@@ -220,37 +221,16 @@ export class ListIndex {
 
   /** Merges the sorted hashes of each (category, source, exception) part: linear, no sort. */
   static merge(parts: readonly ListPart[]): ListIndex {
-    const used = parts.filter((part) => part.hashes.length > 0);
-    if (used.length > MAX_PAYLOADS) throw new Error(`more than ${MAX_PAYLOADS} list (source, category) parts`);
-    const payloads = used.map((part) => ({ category: part.category, source: part.source, exception: part.exception ?? false }));
-    const total = used.reduce((sum, part) => sum + part.hashes.length, 0);
-    const highs = new Uint32Array(total);
-    const lows = new Uint32Array(total);
-    const payloadOf = new Uint8Array(total);
-    const words = used.map((part) => new Uint32Array(part.hashes.buffer, part.hashes.byteOffset, part.hashes.length * 2));
-    const heads = new Uint32Array(used.length);
-    for (let out = 0; out < total; out++) {
-      let best = -1;
-      let bestHigh = 0;
-      let bestLow = 0;
-      for (let p = 0; p < used.length; p++) {
-        const at = heads[p]!;
-        const w = words[p]!;
-        if (at * 2 >= w.length) continue;
-        const high = w[at * 2 + 1]!;
-        const low = w[at * 2]!;
-        if (best === -1 || high < bestHigh || (high === bestHigh && low < bestLow)) {
-          best = p;
-          bestHigh = high;
-          bestLow = low;
-        }
-      }
-      highs[out] = bestHigh;
-      lows[out] = bestLow;
-      payloadOf[out] = best;
-      heads[best] = heads[best]! + 1;
-    }
-    return new ListIndex(highs, lows, payloadOf, payloads);
+    const merging = new Merge(parts);
+    merging.step(Infinity);
+    return merging.result();
+  }
+
+  /** The same, yielding to the event loop every quarter million entries. */
+  static async mergeAsync(parts: readonly ListPart[]): Promise<ListIndex> {
+    const merging = new Merge(parts);
+    while (!merging.step(250_000)) await new Promise((resolve) => setImmediate(resolve));
+    return merging.result();
   }
 
   get size(): number {
@@ -275,5 +255,60 @@ export class ListIndex {
     }
     const kept = excepted ? hits.filter((hit) => !excepted.has(hit.source)) : hits;
     return kept.sort((a, b) => GRAVITY[b.category] - GRAVITY[a.category]);
+  }
+}
+
+/** A k-way merge of sorted parts into the index's lanes, run in steps. */
+class Merge {
+  private readonly payloads: Payload[];
+  private readonly words: Uint32Array[];
+  private readonly heads: Uint32Array;
+  private readonly highs: Uint32Array;
+  private readonly lows: Uint32Array;
+  private readonly payloadOf: Uint8Array;
+  private out = 0;
+
+  constructor(parts: readonly ListPart[]) {
+    const used = parts.filter((part) => part.hashes.length > 0);
+    if (used.length > MAX_PAYLOADS) throw new Error(`more than ${MAX_PAYLOADS} list (source, category) parts`);
+    this.payloads = used.map((part) => ({ category: part.category, source: part.source, exception: part.exception ?? false }));
+    const total = used.reduce((sum, part) => sum + part.hashes.length, 0);
+    this.highs = new Uint32Array(total);
+    this.lows = new Uint32Array(total);
+    this.payloadOf = new Uint8Array(total);
+    this.words = used.map((part) => new Uint32Array(part.hashes.buffer, part.hashes.byteOffset, part.hashes.length * 2));
+    this.heads = new Uint32Array(used.length);
+  }
+
+  /** Merges up to `count` more entries; true when done. */
+  step(count: number): boolean {
+    const { words, heads, highs, lows, payloadOf } = this;
+    const end = Math.min(highs.length, this.out + count);
+    for (; this.out < end; this.out++) {
+      let best = -1;
+      let bestHigh = 0;
+      let bestLow = 0;
+      for (let p = 0; p < words.length; p++) {
+        const at = heads[p]!;
+        const w = words[p]!;
+        if (at * 2 >= w.length) continue;
+        const high = w[at * 2 + 1]!;
+        const low = w[at * 2]!;
+        if (best === -1 || high < bestHigh || (high === bestHigh && low < bestLow)) {
+          best = p;
+          bestHigh = high;
+          bestLow = low;
+        }
+      }
+      highs[this.out] = bestHigh;
+      lows[this.out] = bestLow;
+      payloadOf[this.out] = best;
+      heads[best] = heads[best]! + 1;
+    }
+    return this.out === highs.length;
+  }
+
+  result(): ListIndex {
+    return new ListIndex(this.highs, this.lows, this.payloadOf, this.payloads);
   }
 }
