@@ -75,7 +75,9 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     const saved = await store.loadModel(current).catch(() => undefined);
     // Sorted hashes merge in a fraction of a second; the host samples are read only to train.
     const lists = await assembleDetectionLists(await store.loadFeeds({ sample: !saved }), { trained: saved });
-    if (lists.model && !saved) await store.saveModel(current, lists.model);
+    // Another instance may be saving the same model at this moment: losing that race is harmless.
+    if (lists.model && !saved)
+      await store.saveModel(current, lists.model).catch((error: unknown) => deps.logger.warn({ err: error }, 'url lists: model not saved'));
     engine.setLists(lists);
     version = current;
     deps.logger.info(
