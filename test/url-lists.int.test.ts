@@ -4,8 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockDataDir } from '../db/lock.js';
 import { urlListChunks, urlListSources } from '../db/schema.js';
 import { updateUrlLists } from '../scripts/update-url-lists.js';
 import { loadConfig } from '../src/config.js';
@@ -17,6 +21,7 @@ import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/url-lists/${name}`, import.meta.url));
 // Feed names are unique per run: on PostgreSQL the list tables are shared with other test files.
 const run = Math.random().toString(36).slice(2, 8);
+const execFileAsync = promisify(execFile);
 
 let feedServer: Server;
 let feedBase: string;
@@ -262,6 +267,34 @@ describe('scheduled refresh (injected scheduler and clock)', () => {
 });
 
 describe('npm run lists:update (scripts/update-url-lists.ts)', () => {
+  it.skipIf(testDatabaseEnv().DATABASE_URL !== undefined)(
+    'on PGlite with a server running, says the server refreshes by itself',
+    { timeout: 90_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'aih-lists-held-'));
+      // The running server's hold on the embedded database.
+      const held = await lockDataDir(dir);
+      try {
+        const script = fileURLToPath(new URL('../scripts/update-url-lists.ts', import.meta.url));
+        const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', script], {
+          env: {
+            ...process.env,
+            DATABASE_URL: '',
+            DATA_DIR: dir,
+            LOG_LEVEL: 'silent',
+            URL_LIST_FEEDS: `x=adult:hosts:${feedBase}/adult.hosts`,
+          },
+          timeout: 80_000,
+        });
+        expect(stdout).toContain('실행 중인 서버가 내장 데이터베이스');
+        expect(stdout).toContain('스스로 갱신하므로 따로 실행할 필요가 없습니다');
+      } finally {
+        await held.release();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('writes the configured feeds into the database the service then starts with', { timeout: 90_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aih-lists-'));
     try {
