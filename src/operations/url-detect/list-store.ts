@@ -37,7 +37,7 @@ const MODEL_CHUNKS = '@model/lexical-host';
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
-/** Downloaded feeds in the database: one row a feed, its entries as one gzip blob. */
+/** Downloaded feeds in the database: one state row a feed, its content as a generation of chunks (sorted hashes, training sample). */
 export function createListStore(db: Database) {
   return {
     /**
@@ -97,9 +97,10 @@ export function createListStore(db: Database) {
     },
 
     /**
-     * Downloads each feed and replaces its entries in one statement, so readers see the old
-     * list or the new one, never half of it. A failed or empty download keeps the previous
-     * entries and records the error; one feed failing does not stop the others.
+     * Downloads each feed, parses it in slices straight into sorted hashes, writes them as a new
+     * generation and switches the feed to it in one statement, so readers see the old list or
+     * the new one, never half of it. A failed or empty download keeps the previous entries and
+     * records the error; one feed failing does not stop the others.
      */
     async update(feeds: readonly FeedSpec[], options: DownloadOptions & { logger?: Logger; now?: () => Date } = {}): Promise<FeedResult[]> {
       const results: FeedResult[] = [];
