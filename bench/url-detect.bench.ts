@@ -12,7 +12,6 @@ import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { createRuntime } from '../src/runtime.js';
 import { FRESH, HOLDOUT, TUNE } from '../test/data/url-labelled.js';
 import { measureHttp, percentile, report, startBareServer } from './lib.js';
-import { runScale } from './url-lists-scale.js';
 
 const URLS = [...TUNE, ...HOLDOUT, ...FRESH].map((item) => item.url);
 
@@ -142,7 +141,6 @@ export async function run(): Promise<void> {
   server.close();
   await runtime.close();
   rmSync(dataDir, { recursive: true, force: true });
-  await runScale();
 }
 
 async function post(base: string, path: string, body: unknown, apiKey?: string, token?: string): Promise<any> {

@@ -143,10 +143,10 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
 });
 
 /**
- * Harmful-URL feeds: one row per configured feed, its parsed entries as one gzip blob
- * (newline-separated expressions), so a refresh replaces a feed in one statement and a start
- * reads two million entries in a handful of rows. A failed download keeps `entries` and sets
- * `last_error`.
+ * Harmful-URL feeds: one row per configured feed, its state, and the `generation` of its
+ * stored content in `url_list_chunks`. A refresh writes the new generation's chunks, then
+ * switches `generation` in one statement: readers see the old content or the new, never
+ * half of it. A failed download keeps the generation and sets `last_error`.
  */
 export const urlListSources = pgTable('url_list_sources', {
   name: text('name').primaryKey(),
@@ -162,9 +162,30 @@ export const urlListSources = pgTable('url_list_sources', {
   fetchedAt: timestamp('fetched_at', { withTimezone: true }),
   lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
   lastError: text('last_error'),
-  /** gzip of `entries` lines, then a line `@@`, then exception lines. */
-  entries: bytea('entries'),
+  /** Which chunks of `url_list_chunks` hold the feed's content (0: none yet). */
+  generation: integer('generation').notNull().default(0),
+  /** Chunks the generation has, per kind, e.g. `{"hashes":5,"exceptions":1,"sample":1}` (a reader checks it got them all). */
+  chunks: text('chunks').notNull().default('{}'),
 });
+
+/**
+ * A feed's content in base64 text chunks of at most a megabyte (text, not bytea: PGlite
+ * converts bytea byte by byte in JavaScript, which held the event loop for seconds):
+ * - `hashes`: the sorted 64-bit hashes of its entries (clean feeds: of their registrable domains);
+ * - `exceptions`: the sorted hashes of its `@@` exceptions;
+ * - `sample`: gzip of its training hosts (at most what the lexical model keeps), one a line.
+ */
+export const urlListChunks = pgTable(
+  'url_list_chunks',
+  {
+    name: text('name').notNull(),
+    generation: integer('generation').notNull(),
+    kind: text('kind').notNull(),
+    seq: integer('seq').notNull(),
+    data: text('data').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.name, table.generation, table.kind, table.seq] })],
+);
 
 /**
  * The lexical model trained on the stored feeds, saved so that a restart or another instance
@@ -175,8 +196,8 @@ export const urlListModels = pgTable('url_list_models', {
   version: text('version').notNull(),
   /** JSON: examples per class, threshold, training time. */
   info: text('info').notNull(),
-  /** gzip of the Float32 weights followed by the biases. */
-  weights: bytea('weights').notNull(),
+  /** JSON `{generation, chunks}`: the `url_list_chunks` (name `@model/<name>`, kind `weights`) holding the gzip of the Float32 weights and biases. */
+  weights: text('weights').notNull(),
   trainedAt: timestamp('trained_at', { withTimezone: true }).notNull(),
 });
 
@@ -384,6 +405,7 @@ export const schema = {
   shortLinks,
   linkClicks,
   urlListSources,
+  urlListChunks,
   urlListModels,
   deliveryTrackingCache,
   deliveryRateSlots,

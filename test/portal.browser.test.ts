@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { urlListSources } from '../db/schema.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { makeDocument } from './helpers/id-documents.js';
 import { renderImage } from './helpers/id-images.js';
@@ -84,6 +86,55 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     await page.getByRole('button', { name: 'English' }).click();
     await expect(page.getByRole('button', { name: 'Create key' }).isVisible()).resolves.toBe(true);
     await page.close();
+  });
+
+  it('shows the harmful-URL feeds after login: name, category, entries, fetched at, last error', async () => {
+    const fetchedAt = new Date('2026-11-22T06:00:04Z');
+    await app.runtime.db.insert(urlListSources).values([
+      {
+        name: 'portal-gambling',
+        url: 'http://127.0.0.1/gambling.txt',
+        category: 'gambling',
+        format: 'domains',
+        entryCount: 12345,
+        skippedCount: 2,
+        fetchedAt,
+        lastAttemptAt: fetchedAt,
+        lastError: "2 lines not understood were skipped (e.g. '||ads.*^')",
+      },
+      {
+        name: 'portal-malware',
+        url: 'http://127.0.0.1/gone',
+        category: 'malware',
+        format: 'csv',
+        entryCount: 0,
+        lastAttemptAt: fetchedAt,
+        lastError: 'HTTP 404',
+      },
+    ]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(app.url);
+      await page.getByLabel('이메일').fill(`lists-${Date.now()}@example.com`);
+      await page.getByLabel('비밀번호').fill('portal password');
+      await page.getByRole('button', { name: '가입하기' }).click();
+      await page.getByRole('heading', { name: '유해 URL 목록 상태' }).waitFor();
+      const gambling = page.locator('#feed-portal-gambling');
+      await gambling.waitFor();
+      const row = (await gambling.textContent()) ?? '';
+      expect(row).toContain('도박');
+      expect(row).toContain('12,345');
+      expect(row).toContain("'||ads.*^'");
+      expect(row).toContain('2026');
+      const failed = (await page.locator('#feed-portal-malware').textContent()) ?? '';
+      expect(failed).toContain('악성코드');
+      expect(failed).toContain('아직 받지 못함');
+      expect(failed).toContain('HTTP 404');
+      expect(await page.locator('#lists-summary').textContent()).toMatch(/지금 탐지에 쓰는 항목 [\d,]+개/);
+      await page.close();
+    } finally {
+      await app.runtime.db.delete(urlListSources).where(like(urlListSources.name, 'portal-%'));
+    }
   });
 
   it('shows a logged-out visitor what the service is, in either language, with terms and privacy', async () => {

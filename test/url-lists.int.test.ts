@@ -4,18 +4,24 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { like } from 'drizzle-orm';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { urlListSources } from '../db/schema.js';
+import { lockDataDir } from '../db/lock.js';
+import { urlListChunks, urlListSources } from '../db/schema.js';
 import { updateUrlLists } from '../scripts/update-url-lists.js';
 import { loadConfig } from '../src/config.js';
 import type { FeedSpec } from '../src/operations/url-detect/feeds.js';
+import { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
 import { createRuntime } from '../src/runtime.js';
 import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/url-lists/${name}`, import.meta.url));
 // Feed names are unique per run: on PostgreSQL the list tables are shared with other test files.
 const run = Math.random().toString(36).slice(2, 8);
+const execFileAsync = promisify(execFile);
 
 let feedServer: Server;
 let feedBase: string;
@@ -140,6 +146,53 @@ describe('list update from a local server', () => {
     expect(states.find((s) => s.name === `fixture-gambling-${run}`)).toMatchObject({ entries: 3, lastError: 'HTTP 500' });
   });
 
+  it('stores a feed as one generation of chunks, switched in one statement; the model is saved in chunks and loaded back', async () => {
+    const { store } = app.runtime.urlDetection;
+    const name = `fixture-gen-${run}`;
+    const generations = async () =>
+      (
+        await app.runtime.db
+          .selectDistinct({ generation: urlListChunks.generation })
+          .from(urlListChunks)
+          .where(eq(urlListChunks.name, name))
+      ).map((row) => row.generation);
+    const spec = { ...feed('gen', 'gambling', 'domains', '/gambling/domains'), name };
+    await store.update([spec]);
+    const [first] = await generations();
+    await store.update([spec]);
+    // The previous generation is gone once the new one is switched to; the feed reads whole.
+    expect(await generations()).toEqual([first! + 1]);
+    const loaded = (await store.loadFeeds()).find((f) => f.name === name);
+    expect(loaded).toMatchObject({ category: 'gambling', entries: 3 });
+    expect(loaded?.hashes.length).toBe(3);
+    expect(loaded?.sample.length).toBe(3);
+    // Without its sample when the model is saved: only the hashes are read.
+    expect((await store.loadFeeds({ sample: false })).find((f) => f.name === name)?.sample).toEqual([]);
+
+    const clean = Array.from({ length: 300 }, (_, i) => `garden${i}river.com`);
+    const harm = Array.from({ length: 300 }, (_, i) => `zq${i}spinwin.xyz`);
+    const model = await LexicalModel.train(
+      new Map([
+        ['clean', clean],
+        ['gambling', harm],
+      ]),
+      { maxClean: 300 },
+    );
+    await store.saveModel(`test-${run}`, model!);
+    await store.saveModel(`test-${run}`, model!);
+    const back = await store.loadModel(`test-${run}`);
+    expect(back?.predict('zq77spinwin.xyz').harm).toBe(model!.predict('zq77spinwin.xyz').harm);
+    expect(await store.loadModel('another feed state')).toBeUndefined();
+    const modelGenerations = await app.runtime.db
+      .selectDistinct({ generation: urlListChunks.generation })
+      .from(urlListChunks)
+      .where(eq(urlListChunks.name, '@model/lexical-host'));
+    expect(modelGenerations).toHaveLength(1);
+    await app.runtime.db.delete(urlListSources).where(eq(urlListSources.name, name));
+    await store.prune((await store.states()).map((s) => s.name));
+    expect(await generations()).toEqual([]);
+  });
+
   it('GET /api/v1/url/lists shows each feed: name, category, entries, fetched at, last error', async () => {
     const user = await app.signUp();
     expect((await app.get('/api/v1/url/lists')).status).toBe(401);
@@ -189,10 +242,13 @@ describe('scheduled refresh (injected scheduler and clock)', () => {
     );
     try {
       const detection = scheduled.runtime.urlDetection;
+      const loadedAtStart = detection.engine.listVersion;
       detection.start(scheduled.runtime.config.URL_LIST_REFRESH);
       // The start-up check: nothing stored for this feed set is fresh → a refresh soon after start.
       await expect.poll(async () => (await detection.store.states()).find((s) => s.name === name)?.entries, { timeout: 10_000 }).toBe(3);
       await expect.poll(() => detection.engine.listCheck('https://velvet-evenings.com/')?.category, { timeout: 10_000 }).toBe('adult');
+      // The start-up refresh is over once its result is loaded (earlier tests' feeds may list the host already).
+      await expect.poll(() => detection.engine.listVersion, { timeout: 10_000 }).toBeGreaterThan(loadedAtStart);
       const first = (await detection.store.states()).find((s) => s.name === name)?.fetchedAt;
       clock = new Date(clock.getTime() + 6 * 3600_000);
       // A tick while requests keep coming: each one is answered.
@@ -211,6 +267,34 @@ describe('scheduled refresh (injected scheduler and clock)', () => {
 });
 
 describe('npm run lists:update (scripts/update-url-lists.ts)', () => {
+  it.skipIf(testDatabaseEnv().DATABASE_URL !== undefined)(
+    'on PGlite with a server running, says the server refreshes by itself',
+    { timeout: 90_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'aih-lists-held-'));
+      // The running server's hold on the embedded database.
+      const held = await lockDataDir(dir);
+      try {
+        const script = fileURLToPath(new URL('../scripts/update-url-lists.ts', import.meta.url));
+        const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', script], {
+          env: {
+            ...process.env,
+            DATABASE_URL: '',
+            DATA_DIR: dir,
+            LOG_LEVEL: 'silent',
+            URL_LIST_FEEDS: `x=adult:hosts:${feedBase}/adult.hosts`,
+          },
+          timeout: 80_000,
+        });
+        expect(stdout).toContain('실행 중인 서버가 내장 데이터베이스');
+        expect(stdout).toContain('스스로 갱신하므로 따로 실행할 필요가 없습니다');
+      } finally {
+        await held.release();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('writes the configured feeds into the database the service then starts with', { timeout: 90_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aih-lists-'));
     try {

@@ -18,6 +18,10 @@ const TEXT = {
     name: '이름', prefix: '접두어', lastUsed: '마지막 사용', actions: '작업', revoke: '폐기', never: '없음',
     catalogTitle: 'API 카탈로그와 남은 호출 수', category: '분류', remaining: '남은 호출', renews: '초기화',
     subscribe: '구독', subscribed: '구독 중', notSubscribed: '구독 필요',
+    listsTitle: '유해 URL 목록 상태', entries: '항목 수', fetchedAt: '받은 시각', lastError: '마지막 오류', none: '없음',
+    notFetched: '아직 받지 못함', noFeeds: '받아 둔 피드가 아직 없습니다.',
+    listsSummary: (n) => `지금 탐지에 쓰는 항목 ${n.toLocaleString('ko-KR')}개 (팀 목록 포함)`,
+    harm: { spam: '스팸', gambling: '도박', adult: '성인', phishing: '피싱', malware: '악성코드', clean: '인기 사이트(학습용)' },
     tryTitle: '직접 호출해 보기', apiKey: 'API 키', operation: '기능', body: '요청 본문 (JSON)', send: '보내기',
     file: '신분증·사업자등록증 이미지 또는 PDF',
     fileNote: '파일은 브라우저에서 base64로 바꿔 요청에 넣습니다. 서버는 이미지를 저장하지 않습니다.',
@@ -42,6 +46,10 @@ const TEXT = {
     name: 'Name', prefix: 'Prefix', lastUsed: 'Last used', actions: 'Actions', revoke: 'Revoke', never: 'never',
     catalogTitle: 'API catalogue and remaining calls', category: 'Category', remaining: 'Remaining', renews: 'Renews',
     subscribe: 'Subscribe', subscribed: 'Subscribed', notSubscribed: 'Subscription needed',
+    listsTitle: 'Harmful-URL list status', entries: 'Entries', fetchedAt: 'Fetched at', lastError: 'Last error', none: 'none',
+    notFetched: 'not fetched yet', noFeeds: 'No feed has been downloaded yet.',
+    listsSummary: (n) => `${n.toLocaleString('en-US')} entries in use for detection (team lists included)`,
+    harm: { spam: 'spam', gambling: 'gambling', adult: 'adult', phishing: 'phishing', malware: 'malware', clean: 'top sites (training)' },
     tryTitle: 'Try it', apiKey: 'API key', operation: 'Operation', body: 'Request body (JSON)', send: 'Send',
     file: 'Image or PDF of an ID card or business registration',
     fileNote: 'The file is turned into base64 in your browser and sent in the request. The server never stores images.',
@@ -163,6 +171,7 @@ function cell(row, text, label) {
 async function refreshAccount() {
   const [keys, usage] = await Promise.all([call('GET', '/api/v1/keys', undefined, withToken()), call('GET', '/api/v1/usage', undefined, withToken())]);
   if (keys.status === 401) return logout();
+  void refreshLists();
   const keyRows = $('keys').tBodies[0];
   keyRows.replaceChildren();
   for (const key of keys.json.keys ?? []) {
@@ -207,6 +216,31 @@ async function refreshAccount() {
       };
       action.append(button);
     }
+  }
+}
+
+/** Each harmful-URL feed: name, category, entries, when it was fetched and its last error. */
+async function refreshLists() {
+  const res = await call('GET', '/api/v1/url/lists', undefined, withToken());
+  if (res.status !== 200) return;
+  const rows = $('url-lists').tBodies[0];
+  rows.replaceChildren();
+  $('lists-summary').textContent = t('listsSummary')(res.json.loaded_entries ?? 0);
+  const lists = res.json.lists ?? [];
+  if (lists.length === 0) {
+    const cellNode = rows.insertRow().insertCell();
+    cellNode.colSpan = 5;
+    cellNode.textContent = t('noFeeds');
+  }
+  for (const feed of lists) {
+    const row = rows.insertRow();
+    row.id = `feed-${feed.name}`;
+    cell(row, feed.name, t('name'));
+    cell(row, t('harm')[feed.category] ?? feed.category, t('category'));
+    cell(row, Number(feed.entries).toLocaleString(state.lang), t('entries'));
+    cell(row, feed.fetched_at ? new Date(feed.fetched_at).toLocaleString(state.lang) : t('notFetched'), t('fetchedAt'));
+    const error = cell(row, feed.last_error ?? t('none'), t('lastError'));
+    if (feed.last_error) error.className = 'error';
   }
 }
 

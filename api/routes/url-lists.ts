@@ -2,7 +2,10 @@ import type { Runtime } from '../../src/runtime.js';
 import { urlListsBody } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
 
-/** CONTRACT §5: `GET /api/v1/url/lists` (API key, free) shows each harmful-URL feed's state. */
+/**
+ * CONTRACT §5: `GET /api/v1/url/lists` (API key, free) shows each harmful-URL feed's state;
+ * the portal's feed panel calls it with the login token.
+ */
 export function urlListRoutes(runtime: Runtime): Route[] {
   return [
     defineRoute({
@@ -10,7 +13,7 @@ export function urlListRoutes(runtime: Runtime): Route[] {
       path: '/api/v1/url/lists',
       tag: '유해 URL 탐지',
       summary: '유해 URL 목록(피드) 상태: 이름, 분류, 항목 수, 받은 시각, 마지막 오류',
-      auth: 'key',
+      auth: 'either',
       answers: {
         200: {
           description: '피드 상태',

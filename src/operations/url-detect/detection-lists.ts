@@ -1,7 +1,7 @@
 import { getDomain } from 'tldts';
 import type { FeedCategory } from './feeds.js';
 import { LexicalModel, stableHash, type TrainingOptions } from './lexical-model.js';
-import { expressionHash, HARM_CATEGORIES, ListIndexBuilder, type ListEntryRef, type ListIndex } from './list-index.js';
+import { expressionHash, HARM_CATEGORIES, HashCollector, HashSet64, ListIndex, type ListEntryRef, type ListPart } from './list-index.js';
 import { TEAM_LISTS } from './lists/team-lists.js';
 import { entryExpression } from './expressions.js';
 
@@ -22,41 +22,136 @@ export interface DetectionLists {
 }
 
 /**
- * A set of registrable domains as sorted 47-bit hashes (8 bytes each): a top-million list
+ * A set of registrable domains as sorted 64-bit hashes (8 bytes each): a top-million list
  * costs 8 MB instead of a Set of strings.
  */
 export class DomainSet {
-  private constructor(private readonly hashes: Float64Array) {}
+  private constructor(private readonly set: HashSet64) {}
 
   static of(domains: Iterable<string>): DomainSet {
-    const hashes: number[] = [];
-    for (const domain of domains) hashes.push(expressionHash(domain));
-    return new DomainSet(Float64Array.from(new Set(hashes)).sort());
+    const collector = new HashCollector();
+    for (const domain of domains) collector.add(domain);
+    return new DomainSet(HashSet64.of(collector.finish()));
+  }
+
+  /** From `popularDomainHashes` stored with a clean feed. */
+  static fromHashes(parts: readonly BigUint64Array[]): DomainSet {
+    const collector = new HashCollector();
+    for (const part of parts) for (const hash of part) collector.addHash(hash);
+    return new DomainSet(HashSet64.of(collector.finish()));
   }
 
   get size(): number {
-    return this.hashes.length;
+    return this.set.size;
   }
 
   has(domain: string): boolean {
-    const target = expressionHash(domain);
-    let low = 0;
-    let high = this.hashes.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.hashes[mid]! < target) low = mid + 1;
-      else high = mid;
-    }
-    return this.hashes[low] === target;
+    return this.set.has(domain);
   }
 }
 
 const YIELD_EVERY = 50_000;
+const pause = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The host an expression names (`=host/`, `host/`, `host/path…`). */
 export function expressionHost(expression: string): string {
   const slash = expression.indexOf('/');
   return expression.startsWith('=') ? expression.slice(1, slash) : expression.slice(0, slash === -1 ? undefined : slash);
+}
+
+/** How many training hosts a category keeps (the model's own defaults). */
+export function sampleCap(category: FeedCategory, training: TrainingOptions = {}): number {
+  return category === 'clean' ? (training.maxClean ?? 100_000) : (training.maxPerCategory ?? 40_000);
+}
+
+/** One feed reduced to what the engine needs: sorted hashes, and a host sample for training. */
+export interface CompactFeed {
+  name: string;
+  category: FeedCategory;
+  /** Harm feeds: the entries' expression hashes; clean feeds: their registrable domains'. */
+  hashes: BigUint64Array;
+  exceptions: BigUint64Array;
+  /** The feed's hosts with the smallest `stableHash` (all of the `sampleCap` smallest, at most twice that). */
+  sample: string[];
+  /** Distinct entries (expressions) the feed named. */
+  entries: number;
+}
+
+/**
+ * Reduces a feed's expressions as they stream by: no string is kept but the training
+ * sample. The smallest-hash sample of a category is the smallest-hash sample of its feeds'
+ * samples, so storing each feed's own sample loses nothing.
+ */
+export class FeedCompactor {
+  private readonly entries = new HashCollector();
+  private readonly exceptions = new HashCollector();
+  /** Clean feeds: their distinct expressions, counted (their `entries` hold domains). */
+  private readonly expressions = new HashCollector();
+  private readonly sample: HostSample;
+
+  constructor(
+    readonly name: string,
+    readonly category: FeedCategory,
+    training: TrainingOptions = {},
+  ) {
+    this.sample = new HostSample(sampleCap(category, training));
+  }
+
+  add(expression: string, exception = false): void {
+    if (exception) {
+      if (this.category !== 'clean') this.exceptions.add(expression);
+      return;
+    }
+    const host = expressionHost(expression);
+    if (this.category === 'clean') {
+      this.entries.add(getDomain(host) ?? host);
+      this.expressions.add(expression);
+    } else this.entries.add(expression);
+    this.sample.add(host);
+  }
+
+  finish(): CompactFeed {
+    const hashes = this.entries.finish();
+    return {
+      name: this.name,
+      category: this.category,
+      entries: this.category === 'clean' ? this.expressions.finish().length : hashes.length,
+      hashes,
+      exceptions: this.exceptions.finish(),
+      sample: this.sample.values(),
+    };
+  }
+}
+
+/**
+ * The index of the team lists and the compact feeds, the popular-domain set of the clean
+ * feeds, and the lexical model (given, or trained on the samples). Merging sorted hashes is
+ * linear: two million entries take a fraction of a second.
+ */
+export async function assembleDetectionLists(
+  feeds: readonly CompactFeed[],
+  training: TrainingOptions & { model?: boolean; trained?: LexicalModel | undefined } = {},
+): Promise<DetectionLists> {
+  const parts: ListPart[] = teamParts();
+  for (const feed of feeds) {
+    if (feed.category === 'clean') continue;
+    parts.push({ category: feed.category, source: feed.name, hashes: feed.hashes });
+    parts.push({ category: feed.category, source: feed.name, exception: true, hashes: feed.exceptions });
+  }
+  const index = await ListIndex.mergeAsync(parts);
+  const popular = DomainSet.fromHashes(feeds.filter((feed) => feed.category === 'clean').map((feed) => feed.hashes));
+  let model = training.trained;
+  if (!model && training.model !== false) {
+    const samples = new Map<FeedCategory, HostSample>();
+    for (const feed of feeds) {
+      let sample = samples.get(feed.category);
+      if (!sample) samples.set(feed.category, (sample = new HostSample(sampleCap(feed.category, training))));
+      for (const host of feed.sample) sample.add(host);
+    }
+    const examples = new Map([...samples].map(([category, sample]) => [category, sample.values()]));
+    model = await LexicalModel.train(examples, training);
+  }
+  return { index, model, popular };
 }
 
 /**
@@ -68,29 +163,18 @@ export async function buildDetectionLists(
   feeds: Iterable<LoadedFeed> | AsyncIterable<LoadedFeed>,
   training: TrainingOptions & { model?: boolean; trained?: LexicalModel } = {},
 ): Promise<DetectionLists> {
-  const builder = new ListIndexBuilder();
-  for (const entry of teamEntries()) builder.add(entry.hash, entry.category, entry.source);
-  const capOf = (category: FeedCategory) => (category === 'clean' ? (training.maxClean ?? 100_000) : (training.maxPerCategory ?? 40_000));
-  const samples = new Map<FeedCategory, HostSample>();
-  const popularDomains: string[] = [];
+  const compact: CompactFeed[] = [];
   let done = 0;
   for await (const feed of feeds) {
-    let sample = samples.get(feed.category);
-    if (!sample) samples.set(feed.category, (sample = new HostSample(capOf(feed.category))));
+    const compactor = new FeedCompactor(feed.name, feed.category, training);
     for (const expression of feed.entries) {
-      const host = expressionHost(expression);
-      if (feed.category === 'clean') popularDomains.push(getDomain(host) ?? host);
-      else builder.add(expressionHash(expression), feed.category, feed.name);
-      sample.add(host);
-      if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      compactor.add(expression);
+      if (++done % YIELD_EVERY === 0) await pause();
     }
-    if (feed.category === 'clean') continue;
-    for (const expression of feed.exceptions ?? []) builder.add(expressionHash(expression), feed.category, feed.name, true);
+    for (const expression of feed.exceptions ?? []) compactor.add(expression, true);
+    compact.push(compactor.finish());
   }
-  const index = builder.finish();
-  const examples = new Map([...samples].map(([category, sample]) => [category, sample.values()]));
-  const model = training.model === false ? undefined : (training.trained ?? (await LexicalModel.train(examples, training)));
-  return { index, model, popular: DomainSet.of(popularDomains) };
+  return assembleDetectionLists(compact, training);
 }
 
 /**
@@ -120,6 +204,18 @@ class HostSample {
   values(): string[] {
     return [...this.hosts.keys()];
   }
+}
+
+/** The team lists as index parts, one a category (source `team`). */
+function teamParts(): ListPart[] {
+  return HARM_CATEGORIES.map((category) => {
+    const collector = new HashCollector();
+    for (const entry of TEAM_LISTS[category]) {
+      const expression = entryExpression(entry);
+      if (expression) collector.add(expression);
+    }
+    return { category, source: 'team', hashes: collector.finish() };
+  });
 }
 
 /** The shipped team lists as index entries (source `team`). */

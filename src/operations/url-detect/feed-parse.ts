@@ -32,48 +32,76 @@ export function feedText(body: Buffer): string {
 /** Parses a feed body in one of the `URL_LIST_FEEDS` formats. */
 export function parseFeed(body: Buffer, format: FeedFormat): ParsedFeed {
   const parsed = emptyFeed();
-  parseLines(feedText(body).split(/\r?\n|\r/), format, parsed);
+  parseLines(feedText(body).split(/\r?\n|\r/), format, setSink(parsed));
   return parsed;
 }
 
-const LINES_PER_SLICE = 20_000;
+/** Receives what a feed body holds, expression by expression (no Set of millions of strings). */
+export interface FeedSink {
+  entry(expression: string): void;
+  exception(expression: string): void;
+  skipped(line: string): void;
+}
 
-/** The same, yielding to the event loop between slices of lines: a refresh never stalls requests. */
-export async function parseFeedAsync(body: Buffer, format: FeedFormat): Promise<ParsedFeed> {
+const SLICE_BYTES = 128 * 1024;
+
+/**
+ * Parses a feed body slice by slice (128 KB of text at a time, never the whole body
+ * as one string or one array of lines), yielding to the event loop between slices: a refresh
+ * never stalls requests. gzip is inflated on libuv's thread pool.
+ */
+export async function parseFeedStream(body: Buffer, format: FeedFormat, sink: FeedSink): Promise<void> {
   const raw = body[0] === 0x1f && body[1] === 0x8b ? await gunzipAsync(body) : body;
-  const lines = raw
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n|\r/);
-  const parsed = emptyFeed();
-  for (let start = 0; start < lines.length; start += LINES_PER_SLICE) {
-    parseLines(lines.slice(start, start + LINES_PER_SLICE), format, parsed);
+  let start = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0;
+  while (start < raw.length) {
+    let end = Math.min(raw.length, start + SLICE_BYTES);
+    if (end < raw.length) {
+      const newline = raw.indexOf(0x0a, end);
+      end = newline === -1 ? raw.length : newline + 1;
+    }
+    parseLines(raw.toString('utf8', start, end).split(/\r?\n|\r/), format, sink);
+    start = end;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** The same into sets (tests and small feeds). */
+export async function parseFeedAsync(body: Buffer, format: FeedFormat): Promise<ParsedFeed> {
+  const parsed = emptyFeed();
+  await parseFeedStream(body, format, setSink(parsed));
   return parsed;
+}
+
+function setSink(parsed: ParsedFeed): FeedSink {
+  return {
+    entry: (expression) => parsed.entries.add(expression),
+    exception: (expression) => parsed.exceptions.add(expression),
+    skipped: (line) => {
+      parsed.skipped++;
+      if (parsed.skippedSamples.length < 3) parsed.skippedSamples.push(line.slice(0, 120));
+    },
+  };
 }
 
 function emptyFeed(): ParsedFeed {
   return { entries: new Set(), exceptions: new Set(), skipped: 0, skippedSamples: [] };
 }
 
-function parseLines(lines: string[], format: FeedFormat, parsed: ParsedFeed): void {
-  const skip = (line: string) => {
-    parsed.skipped++;
-    if (parsed.skippedSamples.length < 3) parsed.skippedSamples.push(line.slice(0, 120));
-  };
+function parseLines(lines: string[], format: FeedFormat, sink: FeedSink): void {
+  const skip = (line: string) => sink.skipped(line);
   for (const rawLine of lines) {
     const line = rawLine.trim();
     if (!line || line.startsWith('#') || line.startsWith('!') || (format === 'adblock' && line.startsWith('['))) continue;
     if (format === 'adblock') {
       const rule = adblockRule(line);
       if (rule === undefined) skip(line);
-      else if (rule) (rule.exception ? parsed.exceptions : parsed.entries).add(rule.expression);
+      else if (rule && rule.exception) sink.exception(rule.expression);
+      else if (rule) sink.entry(rule.expression);
       continue;
     }
     const expressions = lineExpressions(line.replace(/\s+#.*$/, ''), format);
     if (expressions === undefined) skip(line);
-    else for (const expression of expressions) parsed.entries.add(expression);
+    else for (const expression of expressions) sink.entry(expression);
   }
 }
 

@@ -1,13 +1,15 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
-import { urlListModels, urlListSources } from '../../../db/schema.js';
+import { urlListChunks, urlListModels, urlListSources } from '../../../db/schema.js';
 import type { Logger } from '../../logger.js';
-import type { LoadedFeed } from './detection-lists.js';
+import { FeedCompactor, type CompactFeed } from './detection-lists.js';
 import { downloadFeed, type DownloadOptions } from './feed-download.js';
+import { parseFeedStream } from './feed-parse.js';
 import { LexicalModel, type LexicalModelInfo } from './lexical-model.js';
-import { parseFeedAsync, type FeedCategory, type FeedSpec, type ParsedFeed } from './feeds.js';
+import { type FeedCategory, type FeedSpec } from './feeds.js';
+import { hashesFromBytes, hashesToBytes } from './list-index.js';
 
 export interface FeedResult {
   name: string;
@@ -29,24 +31,32 @@ export interface FeedState {
   lastError: string | null;
 }
 
-const EXCEPTIONS_MARK = '@@';
 const MODEL_NAME = 'lexical-host';
+/** The chunks of the saved model's weights (feed names cannot start with '@'). */
+const MODEL_CHUNKS = '@model/lexical-host';
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
-/** Downloaded feeds in the database: one row a feed, its entries as one gzip blob. */
+/** Downloaded feeds in the database: one state row a feed, its content as a generation of chunks (sorted hashes, training sample). */
 export function createListStore(db: Database) {
   return {
-    /** The stored feeds with their entries, one at a time (two million entries never sit in memory twice). */
-    async *loadFeeds(): AsyncGenerator<LoadedFeed> {
-      const names = await db
-        .select({ name: urlListSources.name, category: urlListSources.category })
+    /**
+     * The stored feeds in compact form (sorted hashes; the training sample too when `sample`).
+     * A feed whose chunks changed while they were read (a refresh switched generations) is
+     * read again: never half of one generation and half of another.
+     */
+    async loadFeeds(options: { sample?: boolean } = {}): Promise<CompactFeed[]> {
+      const rows = await db
+        .select({ name: urlListSources.name, category: urlListSources.category, generation: urlListSources.generation })
         .from(urlListSources)
         .orderBy(urlListSources.name);
-      for (const { name, category } of names) {
-        const [row] = await db.select({ entries: urlListSources.entries }).from(urlListSources).where(eq(urlListSources.name, name));
-        if (row?.entries) yield { name, category: category as FeedCategory, ...(await unpack(row.entries)) };
+      const feeds: CompactFeed[] = [];
+      for (const row of rows) {
+        if (row.generation === 0) continue;
+        const feed = await readFeed(db, row.name, row.category as FeedCategory, options.sample ?? true);
+        if (feed) feeds.push(feed);
       }
+      return feeds;
     },
 
     async states(): Promise<FeedState[]> {
@@ -72,9 +82,10 @@ export function createListStore(db: Database) {
         .select({
           latest: sql<string | null>`max(${urlListSources.fetchedAt})::text`,
           total: sql<number>`coalesce(sum(${urlListSources.entryCount}), 0)::int`,
+          generations: sql<number>`coalesce(sum(${urlListSources.generation}), 0)::int`,
         })
         .from(urlListSources);
-      return `${row?.latest ?? 'none'}/${row?.total ?? 0}`;
+      return `${row?.latest ?? 'none'}/${row?.total ?? 0}/${row?.generations ?? 0}`;
     },
 
     /** When the stored feeds were last refreshed (successfully or not); undefined before the first time. */
@@ -86,9 +97,10 @@ export function createListStore(db: Database) {
     },
 
     /**
-     * Downloads each feed and replaces its entries in one statement, so readers see the old
-     * list or the new one, never half of it. A failed or empty download keeps the previous
-     * entries and records the error; one feed failing does not stop the others.
+     * Downloads each feed, parses it in slices straight into sorted hashes, writes them as a new
+     * generation and switches the feed to it in one statement, so readers see the old list or
+     * the new one, never half of it. A failed or empty download keeps the previous entries and
+     * records the error; one feed failing does not stop the others.
      */
     async update(feeds: readonly FeedSpec[], options: DownloadOptions & { logger?: Logger; now?: () => Date } = {}): Promise<FeedResult[]> {
       const results: FeedResult[] = [];
@@ -97,8 +109,8 @@ export function createListStore(db: Database) {
         const started = Date.now();
         const now = options.now?.() ?? new Date();
         try {
-          const parsed = await parseFeedAsync(await downloadFeed(feed.url, options), feed.format);
-          if (parsed.entries.size === 0)
+          const parsed = await parseCompact(feed, await downloadFeed(feed.url, options));
+          if (parsed.entries === 0)
             throw new Error(
               parsed.skipped > 0
                 ? `no entry could be read (${parsed.skipped} lines skipped, e.g. '${parsed.skippedSamples[0]}')`
@@ -106,7 +118,7 @@ export function createListStore(db: Database) {
             );
           await storeFeed(db, feed, parsed, now);
           options.logger?.info(
-            { feed: feed.name, entries: parsed.entries.size, skipped: parsed.skipped, ms: Date.now() - started },
+            { feed: feed.name, entries: parsed.entries, skipped: parsed.skipped, ms: Date.now() - started },
             'url list stored',
           );
           if (parsed.skipped > 0)
@@ -114,7 +126,7 @@ export function createListStore(db: Database) {
               { feed: feed.name, skipped: parsed.skipped, samples: parsed.skippedSamples },
               'url list lines not understood were skipped',
             );
-          results.push({ name: feed.name, ok: true, entries: parsed.entries.size, skipped: parsed.skipped });
+          results.push({ name: feed.name, ok: true, entries: parsed.entries, skipped: parsed.skipped });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           await recordFailure(db, feed, message, now);
@@ -129,52 +141,186 @@ export function createListStore(db: Database) {
     async loadModel(version: string): Promise<LexicalModel | undefined> {
       const [row] = await db.select().from(urlListModels).where(eq(urlListModels.name, MODEL_NAME));
       if (!row || row.version !== version) return undefined;
-      return LexicalModel.fromBytes(await gunzipAsync(row.weights), JSON.parse(row.info) as LexicalModelInfo);
+      const stored = JSON.parse(row.weights) as { generation?: number; chunks?: number };
+      if (!stored.generation) return undefined;
+      const bytes = await readChunks(db, MODEL_CHUNKS, stored.generation, 'weights', stored.chunks ?? 0);
+      // Replaced while it was read: the caller trains its own.
+      if (!bytes) return undefined;
+      return LexicalModel.fromBytes(await gunzipAsync(bytes), JSON.parse(row.info) as LexicalModelInfo);
     },
 
+    /** The weights go in chunks like the feeds (tens of MB in one statement would hold PGlite, and the event loop, for a second). */
     async saveModel(version: string, model: LexicalModel): Promise<void> {
+      const { generation, counts } = await writeChunks(db, MODEL_CHUNKS, { weights: await gzipAsync(model.toBytes(), { level: 1 }) });
       const values = {
         version,
         info: JSON.stringify(model.info),
-        weights: await gzipAsync(model.toBytes(), { level: 1 }),
+        weights: JSON.stringify({ generation, chunks: counts.weights }),
         trainedAt: new Date(),
       };
       await db
         .insert(urlListModels)
         .values({ name: MODEL_NAME, ...values })
         .onConflictDoUpdate({ target: urlListModels.name, set: values });
+      await dropOtherGenerations(db, MODEL_CHUNKS, generation);
     },
 
     /** Drops the feeds that are no longer configured. */
     async prune(keep: readonly string[]): Promise<void> {
-      if (keep.length === 0) await db.delete(urlListSources);
-      else
-        await db.delete(urlListSources).where(
-          sql`${urlListSources.name} not in (${sql.join(
-            keep.map((name) => sql`${name}`),
-            sql`, `,
-          )})`,
-        );
+      if (keep.length === 0) {
+        await db.delete(urlListSources);
+        await db.delete(urlListChunks).where(ne(urlListChunks.name, MODEL_CHUNKS));
+        return;
+      }
+      const kept = sql.join(
+        keep.map((name) => sql`${name}`),
+        sql`, `,
+      );
+      await db.delete(urlListSources).where(sql`${urlListSources.name} not in (${kept})`);
+      await db.delete(urlListChunks).where(sql`${urlListChunks.name} not in (${kept}, ${MODEL_CHUNKS})`);
     },
   };
 }
 
-async function storeFeed(db: Database, feed: FeedSpec, parsed: ParsedFeed, now: Date): Promise<void> {
+interface CompactParse {
+  compact: CompactFeed;
+  entries: number;
+  skipped: number;
+  skippedSamples: string[];
+}
+
+/** Parses a downloaded body straight into sorted hashes and a training sample. */
+async function parseCompact(feed: FeedSpec, body: Buffer): Promise<CompactParse> {
+  const compactor = new FeedCompactor(feed.name, feed.category);
+  const result = { entries: 0, skipped: 0, skippedSamples: [] as string[] };
+  let entries = 0;
+  await parseFeedStream(body, feed.format, {
+    entry: (expression) => {
+      entries++;
+      compactor.add(expression);
+    },
+    exception: (expression) => compactor.add(expression, true),
+    skipped: (line) => {
+      result.skipped++;
+      if (result.skippedSamples.length < 3) result.skippedSamples.push(line.slice(0, 120));
+    },
+  });
+  const compact = compactor.finish();
+  return { ...result, compact, entries: entries === 0 ? 0 : compact.entries };
+}
+
+/** Base64 text per chunk: a multiple of 4 characters, so each chunk decodes on its own. */
+const CHUNK_CHARS = 1 << 20;
+
+function chunksOf(bytes: Buffer): string[] {
+  const text = bytes.toString('base64');
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += CHUNK_CHARS) out.push(text.slice(at, at + CHUNK_CHARS));
+  return out;
+}
+
+type ChunkKind = 'hashes' | 'exceptions' | 'sample' | 'weights';
+
+/** Writes a new generation of `name`'s blobs chunk by chunk (short statements, the event loop free in between). */
+async function writeChunks(
+  db: Database,
+  name: string,
+  blobs: Partial<Record<ChunkKind, Buffer>>,
+): Promise<{ generation: number; counts: Partial<Record<ChunkKind, number>> }> {
+  const [latest] = await db
+    .select({ generation: sql<number>`coalesce(max(${urlListChunks.generation}), 0)::int` })
+    .from(urlListChunks)
+    .where(eq(urlListChunks.name, name));
+  const [current] = await db.select({ generation: urlListSources.generation }).from(urlListSources).where(eq(urlListSources.name, name));
+  const generation = Math.max(latest?.generation ?? 0, current?.generation ?? 0) + 1;
+  const counts: Partial<Record<ChunkKind, number>> = {};
+  for (const [kind, blob] of Object.entries(blobs) as [ChunkKind, Buffer][]) {
+    const chunks = chunksOf(blob);
+    counts[kind] = chunks.length;
+    for (const [seq, data] of chunks.entries()) {
+      await db.insert(urlListChunks).values({ name, generation, kind, seq, data });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return { generation, counts };
+}
+
+async function dropOtherGenerations(db: Database, name: string, generation: number): Promise<void> {
+  await db.delete(urlListChunks).where(and(eq(urlListChunks.name, name), ne(urlListChunks.generation, generation)));
+}
+
+/** A blob of one generation; undefined when its chunks are not all there (a newer generation replaced it). */
+async function readChunks(db: Database, name: string, generation: number, kind: ChunkKind, expected: number): Promise<Buffer | undefined> {
+  const rows = await db
+    .select({ data: urlListChunks.data })
+    .from(urlListChunks)
+    .where(and(eq(urlListChunks.name, name), eq(urlListChunks.generation, generation), eq(urlListChunks.kind, kind)))
+    .orderBy(asc(urlListChunks.seq));
+  if (rows.length !== expected) return undefined;
+  return Buffer.concat(rows.map((chunk) => Buffer.from(chunk.data, 'base64')));
+}
+
+/**
+ * Writes the feed's new generation, then switches the feed row to it in one statement (readers
+ * see the old content or the new) and drops older generations.
+ */
+async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now: Date): Promise<void> {
+  const { generation, counts } = await writeChunks(db, feed.name, {
+    hashes: hashesToBytes(parsed.compact.hashes),
+    exceptions: hashesToBytes(parsed.compact.exceptions),
+    sample: await gzipAsync(parsed.compact.sample.join('\n'), { level: 6 }),
+  });
   const source = {
     url: feed.url,
     category: feed.category,
     format: feed.format,
-    entryCount: parsed.entries.size,
+    entryCount: parsed.entries,
     skippedCount: parsed.skipped,
     fetchedAt: now,
     lastAttemptAt: now,
     lastError: parsed.skipped > 0 ? `${parsed.skipped} lines not understood were skipped (e.g. '${parsed.skippedSamples[0]}')` : null,
-    entries: await pack(parsed),
+    generation,
+    chunks: JSON.stringify(counts),
   };
   await db
     .insert(urlListSources)
     .values({ name: feed.name, ...source })
     .onConflictDoUpdate({ target: urlListSources.name, set: source });
+  await dropOtherGenerations(db, feed.name, generation);
+}
+
+/** One feed's generation, or undefined when it is no longer there (then the caller's next read sees the new one). */
+async function readFeed(
+  db: Database,
+  name: string,
+  category: FeedCategory,
+  withSample: boolean,
+  attempt = 1,
+): Promise<CompactFeed | undefined> {
+  const [row] = await db
+    .select({ generation: urlListSources.generation, chunks: urlListSources.chunks, entries: urlListSources.entryCount })
+    .from(urlListSources)
+    .where(eq(urlListSources.name, name));
+  if (!row) return undefined;
+  const expected = JSON.parse(row.chunks) as Partial<Record<ChunkKind, number>>;
+  const read = (kind: ChunkKind) => readChunks(db, name, row.generation, kind, expected[kind] ?? 0);
+  const hashes = await read('hashes');
+  const exceptions = await read('exceptions');
+  const sample = withSample ? await read('sample') : Buffer.alloc(0);
+  if (!hashes || !exceptions || !sample) {
+    // Switched to a newer generation while it was read: read that one.
+    if (attempt >= 5) throw new Error(`url list '${name}' kept changing while it was read`);
+    return readFeed(db, name, category, withSample, attempt + 1);
+  }
+  const hosts = withSample && sample.length > 0 ? (await gunzipAsync(sample)).toString('utf8').split('\n').filter(Boolean) : [];
+  return {
+    name,
+    category,
+    entries: row.entries,
+    hashes: hashesFromBytes(hashes),
+    exceptions: hashesFromBytes(exceptions),
+    sample: hosts,
+  };
 }
 
 async function recordFailure(db: Database, feed: FeedSpec, message: string, now: Date): Promise<void> {
@@ -191,17 +337,6 @@ async function recordFailure(db: Database, feed: FeedSpec, message: string, now:
       lastError: error,
     })
     .onConflictDoUpdate({ target: urlListSources.name, set: { lastAttemptAt: now, lastError: error } });
-}
-
-// zlib's thread pool: compressing tens of MB never holds up requests.
-function pack(parsed: ParsedFeed): Promise<Buffer> {
-  return gzipAsync([...parsed.entries, EXCEPTIONS_MARK, ...parsed.exceptions].join('\n'), { level: 6 });
-}
-
-async function unpack(blob: Buffer): Promise<{ entries: string[]; exceptions: string[] }> {
-  const lines = (await gunzipAsync(blob)).toString('utf8').split('\n');
-  const mark = lines.lastIndexOf(EXCEPTIONS_MARK);
-  return mark === -1 ? { entries: lines, exceptions: [] } : { entries: lines.slice(0, mark), exceptions: lines.slice(mark + 1) };
 }
 
 export type ListStore = ReturnType<typeof createListStore>;

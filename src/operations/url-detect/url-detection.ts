@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/client.js';
 import type { Logger } from '../../logger.js';
-import { buildDetectionLists } from './detection-lists.js';
+import { assembleDetectionLists } from './detection-lists.js';
 import { createUrlEngine, type UrlEngine } from './engine.js';
 import type { DownloadOptions } from './feed-download.js';
 import type { FeedSpecs } from './feeds.js';
@@ -73,8 +73,11 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     const started = performance.now();
     // A model saved for this very feed state (by this or another instance) spares the training.
     const saved = await store.loadModel(current).catch(() => undefined);
-    const lists = await buildDetectionLists(store.loadFeeds(), { trained: saved });
-    if (lists.model && !saved) await store.saveModel(current, lists.model);
+    // Sorted hashes merge in a fraction of a second; the host samples are read only to train.
+    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: !saved }), { trained: saved });
+    // Another instance may be saving the same model at this moment: losing that race is harmless.
+    if (lists.model && !saved)
+      await store.saveModel(current, lists.model).catch((error: unknown) => deps.logger.warn({ err: error }, 'url lists: model not saved'));
     engine.setLists(lists);
     version = current;
     deps.logger.info(
