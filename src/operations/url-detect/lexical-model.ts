@@ -5,6 +5,8 @@ import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
 /** Class 0 is clean; the others are the harm categories in HARM_CATEGORIES order. */
 const CLASSES = ['clean', ...HARM_CATEGORIES] as const;
 const K = CLASSES.length;
+const ADAGRAD_START = 0.1;
+const L2 = 1e-6;
 
 export interface TrainingOptions {
   /** Examples kept per harm category (sampled by hash, so the same feeds give the same model). */
@@ -15,6 +17,8 @@ export interface TrainingOptions {
   targetFalsePositiveRate?: number;
   /** Yield to the event loop every this many examples, so requests are answered meanwhile. */
   yieldEvery?: number;
+  /** AdaGrad's base step. */
+  learningRate?: number;
 }
 
 export interface LexicalPrediction {
@@ -64,7 +68,7 @@ export class LexicalModel {
     const weights = new Float32Array((1 << FEATURE_BITS) * K);
     const bias = new Float32Array(K);
     const model = new LexicalModel(weights, bias, { examples: counts, threshold: 0.5, trainedMs: 0 });
-    const epochs = options.epochs ?? 4;
+    const epochs = options.epochs ?? 5;
     const yieldEvery = options.yieldEvery ?? 4000;
     const pause = () => new Promise((resolve) => setImmediate(resolve));
     // Features are extracted once into one flat array, then every epoch walks it.
@@ -81,8 +85,11 @@ export class LexicalModel {
     parts.length = 0;
     const order = Uint32Array.from(training.keys());
     const probabilities = new Float64Array(K);
+    // AdaGrad: each weight's step shrinks with its own history, so rare n-grams (most of them)
+    // still learn while the common ones settle; a small L2 pull keeps one-off grams modest.
+    const squared = new Float32Array(weights.length).fill(ADAGRAD_START);
+    const rate = options.learningRate ?? 0.3;
     for (let epoch = 0; epoch < epochs; epoch++) {
-      const rate = 0.4 / (1 + epoch);
       shuffle(order, epoch + 1);
       for (let step = 0; step < order.length; step++) {
         const n = order[step]!;
@@ -91,11 +98,14 @@ export class LexicalModel {
         const value = 1 / Math.sqrt(ids.length);
         model.scores(ids, value, probabilities);
         for (let k = 0; k < K; k++) {
-          const gradient = ((probabilities[k] ?? 0) - (k === label ? 1 : 0)) * (classWeight[label] ?? 1) * rate;
-          if (gradient === 0) continue;
-          bias[k] = (bias[k] ?? 0) - gradient * 0.1;
-          const delta = gradient * value;
-          for (let i = 0; i < ids.length; i++) weights[ids[i]! * K + k]! -= delta;
+          const gradient = ((probabilities[k] ?? 0) - (k === label ? 1 : 0)) * (classWeight[label] ?? 1);
+          bias[k] = (bias[k] ?? 0) - gradient * 0.02;
+          for (let i = 0; i < ids.length; i++) {
+            const at = ids[i]! * K + k;
+            const g = gradient * value + L2 * weights[at]!;
+            squared[at]! += g * g;
+            weights[at]! -= (rate * g) / Math.sqrt(squared[at]!);
+          }
         }
         if (step % yieldEvery === yieldEvery - 1) await pause();
       }
@@ -105,7 +115,7 @@ export class LexicalModel {
       .filter((row) => row.label === 0 && getDomain(row.host) === row.host)
       .map((row) => model.harmOf(row.host))
       .sort((a, b) => a - b);
-    const quantile = cleanHarm[Math.floor(cleanHarm.length * (1 - (options.targetFalsePositiveRate ?? 0.006)))] ?? 0.5;
+    const quantile = cleanHarm[Math.floor(cleanHarm.length * (1 - (options.targetFalsePositiveRate ?? 0.003)))] ?? 0.5;
     model.info.threshold = Math.min(0.999, Math.max(0.5, quantile));
     model.info.trainedMs = Math.round(performance.now() - started);
     return model;

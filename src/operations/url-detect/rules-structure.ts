@@ -40,6 +40,7 @@ export function structureSignals(url: CanonicalUrl): Signal[] {
   if (url.hasUserinfo) {
     signals.push({ category: 'phishing', weight: 40, reason: "주소에 '@'를 넣어 실제 접속 호스트를 숨기는 형태" });
   }
+  signals.push(...phishingKitSignals(url));
   if (url.ipVersion) return signals;
   if (!url.host.includes('.') || /\.(localhost|local|internal|lan|home\.arpa)$/.test(url.host)) {
     signals.push({ category: 'malware', weight: 70, reason: `내부망 전용 호스트(${url.host})로 연결되는 링크` });
@@ -73,6 +74,49 @@ export function structureSignals(url: CanonicalUrl): Signal[] {
   }
   if (/[a-z]\d{2,4}$|^\d{2,4}[a-z]/.test(label) && label.length <= 20) {
     signals.push({ category: 'generic', weight: 5, reason: '이름 끝이나 앞에 숫자를 붙인 도메인(주소를 자주 바꾸는 사이트의 특징)' });
+  }
+  return signals;
+}
+
+/** WordPress's own scripts under its folders: anything else ending in .php there was uploaded. */
+const WORDPRESS_SCRIPTS =
+  /^(admin-ajax|admin-post|load-scripts|load-styles|async-upload|wp-tinymce|ms-files|xmlrpc|index|wp-login|upgrade|install|post|edit|options|plugins|themes|tools|users|profile|update-core|media-new|upload|customize|widgets|nav-menus|about|theme-install|plugin-install)\.php$/;
+/** A page named for what phishing asks for: login.php, verify.html, webscr… */
+const FORM_PAGE =
+  /(^|[-_.])(log-?in|sign-?in|logon|verif(y|ication)|validat(e|ion)|account|update|secure|webscr|auth|password|passwd|billing|payment|wallet|recover(y)?|unlock|confirm|invoice|webmail|mailbox|otp|sms)[-_a-z0-9]*\.(php|html?|aspx?)$/;
+const EMAIL_IN_PATH = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}/;
+const RANDOM_FOLDER = /\/[0-9a-f]{24,}\//;
+
+/**
+ * Where phishing kits sit on hacked or rented sites: pages uploaded into WordPress's own
+ * folders or `.well-known`, login-named pages, the victim's address carried in the link,
+ * throw-away random folders. Each is specific to the page, so it weighs on shared hosting too.
+ */
+export function phishingKitSignals(url: CanonicalUrl): Signal[] {
+  const path = url.path.toLowerCase();
+  const signals: Signal[] = [];
+  const segments = path.split('/').filter(Boolean);
+  const last = segments[segments.length - 1] ?? '';
+  const page = /\.(php|html?|aspx?)$/.test(last);
+  if (/^\/wp-(content|includes|admin)\//.test(path) && page && (segments.length > 3 || !WORDPRESS_SCRIPTS.test(last))) {
+    if (!/^\/wp-admin\/[a-z-]+\.php$/.test(path) && !/^\/wp-includes\/js\//.test(path)) {
+      signals.push({
+        category: 'phishing',
+        weight: 35,
+        reason: '워드프레스 폴더 안에 올린 웹 페이지(해킹된 사이트에 심은 피싱 키트의 흔한 위치)',
+      });
+    }
+  } else if (path.startsWith('/.well-known/') && page) {
+    signals.push({ category: 'phishing', weight: 35, reason: '.well-known 폴더 안에 숨긴 웹 페이지(피싱 키트의 흔한 위치)' });
+  }
+  if (FORM_PAGE.test(last) && segments.length >= 2) {
+    signals.push({ category: 'phishing', weight: 20, reason: `로그인·인증을 요구하는 이름의 페이지('${last}')를 하위 폴더에 둠` });
+  }
+  if (!url.hasUserinfo && EMAIL_IN_PATH.test(url.decodedText)) {
+    signals.push({ category: 'phishing', weight: 20, reason: '링크 안에 받는 사람의 이메일 주소가 들어 있음(맞춤형 피싱 링크의 특징)' });
+  }
+  if (RANDOM_FOLDER.test(path) && page) {
+    signals.push({ category: 'generic', weight: 15, reason: '무작위 문자열로 된 폴더 안의 웹 페이지' });
   }
   return signals;
 }
