@@ -3,6 +3,8 @@ import { parse as parseDomain } from 'tldts';
 
 /** Hashed feature space of the lexical model: 2^20 buckets keep collisions rare at 8 MB a class. */
 export const FEATURE_BITS = 20;
+/** Bumped whenever `hostFeatures` changes: a model saved with other features is retrained, not misread. */
+export const FEATURE_VERSION = 2;
 const FEATURE_MASK = (1 << FEATURE_BITS) - 1;
 
 /** A feature of a host: its bucket and the text it stands for (for the Korean reason). */

@@ -1,5 +1,5 @@
 import { getDomain } from 'tldts';
-import { FEATURE_BITS, hostFeatures } from './lexical-features.js';
+import { FEATURE_BITS, FEATURE_VERSION, hostFeatures } from './lexical-features.js';
 import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
 
 /** Class 0 is clean; the others are the harm categories in HARM_CATEGORIES order. */
@@ -15,6 +15,8 @@ export interface TrainingOptions {
   epochs?: number;
   /** Share of clean validation hosts allowed above the threshold. */
   targetFalsePositiveRate?: number;
+  /** Share of clean validation hosts allowed above the `suspicious` level. */
+  suspiciousFalsePositiveRate?: number;
   /** Yield to the event loop every this many examples, so requests are answered meanwhile. */
   yieldEvery?: number;
   /** AdaGrad's base step. */
@@ -33,7 +35,15 @@ export interface LexicalPrediction {
 
 export interface LexicalModelInfo {
   examples: Record<(typeof CLASSES)[number], number>;
+  /** Harm at or above which the model decides alone (clean validation names above it: `targetFalsePositiveRate`). */
   threshold: number;
+  /**
+   * A lower level (`suspiciousFalsePositiveRate` of clean names above it): there the model is
+   * one signal among others and needs the rules to agree.
+   */
+  suspicious?: number;
+  /** The feature set the weights were trained on: weights of another version are not loaded. */
+  features?: number;
   trainedMs: number;
 }
 
@@ -67,8 +77,8 @@ export class LexicalModel {
     });
     const weights = new Float32Array((1 << FEATURE_BITS) * K);
     const bias = new Float32Array(K);
-    const model = new LexicalModel(weights, bias, { examples: counts, threshold: 0.5, trainedMs: 0 });
-    const epochs = options.epochs ?? 5;
+    const model = new LexicalModel(weights, bias, { examples: counts, threshold: 0.5, features: FEATURE_VERSION, trainedMs: 0 });
+    const epochs = options.epochs ?? 4;
     const yieldEvery = options.yieldEvery ?? 4000;
     const pause = () => new Promise((resolve) => setImmediate(resolve));
     // Features are extracted once into one flat array, then every epoch walks it.
@@ -115,8 +125,10 @@ export class LexicalModel {
       .filter((row) => row.label === 0 && getDomain(row.host) === row.host)
       .map((row) => model.harmOf(row.host))
       .sort((a, b) => a - b);
-    const quantile = cleanHarm[Math.floor(cleanHarm.length * (1 - (options.targetFalsePositiveRate ?? 0.003)))] ?? 0.5;
-    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile));
+    const quantile = (rate: number) => cleanHarm[Math.floor(cleanHarm.length * (1 - rate))] ?? 0.5;
+    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile(options.targetFalsePositiveRate ?? 0.003)));
+    model.info.suspicious = Math.min(model.info.threshold, Math.max(0.5, quantile(options.suspiciousFalsePositiveRate ?? 0.02)));
+    model.info.features = FEATURE_VERSION;
     model.info.trainedMs = Math.round(performance.now() - started);
     return model;
   }
@@ -132,7 +144,7 @@ export class LexicalModel {
   /** A model saved with `toBytes`; undefined when the bytes do not fit this feature space. */
   static fromBytes(bytes: Buffer, info: LexicalModelInfo): LexicalModel | undefined {
     const size = (1 << FEATURE_BITS) * K;
-    if (bytes.length !== (size + K) * 4) return undefined;
+    if (bytes.length !== (size + K) * 4 || info.features !== FEATURE_VERSION) return undefined;
     const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     return new LexicalModel(floats.subarray(0, size), floats.slice(size), info);
   }

@@ -48,7 +48,8 @@ export function structureSignals(url: CanonicalUrl): Signal[] {
   }
 
   const tld = url.host.split('.').pop() ?? '';
-  if (CHEAP_TLDS.has(tld)) signals.push({ category: 'generic', weight: 15, reason: `악용이 잦은 저가 최상위 도메인(.${tld})` });
+  if (CHEAP_TLDS.has(tld))
+    signals.push({ category: 'generic', weight: 15, reason: `악용이 잦은 저가 최상위 도메인(.${tld})`, shape: true });
   if (url.domain && KOREAN_FREE_SUBDOMAINS.has(url.domain)) {
     signals.push({ category: 'generic', weight: 15, reason: `무료 서브도메인 서비스(${url.domain}) 주소` });
   } else if (url.domain && SHARED_HOSTING.has(url.domain)) {
@@ -60,20 +61,26 @@ export function structureSignals(url: CanonicalUrl): Signal[] {
 
   const subLabels = url.subdomain ? url.subdomain.split('.') : [];
   if (subLabels.length >= 4)
-    signals.push({ category: 'generic', weight: 15, reason: `하위 도메인이 지나치게 많음(${subLabels.length}단계)` });
+    signals.push({ category: 'generic', weight: 15, reason: `하위 도메인이 지나치게 많음(${subLabels.length}단계)`, shape: true });
   if (subLabels.some((label) => TLD_LIKE.has(label)) && subLabels.length >= 2 && !isInfrastructure(url.domain)) {
     signals.push({ category: 'phishing', weight: 25, reason: '다른 도메인 이름을 하위 도메인에 넣어 위장한 형태' });
   }
-  if (url.host.length > 50) signals.push({ category: 'generic', weight: 10, reason: `호스트 이름이 매우 김(${url.host.length}자)` });
+  if (url.host.length > 50)
+    signals.push({ category: 'generic', weight: 10, reason: `호스트 이름이 매우 김(${url.host.length}자)`, shape: true });
   if ((url.domainLabel.match(/-/g) ?? []).length >= 3) {
-    signals.push({ category: 'generic', weight: 10, reason: '하이픈이 여러 개 들어간 도메인' });
+    signals.push({ category: 'generic', weight: 10, reason: '하이픈이 여러 개 들어간 도메인', shape: true });
   }
   const label = url.domainLabel;
   if (!label.startsWith('xn--') && label.length >= 10 && entropy(label) > 3.3 && /\d/.test(label) && !/[aeiou]{2}/.test(label)) {
-    signals.push({ category: 'malware', weight: 25, reason: '무작위로 생성된 것처럼 보이는 도메인 이름' });
+    signals.push({ category: 'malware', weight: 25, reason: '무작위로 생성된 것처럼 보이는 도메인 이름', shape: true });
   }
   if (/[a-z]\d{2,4}$|^\d{2,4}[a-z]/.test(label) && label.length <= 20) {
-    signals.push({ category: 'generic', weight: 5, reason: '이름 끝이나 앞에 숫자를 붙인 도메인(주소를 자주 바꾸는 사이트의 특징)' });
+    signals.push({
+      category: 'generic',
+      weight: 5,
+      reason: '이름 끝이나 앞에 숫자를 붙인 도메인(주소를 자주 바꾸는 사이트의 특징)',
+      shape: true,
+    });
   }
   return signals;
 }

@@ -83,7 +83,8 @@ export const VOCABULARIES: readonly Vocabulary[] = [
       'casin0',
       'zino(?!v|n)',
       'spins(?!ter)',
-      'bingo',
+      '(?<![a-z])bingo',
+      'bingo(?![a-z])',
       'pokie',
       'sportsbook',
       'bookmaker',
@@ -154,7 +155,7 @@ export const VOCABULARIES: readonly Vocabulary[] = [
     host: [
       'porn',
       'xxx',
-      '(?<!s|es|dle|wes)sex(?!t)',
+      '(?<!s|es|dle|wes|a)sex(?!t|pert)',
       'adult',
       'nude',
       'hentai',
