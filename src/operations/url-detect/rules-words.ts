@@ -57,9 +57,13 @@ export function vocabularySignals(url: CanonicalUrl): Signal[] {
   const shared = url.domain !== undefined && SHARED_HOSTING.has(url.domain);
   for (const { vocabulary, host, weakHost, bounded, pathWords, korean, koreanStrong } of compiled) {
     const strong = [...new Set([...distinct(hostJoined, host), ...distinct(hostText, korean)])];
+    // Phishing's bounded words (kr, m, pay...) are too common alone; the brand rule weighs them.
+    const weak = vocabulary.category === 'phishing' ? [] : distinct(hostText, bounded).filter((w) => !strong.includes(w));
     // Two innocent words glued into one name (`hot` + `babes`) tell what one alone does not.
     // On shared hosting anyone picks any name: innocent words there say nothing.
-    const paired = shared ? [] : distinct(hostJoined, weakHost).filter((w) => !strong.some((s) => s.includes(w) || w.includes(s)));
+    // A word already counted (strong, or bounded like `vegas`) is not counted again.
+    const counted = [...strong, ...weak];
+    const paired = shared ? [] : distinct(hostJoined, weakHost).filter((w) => !counted.some((c) => c.includes(w) || w.includes(c)));
     if (paired.length >= 2 && strong.length === 0) {
       signals.push({
         category: vocabulary.category,
@@ -73,8 +77,6 @@ export function vocabularySignals(url: CanonicalUrl): Signal[] {
         reason: `호스트에 ${vocabulary.label}와 어울리는 단어('${paired[0]}')가 들어 있음`,
       });
     }
-    // Phishing's bounded words (kr, m, pay...) are too common alone; the brand rule weighs them.
-    const weak = vocabulary.category === 'phishing' ? [] : distinct(hostText, bounded).filter((w) => !strong.includes(w));
     strong.forEach((word, index) => {
       const weight = index === 0 ? vocabulary.hostWeight : vocabulary.extraWeight;
       signals.push({ category: vocabulary.category, weight, reason: `호스트에 ${vocabulary.label}('${word}')가 들어 있음` });
