@@ -119,7 +119,7 @@ function measure(
     for (const key of keys) {
       bump(total, key);
       if (verdict.isMalicious) bump(hit, key);
-      else if (key !== 'clean' && key !== 'all' && key !== 'korean') misses.set(key, [...(misses.get(key) ?? []), item.url]);
+      else if (item.label !== 'clean' && key !== 'all' && key !== 'korean') misses.set(key, [...(misses.get(key) ?? []), item.url]);
     }
     if (item.label === 'clean' && verdict.isMalicious) fp.push(`${item.url} → ${verdict.category}: ${verdict.reason}`);
   }

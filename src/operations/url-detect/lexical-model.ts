@@ -69,8 +69,11 @@ export class LexicalModel {
     const counts = Object.fromEntries(CLASSES.map((c, i) => [c, rows.filter((r) => r.label === i).length])) as LexicalModelInfo['examples'];
     // Nothing to learn without clean examples or without any harmful one.
     if (counts.clean < 100 || rows.length - counts.clean < 100) return undefined;
-    const validation = rows.filter((row) => row.hash % 10 === 0);
-    const training = rows.filter((row) => row.hash % 10 !== 0);
+    // Held back by registrable domain, not by host: with api.x.com in training, x.com would look
+    // familiar and the threshold would promise fewer false positives than real sites give.
+    const heldBack = (row: Row) => stableHash(getDomain(row.host) ?? row.host) % 10 === 0;
+    const validation = rows.filter(heldBack);
+    const training = rows.filter((row) => !heldBack(row));
     const classWeight = CLASSES.map((_, i) => {
       const n = training.filter((row) => row.label === i).length;
       return n === 0 ? 0 : training.length / (K * n);
@@ -126,7 +129,7 @@ export class LexicalModel {
       .map((row) => model.harmOf(row.host))
       .sort((a, b) => a - b);
     const quantile = (rate: number) => cleanHarm[Math.floor(cleanHarm.length * (1 - rate))] ?? 0.5;
-    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile(options.targetFalsePositiveRate ?? 0.003)));
+    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile(options.targetFalsePositiveRate ?? 0.0025)));
     model.info.suspicious = Math.min(model.info.threshold, Math.max(0.5, quantile(options.suspiciousFalsePositiveRate ?? 0.02)));
     model.info.features = FEATURE_VERSION;
     model.info.trainedMs = Math.round(performance.now() - started);
