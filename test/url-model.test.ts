@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildDetectionLists, teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
+import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
+import { modelSignals } from '../src/operations/url-detect/rules-model.js';
+import type { Signal } from '../src/operations/url-detect/signals.js';
 import { ListIndex } from '../src/operations/url-detect/list-index.js';
 import { seededRandom } from './helpers/seeded-random.js';
 
@@ -56,6 +59,31 @@ describe('lexical model trained from the loaded feeds', () => {
     const verdict = engine.classifyRules('https://mispinwin999.github.io/');
     expect(verdict.isMalicious).toBe(false);
     expect(verdict.signals.some((s) => s.reason.includes('주소 모델'))).toBe(true);
+  });
+});
+
+describe('model levels', () => {
+  it('calibrates a suspicious level below the threshold and refuses weights of another feature set', async () => {
+    const model = (await buildDetectionLists(syntheticFeeds(13))).model!;
+    expect(model.info.suspicious).toBeGreaterThan(0);
+    expect(model.info.suspicious).toBeLessThanOrEqual(model.info.threshold);
+    expect(LexicalModel.fromBytes(model.toBytes(), model.info)).toBeDefined();
+    expect(LexicalModel.fromBytes(model.toBytes(), { ...model.info, features: undefined })).toBeUndefined();
+  });
+
+  it('between the suspicious level and the threshold, counts only when a rule other than the shape agrees', () => {
+    const fake = (harm: number) =>
+      ({
+        info: { threshold: 0.99, suspicious: 0.9 },
+        predict: () => ({ harm, category: 'adult', flagged: harm >= 0.99, evidence: ['babe'] }),
+      }) as unknown as LexicalModel;
+    const url = canonicalizeUrl('https://hotbabe.top/');
+    const cheapTld: Signal = { category: 'generic', weight: 15, reason: 'cheap', shape: true };
+    const word: Signal = { category: 'adult', weight: 15, reason: 'word' };
+    expect(modelSignals(url, fake(0.95), [cheapTld])).toEqual([]);
+    expect(modelSignals(url, fake(0.95), [cheapTld, word])).toEqual([expect.objectContaining({ category: 'adult', weight: 35 })]);
+    expect(modelSignals(url, fake(0.995), [])).toEqual([expect.objectContaining({ weight: 50 })]);
+    expect(modelSignals(url, fake(0.5), [word])).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import { createUrlEngine, HARMFUL_SCORE } from '../src/operations/url-detect/eng
 import { entryExpression } from '../src/operations/url-detect/expressions.js';
 import { expressionHash, ListIndex, type HarmCategory } from '../src/operations/url-detect/list-index.js';
 import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
-import { structureSignals } from '../src/operations/url-detect/rules-structure.js';
+import { phishingKitSignals, structureSignals } from '../src/operations/url-detect/rules-structure.js';
 import { brandSignals, governmentSignals, vocabularySignals } from '../src/operations/url-detect/rules-words.js';
 import { editDistance, skeleton } from '../src/operations/url-detect/similarity.js';
 
@@ -85,6 +85,85 @@ describe('brand rules', () => {
     expect(governmentSignals(canonicalizeUrl('https://www.gov.kr/portal'))).toEqual([]);
     expect(governmentSignals(canonicalizeUrl('https://www.seoul.go.kr/'))).toEqual([]);
     expect(governmentSignals(canonicalizeUrl('https://www.govtech.com/'))).toEqual([]);
+  });
+});
+
+describe('zero-hour rules for URLs on no list (issue 19)', () => {
+  const harmful = (url: string, category: HarmCategory) =>
+    expect(verdict(url), url).toMatchObject({ isMalicious: true, category, source: 'rules' });
+  const clean = (url: string) => expect(verdict(url), url).toMatchObject({ isMalicious: false });
+
+  it('read English adult and gambling words glued into names, and pairs of innocent words only together', () => {
+    harmful('https://oldhotpussy.example/', 'adult');
+    harmful('https://masturbators-club.example/', 'adult');
+    harmful('https://hotbabesvids.example/', 'adult');
+    harmful('https://wizbet.example/', 'gambling');
+    harmful('https://betpanda.example/', 'gambling');
+    harmful('https://ohmyzino.example/', 'gambling');
+    harmful('https://luckyspinvegas.example/', 'gambling');
+    expect(verdict('https://hotbabesvids.example/').reason).toContain("'hot'");
+    // One innocent word alone is no verdict, nor are words that merely contain one.
+    for (const url of [
+      'https://www.hotels.com/',
+      'https://goldenretriever.example/',
+      'https://www.alphabet.com/',
+      'https://betterhelp.com/',
+      'https://www.lotto.co.kr/',
+      'https://cocktail-bar.example/',
+      'https://mypics.example/',
+      'https://mature-investing.example/',
+      'https://www.tibet.net/',
+    ])
+      clean(url);
+  });
+
+  it('do not read glued innocent pairs on shared hosting, where anyone picks any name', () => {
+    clean('https://hot-babes.github.io/');
+    harmful('https://hotbabes.example/', 'adult');
+  });
+
+  it('recognise phishing-kit paths: uploads into WordPress folders, login pages in subfolders, the victim address', () => {
+    const reasons = (url: string) => phishingKitSignals(canonicalizeUrl(url)).map((s) => s.reason);
+    expect(reasons('https://shop.example/wp-content/themes/tsl/0eaf7a4b1797499c62c4344acaae176b/address.php').join()).toContain(
+      '워드프레스',
+    );
+    expect(reasons('https://site.example/wp-includes/CEO/rebrand/boxMrenewal.php').join()).toContain('워드프레스');
+    expect(reasons('https://site.example/.well-known/pki/verify.php').join()).toContain('.well-known');
+    expect(reasons('https://site.example/functions/auth/login.php').join()).toContain('login.php');
+    expect(reasons('https://site.example/css/x/3mail@b.co').join()).toContain('이메일');
+    harmful('https://site.example/wp-content/plugins/x/secure/login.php', 'phishing');
+    // WordPress itself and ordinary pages are no kit.
+    for (const url of [
+      'https://blog.example/wp-admin/admin-ajax.php',
+      'https://blog.example/wp-login.php',
+      'https://blog.example/wp-admin/post.php',
+      'https://blog.example/wp-content/uploads/2024/05/photo.jpg',
+      'https://blog.example/wp-includes/js/jquery/jquery.min.js',
+      'https://www.example.com/login.php',
+      'https://www.example.com/account/settings',
+    ]) {
+      expect(phishingKitSignals(canonicalizeUrl(url)), url).toEqual([]);
+      clean(url);
+    }
+  });
+
+  it('name global phishing targets (wallets, exchanges, parcels) as impersonated brands, not their own domains', () => {
+    harmful('https://coinbase-wallet-auth.example/', 'phishing');
+    harmful('https://metamask-extension-restore.example/', 'phishing');
+    harmful('https://trezor-start-login.example/', 'phishing');
+    harmful('https://usps-redelivery.example/', 'phishing');
+    for (const url of [
+      'https://www.coinbase.com/',
+      'https://metamask.io/',
+      'https://trezor.io/start',
+      'https://tools.usps.com/go/TrackConfirmAction',
+    ])
+      clean(url);
+  });
+
+  it('keep Korean gambling and adult slang working alongside the English words', () => {
+    harmful('https://totosite79.com/', 'gambling');
+    harmful('https://kbj-live.example/', 'adult');
   });
 });
 

@@ -249,6 +249,26 @@ export const BRANDS: readonly Brand[] = [
   },
   { name: 'DHL', tokens: ['dhl'], korean: [], domains: ['dhl.com', 'dhl.co.kr'] },
   { name: '바이낸스', tokens: ['binance'], korean: [], domains: ['binance.com'] },
+  // Global services that phishing kits copy most (wallets, exchanges, mail, parcels, games):
+  // Korean users hold these accounts too, and the kits are the same everywhere.
+  { name: '코인베이스', tokens: ['coinbase'], korean: [], domains: ['coinbase.com', 'cb.com'] },
+  { name: '메타마스크', tokens: ['metamask'], korean: ['메타마스크'], domains: ['metamask.io'] },
+  { name: '레저(하드웨어 지갑)', tokens: ['ledgerlive', 'ledgerwallet'], korean: [], domains: ['ledger.com'] },
+  { name: '트레저(하드웨어 지갑)', tokens: ['trezor'], korean: [], domains: ['trezor.io'] },
+  { name: '크라켄', tokens: ['kraken'], korean: [], domains: ['kraken.com'] },
+  { name: '로빈후드', tokens: ['robinhood'], korean: [], domains: ['robinhood.com'] },
+  { name: '미국 우정청(USPS)', tokens: ['usps'], korean: [], domains: ['usps.com', 'usps.gov'] },
+  { name: '페덱스', tokens: ['fedex'], korean: ['페덱스'], domains: ['fedex.com'] },
+  { name: '도큐사인', tokens: ['docusign'], korean: [], domains: ['docusign.com', 'docusign.net'] },
+  {
+    name: '스팀',
+    tokens: ['steamcommunity', 'steampowered'],
+    korean: [],
+    domains: ['steamcommunity.com', 'steampowered.com', 'steamstatic.com'],
+  },
+  { name: '로블록스', tokens: ['roblox'], korean: ['로블록스'], domains: ['roblox.com', 'rbxcdn.com', 'roblox.qq.com'] },
+  { name: '텔레그램', tokens: ['telegram'], korean: ['텔레그램'], domains: ['telegram.org', 'telegram.me', 't.me'] },
+  { name: '웰스파고', tokens: ['wellsfargo'], korean: [], domains: ['wellsfargo.com', 'wf.com'] },
 ];
 
 /** Tokens short enough to appear by chance inside words: they must stand alone as a label part. */

@@ -3,6 +3,8 @@ import { parse as parseDomain } from 'tldts';
 
 /** Hashed feature space of the lexical model: 2^20 buckets keep collisions rare at 8 MB a class. */
 export const FEATURE_BITS = 20;
+/** Bumped whenever `hostFeatures` changes: a model saved with other features is retrained, not misread. */
+export const FEATURE_VERSION = 2;
 const FEATURE_MASK = (1 << FEATURE_BITS) - 1;
 
 /** A feature of a host: its bucket and the text it stands for (for the Korean reason). */
@@ -38,6 +40,19 @@ export function hostFeatures(host: string): HostFeatures {
   const digits = (registrable.match(/\d/g) ?? []).length;
   names.push(`#digits:${bucket(digits, [0, 1, 3, 6])}`, `#hyphens:${bucket((registrable.match(/-/g) ?? []).length, [0, 1, 2])}`);
   if (own.includes('xn--')) names.push('#punycode');
+  // Shape read together with the suffix: a long, digit-laden name means one thing under .com,
+  // another under .xyz; pronounceability (vowel share, longest consonant run) marks made-up names.
+  const tld = parsed.isPrivate ? '#shared' : `.${suffix}`;
+  const letters = registrable.replace(/[^a-z]/g, '');
+  const vowels = (letters.match(/[aeiouy]/g) ?? []).length;
+  const run = Math.max(0, ...(letters.match(/[^aeiouy]+/g) ?? []).map((r) => r.length));
+  names.push(
+    `#tld-len:${tld}:${bucket(registrable.length, [5, 8, 12, 18])}`,
+    `#tld-digits:${tld}:${bucket(digits, [0, 2])}`,
+    `#tld-labels:${tld}:${Math.min(labels.length, 4)}`,
+    `#vowels:${bucket(letters.length === 0 ? 0 : Math.round((vowels / letters.length) * 10), [1, 2, 3, 4, 5])}`,
+    `#consonants:${bucket(run, [2, 3, 4, 5])}`,
+  );
   for (const label of labels) if (label) names.push(`w:${label}`);
   const text = `^${registrable}$`;
   for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= text.length; i++) names.push(text.slice(i, i + n));

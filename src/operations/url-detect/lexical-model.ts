@@ -1,10 +1,12 @@
 import { getDomain } from 'tldts';
-import { FEATURE_BITS, hostFeatures } from './lexical-features.js';
+import { FEATURE_BITS, FEATURE_VERSION, hostFeatures } from './lexical-features.js';
 import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
 
 /** Class 0 is clean; the others are the harm categories in HARM_CATEGORIES order. */
 const CLASSES = ['clean', ...HARM_CATEGORIES] as const;
 const K = CLASSES.length;
+const ADAGRAD_START = 0.1;
+const L2 = 1e-6;
 
 export interface TrainingOptions {
   /** Examples kept per harm category (sampled by hash, so the same feeds give the same model). */
@@ -13,8 +15,12 @@ export interface TrainingOptions {
   epochs?: number;
   /** Share of clean validation hosts allowed above the threshold. */
   targetFalsePositiveRate?: number;
+  /** Share of clean validation hosts allowed above the `suspicious` level. */
+  suspiciousFalsePositiveRate?: number;
   /** Yield to the event loop every this many examples, so requests are answered meanwhile. */
   yieldEvery?: number;
+  /** AdaGrad's base step. */
+  learningRate?: number;
 }
 
 export interface LexicalPrediction {
@@ -29,7 +35,15 @@ export interface LexicalPrediction {
 
 export interface LexicalModelInfo {
   examples: Record<(typeof CLASSES)[number], number>;
+  /** Harm at or above which the model decides alone (clean validation names above it: `targetFalsePositiveRate`). */
   threshold: number;
+  /**
+   * A lower level (`suspiciousFalsePositiveRate` of clean names above it): there the model is
+   * one signal among others and needs the rules to agree.
+   */
+  suspicious?: number;
+  /** The feature set the weights were trained on: weights of another version are not loaded. */
+  features?: number;
   trainedMs: number;
 }
 
@@ -55,15 +69,18 @@ export class LexicalModel {
     const counts = Object.fromEntries(CLASSES.map((c, i) => [c, rows.filter((r) => r.label === i).length])) as LexicalModelInfo['examples'];
     // Nothing to learn without clean examples or without any harmful one.
     if (counts.clean < 100 || rows.length - counts.clean < 100) return undefined;
-    const validation = rows.filter((row) => row.hash % 10 === 0);
-    const training = rows.filter((row) => row.hash % 10 !== 0);
+    // Held back by registrable domain, not by host: with api.x.com in training, x.com would look
+    // familiar and the threshold would promise fewer false positives than real sites give.
+    const heldBack = (row: Row) => stableHash(getDomain(row.host) ?? row.host) % 10 === 0;
+    const validation = rows.filter(heldBack);
+    const training = rows.filter((row) => !heldBack(row));
     const classWeight = CLASSES.map((_, i) => {
       const n = training.filter((row) => row.label === i).length;
       return n === 0 ? 0 : training.length / (K * n);
     });
     const weights = new Float32Array((1 << FEATURE_BITS) * K);
     const bias = new Float32Array(K);
-    const model = new LexicalModel(weights, bias, { examples: counts, threshold: 0.5, trainedMs: 0 });
+    const model = new LexicalModel(weights, bias, { examples: counts, threshold: 0.5, features: FEATURE_VERSION, trainedMs: 0 });
     const epochs = options.epochs ?? 4;
     const yieldEvery = options.yieldEvery ?? 4000;
     const pause = () => new Promise((resolve) => setImmediate(resolve));
@@ -81,8 +98,11 @@ export class LexicalModel {
     parts.length = 0;
     const order = Uint32Array.from(training.keys());
     const probabilities = new Float64Array(K);
+    // AdaGrad: each weight's step shrinks with its own history, so rare n-grams (most of them)
+    // still learn while the common ones settle; a small L2 pull keeps one-off grams modest.
+    const squared = new Float32Array(weights.length).fill(ADAGRAD_START);
+    const rate = options.learningRate ?? 0.3;
     for (let epoch = 0; epoch < epochs; epoch++) {
-      const rate = 0.4 / (1 + epoch);
       shuffle(order, epoch + 1);
       for (let step = 0; step < order.length; step++) {
         const n = order[step]!;
@@ -91,11 +111,14 @@ export class LexicalModel {
         const value = 1 / Math.sqrt(ids.length);
         model.scores(ids, value, probabilities);
         for (let k = 0; k < K; k++) {
-          const gradient = ((probabilities[k] ?? 0) - (k === label ? 1 : 0)) * (classWeight[label] ?? 1) * rate;
-          if (gradient === 0) continue;
-          bias[k] = (bias[k] ?? 0) - gradient * 0.1;
-          const delta = gradient * value;
-          for (let i = 0; i < ids.length; i++) weights[ids[i]! * K + k]! -= delta;
+          const gradient = ((probabilities[k] ?? 0) - (k === label ? 1 : 0)) * (classWeight[label] ?? 1);
+          bias[k] = (bias[k] ?? 0) - gradient * 0.02;
+          for (let i = 0; i < ids.length; i++) {
+            const at = ids[i]! * K + k;
+            const g = gradient * value + L2 * weights[at]!;
+            squared[at]! += g * g;
+            weights[at]! -= (rate * g) / Math.sqrt(squared[at]!);
+          }
         }
         if (step % yieldEvery === yieldEvery - 1) await pause();
       }
@@ -105,8 +128,10 @@ export class LexicalModel {
       .filter((row) => row.label === 0 && getDomain(row.host) === row.host)
       .map((row) => model.harmOf(row.host))
       .sort((a, b) => a - b);
-    const quantile = cleanHarm[Math.floor(cleanHarm.length * (1 - (options.targetFalsePositiveRate ?? 0.006)))] ?? 0.5;
-    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile));
+    const quantile = (rate: number) => cleanHarm[Math.floor(cleanHarm.length * (1 - rate))] ?? 0.5;
+    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile(options.targetFalsePositiveRate ?? 0.0015)));
+    model.info.suspicious = Math.min(model.info.threshold, Math.max(0.5, quantile(options.suspiciousFalsePositiveRate ?? 0.02)));
+    model.info.features = FEATURE_VERSION;
     model.info.trainedMs = Math.round(performance.now() - started);
     return model;
   }
@@ -122,7 +147,7 @@ export class LexicalModel {
   /** A model saved with `toBytes`; undefined when the bytes do not fit this feature space. */
   static fromBytes(bytes: Buffer, info: LexicalModelInfo): LexicalModel | undefined {
     const size = (1 << FEATURE_BITS) * K;
-    if (bytes.length !== (size + K) * 4) return undefined;
+    if (bytes.length !== (size + K) * 4 || info.features !== FEATURE_VERSION) return undefined;
     const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     return new LexicalModel(floats.subarray(0, size), floats.slice(size), info);
   }

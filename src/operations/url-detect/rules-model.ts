@@ -5,6 +5,8 @@ import { CATEGORY_LABEL, type Signal } from './signals.js';
 
 /** Probability above which the model alone may call a host spam. */
 const SPAM_ALONE = 0.995;
+/** Weight of a prediction above the model's suspicious level: a cheap TLD or one word more makes it harmful. */
+const SUSPICIOUS_WEIGHT = 35;
 
 /**
  * The lexical model's opinion as a signal. Above its calibrated threshold it decides alone;
@@ -21,6 +23,12 @@ export function modelSignals(url: CanonicalUrl, model: LexicalModel, ruleSignals
   // Scam-shop lists teach "mall", "shop", "store": a Korean shop needs more than its name to be spam.
   const weakCategory = prediction.category === 'spam' && prediction.harm < SPAM_ALONE;
   if (prediction.flagged) return [{ category: prediction.category, weight: shared || weakCategory ? 30 : 50, reason }];
-  if (prediction.harm >= threshold * 0.8 && ruleSignals.length > 0) return [{ category: prediction.category, weight: 20, reason }];
+  // Between the suspicious level and the threshold: one more sign from the rules decides.
+  const suspicious = model.info.suspicious ?? threshold;
+  // Shape signals (cheap TLD, digits, random letters) are what the model already read: no second vote.
+  const corroborated = ruleSignals.some((signal) => !signal.shape && signal.weight > 5);
+  if (prediction.harm >= suspicious && corroborated)
+    return [{ category: prediction.category, weight: shared ? 20 : SUSPICIOUS_WEIGHT, reason }];
+  if (prediction.harm >= threshold * 0.8 && corroborated) return [{ category: prediction.category, weight: 20, reason }];
   return [];
 }

@@ -18,6 +18,7 @@ export function ownHostText(url: CanonicalUrl): string {
 interface CompiledVocabulary {
   vocabulary: Vocabulary;
   host: RegExp;
+  weakHost: RegExp | undefined;
   bounded: RegExp;
   pathWords: RegExp;
   korean: RegExp;
@@ -27,6 +28,7 @@ interface CompiledVocabulary {
 const compiled: CompiledVocabulary[] = VOCABULARIES.map((vocabulary) => ({
   vocabulary,
   host: new RegExp(`(${vocabulary.host.join('|')})`, 'g'),
+  weakHost: vocabulary.weakHost.length > 0 ? new RegExp(`(${vocabulary.weakHost.join('|')})`, 'g') : undefined,
   bounded: new RegExp(`(?<![a-z])(${vocabulary.bounded.join('|')})(?![a-z])`, 'g'),
   // Bounded words are too common in paths (event, cash...) except the names of malware payloads.
   pathWords: new RegExp(
@@ -36,6 +38,10 @@ const compiled: CompiledVocabulary[] = VOCABULARIES.map((vocabulary) => ({
   korean: new RegExp(`(${vocabulary.korean.join('|')})`, 'g'),
   koreanStrong: vocabulary.koreanStrong.length > 0 ? new RegExp(`(${vocabulary.koreanStrong.join('|')})`, 'g') : undefined,
 }));
+
+/** Two paired words decide alone; one is only a hint for the model or other rules to confirm. */
+const PAIRED_WEIGHT = 50;
+const SINGLE_PAIRED_WEIGHT = 15;
 
 function distinct(text: string, pattern: RegExp | undefined): string[] {
   if (!text || !pattern) return [];
@@ -48,10 +54,29 @@ export function vocabularySignals(url: CanonicalUrl): Signal[] {
   // Hyphens split glued words (`gaein-don`): read the host with and without them.
   const hostJoined = hostText.includes('-') ? `${hostText} ${hostText.replace(/-/g, '')}` : hostText;
   const signals: Signal[] = [];
-  for (const { vocabulary, host, bounded, pathWords, korean, koreanStrong } of compiled) {
+  const shared = url.domain !== undefined && SHARED_HOSTING.has(url.domain);
+  for (const { vocabulary, host, weakHost, bounded, pathWords, korean, koreanStrong } of compiled) {
     const strong = [...new Set([...distinct(hostJoined, host), ...distinct(hostText, korean)])];
     // Phishing's bounded words (kr, m, pay...) are too common alone; the brand rule weighs them.
     const weak = vocabulary.category === 'phishing' ? [] : distinct(hostText, bounded).filter((w) => !strong.includes(w));
+    // Two innocent words glued into one name (`hot` + `babes`) tell what one alone does not.
+    // On shared hosting anyone picks any name: innocent words there say nothing.
+    // A word already counted (strong, or bounded like `vegas`) is not counted again.
+    const counted = [...strong, ...weak];
+    const paired = shared ? [] : distinct(hostJoined, weakHost).filter((w) => !counted.some((c) => c.includes(w) || w.includes(c)));
+    if (paired.length >= 2 && strong.length === 0) {
+      signals.push({
+        category: vocabulary.category,
+        weight: PAIRED_WEIGHT,
+        reason: `호스트에 ${vocabulary.label}로 자주 함께 쓰이는 단어('${paired[0]}', '${paired[1]}')가 붙어 있음`,
+      });
+    } else if (paired.length > 0) {
+      signals.push({
+        category: vocabulary.category,
+        weight: strong.length > 0 ? vocabulary.extraWeight : SINGLE_PAIRED_WEIGHT,
+        reason: `호스트에 ${vocabulary.label}와 어울리는 단어('${paired[0]}')가 들어 있음`,
+      });
+    }
     strong.forEach((word, index) => {
       const weight = index === 0 ? vocabulary.hostWeight : vocabulary.extraWeight;
       signals.push({ category: vocabulary.category, weight, reason: `호스트에 ${vocabulary.label}('${word}')가 들어 있음` });

@@ -8,6 +8,8 @@ export interface Signal {
   reason: string;
   /** Names the category whatever else scores higher (an APK download is malware even when it wears a brand). */
   decisive?: boolean;
+  /** Read from the address's shape (TLD, length, digits…), which the lexical model sees too: never its corroboration. */
+  shape?: boolean;
 }
 
 export { CATEGORY_LABEL } from './category-labels.js';
