@@ -129,7 +129,7 @@ export class LexicalModel {
       .map((row) => model.harmOf(row.host))
       .sort((a, b) => a - b);
     const quantile = (rate: number) => cleanHarm[Math.floor(cleanHarm.length * (1 - rate))] ?? 0.5;
-    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile(options.targetFalsePositiveRate ?? 0.0015)));
+    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile(options.targetFalsePositiveRate ?? 0.001)));
     model.info.suspicious = Math.min(model.info.threshold, Math.max(0.5, quantile(options.suspiciousFalsePositiveRate ?? 0.02)));
     model.info.features = FEATURE_VERSION;
     model.info.trainedMs = Math.round(performance.now() - started);
