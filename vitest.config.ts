@@ -13,7 +13,13 @@ export default defineConfig({
     projects: [
       {
         extends: true as const,
-        test: { name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
+        test: {
+          name: 'pglite',
+          include: ['test/**/*.test.ts'],
+          env: { TEST_DB: 'pglite' },
+          // One migrated PGlite database for the run; every test app loads a copy of it.
+          globalSetup: ['test/global-setup.ts'],
+        },
       },
       ...(postgresUrl
         ? [
