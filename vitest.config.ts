@@ -10,6 +10,13 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Half of a file's time went to importing the service (express, bots, tesseract, pdf.js):
+    // files share one module graph per worker. No test mocks modules or mutates process.env, and
+    // every test builds its own app, runtime or database.
+    isolate: false,
+    // Vitest's default on 2 cores is one worker: the suite ran file after file while the
+    // process-start, crash and OCR tests mostly wait. Three overlap those waits.
+    maxWorkers: 3,
     projects: [
       {
         extends: true as const,
