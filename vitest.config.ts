@@ -10,10 +10,23 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Half of a file's time went to importing the service (express, bots, tesseract, pdf.js):
+    // files share one module graph per worker. No test mocks modules or mutates process.env, and
+    // every test builds its own app, runtime or database.
+    isolate: false,
+    // Not raised above Vitest's default (one worker on 2 cores): three workers overlap the tests
+    // that wait on processes, but the rate-limit tests (test/delivery-rate-limit.int.test.ts) fail
+    // on real-time slots while other files take the CPU.
     projects: [
       {
         extends: true as const,
-        test: { name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
+        test: {
+          name: 'pglite',
+          include: ['test/**/*.test.ts'],
+          env: { TEST_DB: 'pglite' },
+          // One migrated PGlite database for the run; every test app loads a copy of it.
+          globalSetup: ['test/global-setup.ts'],
+        },
       },
       ...(postgresUrl
         ? [

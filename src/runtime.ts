@@ -50,6 +50,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** How the embedded database's directory lock waits and reports (api/server.ts). */
   lock?: DirLockOptions;
+  /** A `memory://` PGlite database starts from this migrated tarball (db/client.ts `pgliteTemplate`; the tests). */
+  pgliteTemplate?: Blob;
   /** "Now" for every part of the service (tests fix it: monthly renewal, caches, watches, tokens). */
   clock?: Clock;
   links?: LinkStoreOptions;
@@ -134,6 +136,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     dataDir: config.DATA_DIR,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     lock: options.lock,
+    pgliteTemplate: options.pgliteTemplate,
   });
   logger.info({ database: database.kind, ms: Date.now() - opening }, 'database ready, migrations applied');
   const db: Database = database.db;

@@ -5,7 +5,7 @@ import { accounts, knowledgeEntries, knowledgeStats } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
 import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.js';
 import { STATEMENT_TIMEOUT_MS, withStatementTimeout } from '../src/operations/chatbot/retrieve.js';
-import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
+import { pgliteTemplate, startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
 
 /** Limits of the knowledge store (issue #18 items 2, 10, 14), on PGlite and on PostgreSQL. */
 const PATH = '/api/v1/chatbot/rag';
@@ -15,7 +15,11 @@ let database: DatabaseHandle;
 beforeAll(async () => {
   app = await startTestApp({}, { chatbot: { maxEntries: 100, maxChars: 60 } });
   const env = testDatabaseEnv();
-  database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? 'memory://' });
+  database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR ?? 'memory://',
+    pgliteTemplate: await pgliteTemplate(),
+  });
 });
 afterAll(async () => {
   await app?.close();

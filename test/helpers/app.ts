@@ -1,4 +1,6 @@
+import { openAsBlob } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { inject } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { createRequestListener } from '../../api/http-server.js';
 import { createBotDoors } from '../../bots/index.js';
@@ -44,6 +46,15 @@ export function testDatabaseEnv(): Record<string, string> {
   return { DATA_DIR: 'memory://' };
 }
 
+/**
+ * The migrated PGlite database the run's global setup made (test/global-setup.ts): a `memory://`
+ * database opened with it as `pgliteTemplate` skips creating a cluster and applying the migrations.
+ */
+export async function pgliteTemplate(): Promise<Blob | undefined> {
+  const file = inject('pgliteTemplate');
+  return file ? openAsBlob(file) : undefined;
+}
+
 let counter = 0;
 
 /** Starts the real express app over a real runtime on a free port. */
@@ -61,7 +72,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
     ...testDatabaseEnv(),
     ...env,
   });
-  const runtime = await createRuntime(config, { logger: createLogger(config.LOG_LEVEL), ...options });
+  const template = !config.DATABASE_URL && config.DATA_DIR.startsWith('memory://') ? await pgliteTemplate() : undefined;
+  const runtime = await createRuntime(config, { logger: createLogger(config.LOG_LEVEL), pgliteTemplate: template, ...options });
   // Composed as api/server.ts does: runtime, then the bot doors, then the HTTP app with their routers.
   const botRouters = createBotDoors(runtime).flatMap((door) => (door.router ? [door.router] : []));
   server.on('request', createRequestListener(runtime, { botRouters }));
