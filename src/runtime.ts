@@ -278,7 +278,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close(): Promise<void> {
       await housekeeping.stop();
       databaseMonitor.stop();
-      subscriptions.stopRecovery();
+      await subscriptions.stopRecovery();
       await keyCache.close();
       await urlDetection.stop();
       await clicks.stop();

@@ -22,11 +22,16 @@ export const notFound: RequestHandler = (req) => {
   throw new AppError('NOT_FOUND', `요청한 경로를 찾을 수 없습니다: ${req.method} ${req.path}`);
 };
 
+/** A body that is not JSON (an object or an array). */
+export function invalidJsonBody(): AppError {
+  return new AppError('INVALID_JSON', '요청 본문이 올바른 JSON이 아닙니다.');
+}
+
 /** body-parser's failures, by its `type`, as the caller's mistakes they are. */
 function fromBodyParser(error: { type?: string; status?: number; limit?: number }): AppError | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
-      return new AppError('INVALID_JSON', '요청 본문이 올바른 JSON이 아닙니다.');
+      return invalidJsonBody();
     case 'entity.too.large':
       return new AppError('PAYLOAD_TOO_LARGE', `요청 본문이 너무 큽니다 (최대 ${Math.floor((error.limit ?? 0) / 1024 / 1024)}MB).`);
     case 'encoding.unsupported':

@@ -1,30 +1,39 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { INSTANCE_LOCK_CLASS } from '../../db/coordination.js';
-import { rowsOf } from '../../db/rows.js';
+import { arrayLiteral, rawRows } from '../../db/rows.js';
 import type { ApiId } from './catalog.js';
 import { Batcher } from './batcher.js';
 
 /**
  * The statements behind every charge, each gathering the calls of one moment into a single
- * round trip (src/platform/batcher.ts):
+ * round trip (src/platform/batcher.ts). A hold is a counter: one `quota_holds` row per
+ * (instance, account, api, period) whose `units` are the calls taken and not yet answered.
  *
  * - take: for each (account, api) asked for, `remaining - least(remaining, n)` under the row
- *   lock, and one `quota_holds` row per granted call, in the same statement. One busy key's n
- *   concurrent calls are one statement and one commit, not n commits queued on one row.
- * - settle: the call was answered, its hold row is deleted (the charge stands). Settles ride in
- *   the same statement as the takes of the moment: one round trip per batch for both.
- * - give back: the call failed, its hold row is deleted and the unit added back (same period).
- * - recover: hold rows of instances that are gone (no advisory lock) are given back.
+ *   lock, and the n granted calls added to this instance's hold row, in the same statement.
+ *   One busy key's n concurrent calls are one statement and one commit, not n commits queued
+ *   on one row.
+ * - settle: the calls were answered, their hold row counts them off (the charge stands). A
+ *   single-row update of a row only this instance writes: answering never waits on the busy
+ *   subscription row. Settles ride in the same statement as the takes of the moment on PGlite.
+ * - give back: the calls failed, their hold row counts them off and the units go back to the
+ *   counter (same period).
+ * - recover: hold rows of instances that are gone (no advisory lock) are given back, units and all.
  *
- * The take commits without waiting for its WAL flush (`synchronous_commit` off for that one
+ * The batch statement is the function `quota_take_settle` (db/migrations/0013_*), so its plans
+ * are prepared once per connection, called on the driver directly (db/rows.ts `rawRows`).
+ * A take alone commits without waiting for its WAL flush (`synchronous_commit` off for that one
  * transaction): the settle that follows waits for its own flush, which covers the take too, so
  * an answered call is on disk before it is answered, with one flush per batch instead of two.
  * Should PostgreSQL itself crash first, the take and its hold vanish together: the call was
  * not answered yet. (A `kill -9` of this process loses nothing either way.)
  *
- * A hold is deleted exactly once (settle, give back or recover race on the row lock), so a
- * unit is either charged for an answered call or returned, never both, never neither.
+ * A unit leaves a hold exactly once (settle, give back or recover race on the row lock, and
+ * a settle or give back only counts off what the row still holds), so it is either charged
+ * for an answered call or returned, never both, never neither. A row that was recovered (this
+ * instance taken for dead) is gone: a later take makes a new row with a new id, and the calls
+ * held on the old one can no longer settle (they are answered 503, uncharged).
  */
 
 export interface TakeRequest {
@@ -32,23 +41,28 @@ export interface TakeRequest {
   api: ApiId;
 }
 
-/** A granted call (`holdId`), or why not: no subscription row, or nothing left this period. */
+/** A granted call (`holdId`: its hold row), or why not: no subscription row, or nothing left this period. */
 export type TakeResult =
   | { granted: true; holdId: string; remaining: number; monthlyQuota: number; renewsAt: Date }
   | { granted: false; subscribed: boolean; renewsAt?: Date };
 
 type QuotaOp = TakeRequest | { settle: string };
 
-/** One row per (account, api) asked for, or a single row of nulls when none was. */
-interface TakeRow {
-  account_id: number | null;
-  api: string | null;
-  avail: number;
-  monthly_quota: number;
-  renews_at_ms: number | string;
-  hold_ids: string | null;
-  settled_ids: string | null;
+/** One row per (account, api) asked for (`o_avail` null: not subscribed), one per hold settled. */
+interface BatchRow {
+  o_account: number | null;
+  o_api: string | null;
+  o_avail: number | null;
+  o_quota: number | null;
+  period_ms: number | string | null;
+  o_granted: number | null;
+  lease: string | null;
+  settled: string | null;
 }
+
+const BATCH_STATEMENT = `select o_account, o_api, o_avail, o_quota, (extract(epoch from o_period) * 1000)::float8 as period_ms,
+  o_granted, o_lease::text as lease, o_settled::text as settled
+  from quota_take_settle($1::int, $2::timestamptz, $3::timestamptz, $4::int[], $5::text[], $6::int[], $7::bigint[], $8::int[])`;
 
 export interface QuotaHoldsOptions {
   instanceId: number;
@@ -63,78 +77,64 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
   const { instanceId, clock, nextRenewal } = options;
 
   /**
-   * One statement for a batch: deletes the holds of answered calls and takes the new calls.
+   * One statement for a batch: counts off the holds of answered calls and takes the new calls.
    * Without settles it commits without waiting for the WAL flush (see above); with them it
    * waits, as an answered call must be on disk before it is answered.
    */
   async function flush(ops: QuotaOp[]): Promise<(TakeResult | boolean)[]> {
-    const wanted = new Map<string, { account_id: number; api: string; n: number }>();
-    const settleIds: string[] = [];
+    const wanted = new Map<string, { accountId: number; api: string; n: number }>();
+    const settles = new Map<string, number>();
     for (const op of ops) {
       if ('settle' in op) {
-        settleIds.push(op.settle);
+        settles.set(op.settle, (settles.get(op.settle) ?? 0) + 1);
         continue;
       }
       const key = `${op.accountId}:${op.api}`;
       const entry = wanted.get(key);
       if (entry) entry.n++;
-      else wanted.set(key, { account_id: op.accountId, api: op.api, n: 1 });
+      else wanted.set(key, { accountId: op.accountId, api: op.api, n: 1 });
     }
-    const now = clock();
-    const commitMode = settleIds.length > 0 ? sql`` : sql`, (select set_config('synchronous_commit', 'off', true)) as async_commit`;
     // Rows are locked in key order, so two instances' batches never deadlock.
-    const rows = rowsOf<TakeRow>(
-      await db.execute(sql`
-        with settled as (
-          delete from quota_holds where id = any(${`{${settleIds.join(',')}}`}::bigint[]) returning id
-        ), req as (
-          select r.* from jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb) as r(account_id int, api text, n int)${commitMode}
-        ), cur as (
-          select s.account_id, s.api, r.n, s.monthly_quota,
-                 greatest(case when s.renews_at <= ${now.toISOString()}::timestamptz then s.monthly_quota else s.remaining end, 0) as avail,
-                 case when s.renews_at <= ${now.toISOString()}::timestamptz then ${nextRenewal(now).toISOString()}::timestamptz else s.renews_at end as period
-          from subscriptions s join req r on s.account_id = r.account_id and s.api = r.api
-          order by s.account_id, s.api
-          for update of s
-        ), upd as (
-          update subscriptions s set remaining = cur.avail - least(cur.avail, cur.n), renews_at = cur.period
-          from cur where s.account_id = cur.account_id and s.api = cur.api and cur.avail > 0
-          returning s.account_id, s.api, s.renews_at, least(cur.avail, cur.n) as granted
-        ), holds as (
-          insert into quota_holds (instance_id, account_id, api, renews_at)
-          select ${instanceId}, upd.account_id, upd.api, upd.renews_at from upd, generate_series(1, upd.granted)
-          returning id, account_id, api
-        )
-        select cur.account_id, cur.api, cur.avail, cur.monthly_quota,
-               (extract(epoch from cur.period) * 1000)::float8 as renews_at_ms,
-               (select string_agg(h.id::text, ',' order by h.id) from holds h
-                 where h.account_id = cur.account_id and h.api = cur.api) as hold_ids,
-               (select string_agg(id::text, ',') from settled) as settled_ids
-        from (select 1) as one left join cur on true`),
-    );
-    const settled = new Set(rows[0]?.settled_ids?.split(',') ?? []);
-    const byKey = new Map(rows.map((row) => [`${row.account_id}:${row.api}`, { row, next: 0, holds: row.hold_ids?.split(',') ?? [] }]));
+    const keys = [...wanted.values()].sort((a, b) => a.accountId - b.accountId || (a.api < b.api ? -1 : a.api > b.api ? 1 : 0));
+    const now = clock();
+    const rows = await rawRows<BatchRow>(db, BATCH_STATEMENT, [
+      instanceId,
+      now.toISOString(),
+      nextRenewal(now).toISOString(),
+      arrayLiteral(keys.map((key) => key.accountId)),
+      arrayLiteral(keys.map((key) => key.api)),
+      arrayLiteral(keys.map((key) => key.n)),
+      arrayLiteral([...settles.keys()].map(Number)),
+      arrayLiteral([...settles.values()]),
+    ]);
+    const settled = new Set<string>();
+    const byKey = new Map<string, { row: BatchRow; next: number }>();
+    for (const row of rows) {
+      if (row.settled !== null) settled.add(row.settled);
+      else byKey.set(`${row.o_account}:${row.o_api}`, { row, next: 0 });
+    }
     return ops.map((op) => {
       if ('settle' in op) return settled.has(op.settle);
       const found = byKey.get(`${op.accountId}:${op.api}`);
-      if (!found) return { granted: false, subscribed: false };
-      const { row, holds } = found;
-      const renewsAt = new Date(Number(row.renews_at_ms));
+      if (!found || found.row.o_avail === null) return { granted: false, subscribed: false };
+      const { row } = found;
+      const renewsAt = new Date(Number(row.period_ms));
       const i = found.next++;
-      if (i >= holds.length) return { granted: false, subscribed: true, renewsAt };
+      if (i >= row.o_granted! || row.lease === null) return { granted: false, subscribed: true, renewsAt };
       // Calls of one batch see the counter count down, as if they had come one by one.
-      return { granted: true, holdId: holds[i]!, remaining: row.avail - 1 - i, monthlyQuota: row.monthly_quota, renewsAt };
+      return { granted: true, holdId: row.lease, remaining: row.o_avail! - 1 - i, monthlyQuota: row.o_quota!, renewsAt };
     });
   }
 
-  /** Gives the units of `gone` (hold rows deleted in the same statement) back to their period. */
+  /** Gives the units of `gone` (hold rows counted off or deleted in the same statement) back to their period. */
   function giveBackStatement(gone: SQL): SQL {
     return sql`
-      with gone as (${gone} returning account_id, api, renews_at),
-      counted as (select account_id, api, renews_at, count(*)::int as n from gone group by account_id, api, renews_at),
+      with gone as (${gone}),
+      counted as (select account_id, api, renews_at, sum(units)::int as n from gone group by account_id, api, renews_at),
       locked as (
         select s.account_id, s.api, counted.n from subscriptions s
         join counted on s.account_id = counted.account_id and s.api = counted.api and s.renews_at = counted.renews_at
+        where counted.n > 0
         order by s.account_id, s.api
         for update of s
       )
@@ -143,7 +143,17 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
   }
 
   async function giveBack(holdIds: string[]): Promise<void[]> {
-    await db.execute(giveBackStatement(sql`delete from quota_holds where id = any(${`{${holdIds.join(',')}}`}::bigint[])`));
+    const counts = new Map<string, number>();
+    for (const id of holdIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const ids = arrayLiteral([...counts.keys()].map(Number));
+    const units = arrayLiteral([...counts.values()]);
+    await db.execute(
+      giveBackStatement(sql`
+        update quota_holds h set units = h.units - r.n
+        from unnest(${ids}::bigint[], ${units}::int[]) as r(id, n)
+        where h.id = r.id and h.units >= r.n
+        returning h.account_id, h.api, h.renews_at, r.n as units`),
+    );
     return holdIds.map(() => undefined);
   }
 
@@ -170,9 +180,17 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       const result = await db.execute(
         giveBackStatement(sql`
           delete from quota_holds where instance_id <> ${instanceId}
-            and pg_try_advisory_xact_lock(${INSTANCE_LOCK_CLASS}::int, instance_id)`),
+            and pg_try_advisory_xact_lock(${INSTANCE_LOCK_CLASS}::int, instance_id)
+          returning account_id, api, renews_at, units`),
       );
       return affected(result);
+    },
+
+    /** At shutdown, once no call is in flight: this instance's rows go, and any units they still hold go back. */
+    async release(): Promise<void> {
+      await db.execute(
+        giveBackStatement(sql`delete from quota_holds where instance_id = ${instanceId} returning account_id, api, renews_at, units`),
+      );
     },
   };
 }

@@ -31,7 +31,8 @@ export interface Subscriptions extends Quota {
    * now, then every `intervalMs` (PostgreSQL: other instances may die at any time).
    */
   startRecovery(intervalMs?: number): Promise<void>;
-  stopRecovery(): void;
+  /** At shutdown, once no call is in flight: stops the recovery and gives back this instance's holds. */
+  stopRecovery(): Promise<void>;
 }
 
 export interface SubscriptionsOptions {
@@ -132,8 +133,9 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       recovery.unref();
     },
 
-    stopRecovery(): void {
+    async stopRecovery(): Promise<void> {
       clearInterval(recovery);
+      await holds.release().catch(() => {}); // the database may be away: the next start's recovery gives them back
     },
   };
 
