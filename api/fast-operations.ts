@@ -5,6 +5,7 @@ import { AppError, errorBody, fromDatabaseError, type Locale } from '../src/erro
 import { withJosa } from '../src/korean.js';
 import { CATALOG, type ApiId } from '../src/platform/catalog.js';
 import { executeOperation, type Caller, type Operation } from '../src/platform/execute.js';
+import type { Logger } from '../src/logger.js';
 import type { Runtime } from '../src/runtime.js';
 import { invalidJsonBody } from './middleware/errors.js';
 import { setExhaustedQuotaHeaders, setQuotaHeaders } from './middleware/quota-headers.js';
@@ -75,20 +76,23 @@ function serve(
   const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
   const path = req.url!;
   // What pino-http binds to the request's logger and logs when the answer is out (request-log.ts).
-  const logger = runtime.logger.child({ req: { id, method: 'POST', path } });
+  const bindings = { req: { id, method: 'POST', path } };
+  const logger = lazyChild(runtime.logger, bindings);
   securityHeaders(req as never, res as never, noop);
   res.setHeader('X-Request-Id', id);
   let failure: unknown;
+  // A client that disconnects before the answer aborts the work (as callerOf in api/routes/operations.ts).
+  const controller = new AbortController();
   res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new AppError('INVALID_REQUEST', '요청이 취소되었습니다.'));
     const status = res.statusCode;
     const level = status === 500 ? 'error' : status > 500 ? 'warn' : 'info';
+    const responseTime = Date.now() - started;
     if (failure !== undefined || status >= 500) {
-      logger[level](
-        { res: { statusCode: status }, err: failure ?? new Error(`failed with status code ${status}`), responseTime: Date.now() - started },
-        'request errored',
-      );
+      const err = failure ?? new Error(`failed with status code ${status}`);
+      runtime.logger[level]({ ...bindings, res: { statusCode: status }, err, responseTime }, 'request errored');
     } else {
-      logger[level]({ res: { statusCode: status }, responseTime: Date.now() - started }, 'request completed');
+      runtime.logger[level]({ ...bindings, res: { statusCode: status }, responseTime }, 'request completed');
     }
   });
 
@@ -101,11 +105,6 @@ function serve(
     } catch {
       return void sendError(res, invalidJsonBody());
     }
-    // A client that disconnects before the answer aborts the work (as callerOf in api/routes/operations.ts).
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort(new AppError('INVALID_REQUEST', '요청이 취소되었습니다.'));
-    });
     const caller: Caller = { account, logger, requestId: id, signal: controller.signal };
     executeOperation(quota, operation, caller, body).then(
       ({ output, quota: state }) => {
@@ -122,6 +121,25 @@ function serve(
         );
       },
     );
+  });
+}
+
+const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
+
+/**
+ * The request's child logger, made only when something logs at an enabled level: most calls
+ * log nothing but the request line, and making a pino child (its bindings serialized and
+ * redacted) costs as much as the line itself.
+ */
+function lazyChild(base: Logger, bindings: object): Logger {
+  let child: Logger | undefined;
+  return new Proxy(base, {
+    get(_target, property) {
+      if (typeof property === 'string' && LEVELS.has(property) && !base.isLevelEnabled(property)) return noop;
+      child ??= base.child(bindings);
+      const value = Reflect.get(child, property) as unknown;
+      return typeof value === 'function' ? value.bind(child) : value;
+    },
   });
 }
 

@@ -11,11 +11,12 @@ CREATE UNIQUE INDEX "quota_holds_lease_key" ON "quota_holds" USING btree ("insta
 -- its plans are prepared once per connection: settles the answered calls of this instance's
 -- leases (one counter update each), then takes `wanted` calls per (account, api), keys in the
 -- order given (the caller sorts them, so two instances never deadlock), `remaining -
--- least(remaining, n)` under the row lock, renewing a lapsed month on the way. One row per key
--- asked for (`avail` null: no subscription) and one row per lease settled (`settled`).
+-- least(remaining, n)` under the row lock, renewing a lapsed month on the way, plus `extra`
+-- units leased ahead when at least `extra + low` would remain. One row per key asked for
+-- (`avail` null: no subscription) and one row per lease settled (`settled`).
 CREATE FUNCTION "quota_take_settle"(
 	p_instance integer, p_now timestamptz, p_next timestamptz,
-	p_accounts integer[], p_apis text[], p_wanted integer[],
+	p_accounts integer[], p_apis text[], p_wanted integer[], p_extra integer[], p_low integer,
 	p_leases bigint[], p_counts integer[]
 ) RETURNS TABLE (
 	o_account integer, o_api text, o_avail integer, o_quota integer, o_period timestamptz, o_granted integer, o_lease bigint, o_settled bigint
@@ -54,6 +55,10 @@ BEGIN
 			o_avail := greatest(s.remaining, 0); o_period := s.renews_at;
 		END IF;
 		o_granted := least(o_avail, p_wanted[i]);
+		-- Units leased ahead to this instance, only while plenty would be left for the others.
+		IF p_extra[i] > 0 AND o_avail - o_granted >= p_extra[i] + p_low THEN
+			o_granted := o_granted + p_extra[i];
+		END IF;
 		IF o_granted > 0 THEN
 			UPDATE subscriptions SET remaining = o_avail - o_granted, renews_at = o_period
 				WHERE account_id = p_accounts[i] AND api = p_apis[i];

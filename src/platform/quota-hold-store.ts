@@ -62,7 +62,7 @@ interface BatchRow {
 
 const BATCH_STATEMENT = `select o_account, o_api, o_avail, o_quota, (extract(epoch from o_period) * 1000)::float8 as period_ms,
   o_granted, o_lease::text as lease, o_settled::text as settled
-  from quota_take_settle($1::int, $2::timestamptz, $3::timestamptz, $4::int[], $5::text[], $6::int[], $7::bigint[], $8::int[])`;
+  from quota_take_settle($1::int, $2::timestamptz, $3::timestamptz, $4::int[], $5::text[], $6::int[], $7::int[], $8::int, $9::bigint[], $10::int[])`;
 
 export interface QuotaHoldsOptions {
   instanceId: number;
@@ -71,6 +71,23 @@ export interface QuotaHoldsOptions {
   nextRenewal(now: Date): Date;
   /** Settles in their own statements (PostgreSQL), or in the takes' (PGlite). */
   separateSettles: boolean;
+  /**
+   * Units a busy key leases ahead (`units`), so its next calls are granted without a statement
+   * of their own, only when at least `lowWater` more would stay in the counter for other
+   * instances. Leased units not used within `idleMs` go back.
+   */
+  leaseAhead?: { units: number; lowWater: number; idleMs: number };
+}
+
+/** Units of one (account, api) this instance has taken ahead and not granted yet. */
+interface Spare {
+  lease: string;
+  periodMs: number;
+  quota: number;
+  units: number;
+  /** The counter in the database after the lease was taken: what a call sees is this plus the spare left. */
+  dbRemaining: number;
+  usedAt: number;
 }
 
 export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
@@ -104,6 +121,8 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       arrayLiteral(keys.map((key) => key.accountId)),
       arrayLiteral(keys.map((key) => key.api)),
       arrayLiteral(keys.map((key) => key.n)),
+      arrayLiteral(keys.map(() => leaseAhead?.units ?? 0)),
+      leaseAhead?.lowWater ?? 0,
       arrayLiteral([...settles.keys()].map(Number)),
       arrayLiteral([...settles.values()]),
     ]);
@@ -113,6 +132,12 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       if (row.settled !== null) settled.add(row.settled);
       else byKey.set(`${row.o_account}:${row.o_api}`, { row, next: 0 });
     }
+    for (const [key, { n }] of wanted) {
+      const row = byKey.get(key)?.row;
+      if (row?.lease && row.o_granted! > n) keepSpare(key, row, n, now.getTime());
+    }
+    // A hold that could not settle was given back meanwhile: what was leased on it is gone too.
+    for (const lease of settles.keys()) if (!settled.has(lease)) dropSpares(lease);
     return ops.map((op) => {
       if ('settle' in op) return settled.has(op.settle);
       const found = byKey.get(`${op.accountId}:${op.api}`);
@@ -142,9 +167,9 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       from locked where s.account_id = locked.account_id and s.api = locked.api`;
   }
 
-  async function giveBack(holdIds: string[]): Promise<void[]> {
+  async function giveBack(items: Array<{ holdId: string; units: number }>): Promise<void[]> {
     const counts = new Map<string, number>();
-    for (const id of holdIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+    for (const { holdId, units } of items) counts.set(holdId, (counts.get(holdId) ?? 0) + units);
     const ids = arrayLiteral([...counts.keys()].map(Number));
     const units = arrayLiteral([...counts.values()]);
     await db.execute(
@@ -154,8 +179,63 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
         where h.id = r.id and h.units >= r.n
         returning h.account_id, h.api, h.renews_at, r.n as units`),
     );
-    return holdIds.map(() => undefined);
+    return items.map(() => undefined);
   }
+
+  const { leaseAhead } = options;
+  const spares = new Map<string, Spare>();
+
+  /** The units a batch took beyond its calls become (or join) the key's spare. */
+  function keepSpare(key: string, row: BatchRow, calls: number, nowMs: number): void {
+    const extra = row.o_granted! - calls;
+    const periodMs = Number(row.period_ms);
+    const spare = spares.get(key);
+    if (spare && (spare.lease !== row.lease || spare.periodMs !== periodMs)) returnSpare(key, spare);
+    const kept = spares.get(key);
+    const dbRemaining = row.o_avail! - row.o_granted!;
+    if (kept) {
+      kept.units += extra;
+      kept.dbRemaining = dbRemaining;
+      kept.usedAt = nowMs;
+    } else {
+      spares.set(key, { lease: row.lease!, periodMs, quota: row.o_quota!, units: extra, dbRemaining, usedAt: nowMs });
+    }
+  }
+
+  function returnSpare(key: string, spare: Spare): void {
+    spares.delete(key);
+    if (spare.units > 0) void givebacks.add({ holdId: spare.lease, units: spare.units }).catch(() => {});
+    spare.units = 0;
+  }
+
+  function dropSpares(lease: string): void {
+    for (const [key, spare] of spares) if (spare.lease === lease) spares.delete(key);
+  }
+
+  /** A call granted from the key's spare, without a statement; undefined when there is none (or its month is over). */
+  function takeSpare(request: TakeRequest): TakeResult | undefined {
+    const key = `${request.accountId}:${request.api}`;
+    const spare = spares.get(key);
+    if (!spare) return undefined;
+    const nowMs = clock().getTime();
+    if (nowMs >= spare.periodMs || spare.units <= 0) {
+      returnSpare(key, spare);
+      return undefined;
+    }
+    spare.units--;
+    spare.usedAt = nowMs;
+    const remaining = spare.dbRemaining + spare.units;
+    return { granted: true, holdId: spare.lease, remaining, monthlyQuota: spare.quota, renewsAt: new Date(spare.periodMs) };
+  }
+
+  // Spares not drawn on for a while go back, so other instances (and the usage page) see them.
+  const idleCheck = leaseAhead
+    ? setInterval(() => {
+        const before = clock().getTime() - leaseAhead.idleMs;
+        for (const [key, spare] of spares) if (spare.usedAt < before) returnSpare(key, spare);
+      }, leaseAhead.idleMs)
+    : undefined;
+  idleCheck?.unref();
 
   // PostgreSQL: takes and settles in separate batches, so takes skip the disk wait (their row
   // lock is held only for the statement) while settles wait for it; a few of each in flight.
@@ -166,10 +246,19 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
   const givebacks = new Batcher(giveBack);
 
   return {
-    take: (request: TakeRequest) => takes.add(request) as Promise<TakeResult>,
+    take(request: TakeRequest): Promise<TakeResult> {
+      const spare = takeSpare(request);
+      return spare ? Promise.resolve(spare) : (takes.add(request) as Promise<TakeResult>);
+    },
     /** True once the call is recorded; false for a hold already given back (this instance was taken for dead). */
     settle: (holdId: string) => settles.add({ settle: holdId }) as Promise<boolean>,
-    giveBack: (holdId: string) => givebacks.add(holdId),
+    giveBack: (holdId: string) => givebacks.add({ holdId, units: 1 }),
+
+    /** Units of the key this instance holds ahead for the period ending `renewsAt` (they are still the customer's). */
+    spareOf(accountId: number, api: ApiId, renewsAt: Date): number {
+      const spare = spares.get(`${accountId}:${api}`);
+      return spare && spare.periodMs === renewsAt.getTime() ? spare.units : 0;
+    },
 
     /**
      * Gives back the holds of every instance that no longer holds its advisory lock (on
@@ -188,6 +277,8 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
 
     /** At shutdown, once no call is in flight: this instance's rows go, and any units they still hold go back. */
     async release(): Promise<void> {
+      clearInterval(idleCheck);
+      spares.clear();
       await db.execute(
         giveBackStatement(sql`delete from quota_holds where instance_id = ${instanceId} returning account_id, api, renews_at, units`),
       );

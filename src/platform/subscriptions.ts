@@ -41,6 +41,8 @@ export interface SubscriptionsOptions {
   instanceId: number;
   /** PostgreSQL: settle answered calls in statements of their own (see quota-hold-store.ts). */
   separateSettles?: boolean;
+  /** Units a busy key takes ahead (see quota-hold-store.ts); none when absent. */
+  leaseAhead?: { units: number; lowWater: number; idleMs: number };
   clock: Clock;
 }
 
@@ -55,11 +57,11 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
     return row;
   }
 
-  /** A row as the caller should see it: a lapsed period shows as already renewed. */
+  /** A row as the caller should see it: a lapsed period shows as already renewed, units this instance leased ahead as still there. */
   function current(row: typeof subscriptions.$inferSelect, now: Date) {
     return row.renewsAt <= now
       ? { remaining: row.monthlyQuota, renewsAt: nextRenewal(now) }
-      : { remaining: row.remaining, renewsAt: row.renewsAt };
+      : { remaining: row.remaining + holds.spareOf(row.accountId, row.api as ApiId, row.renewsAt), renewsAt: row.renewsAt };
   }
 
   const holds = createQuotaHolds(db, {
@@ -67,6 +69,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
     clock,
     nextRenewal,
     separateSettles: options.separateSettles ?? false,
+    leaseAhead: options.leaseAhead,
   });
   let recovery: NodeJS.Timeout | undefined;
 
