@@ -114,6 +114,10 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     // Rows are locked in key order, so two instances' batches never deadlock.
     const keys = [...wanted.values()].sort((a, b) => a.accountId - b.accountId || (a.api < b.api ? -1 : a.api > b.api ? 1 : 0));
     const now = clock();
+    // Units are leased ahead only by a take that runs alone, so the counter each batch reads
+    // follows the leases accounted before it (the `remaining` calls see counts down without gaps).
+    const extra = leaseAhead && keys.length > 0 && takesRunning === 0 ? leaseAhead.units : 0;
+    if (keys.length > 0) takesRunning++;
     const rows = await rawRows<BatchRow>(db, BATCH_STATEMENT, [
       instanceId,
       now.toISOString(),
@@ -121,19 +125,28 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       arrayLiteral(keys.map((key) => key.accountId)),
       arrayLiteral(keys.map((key) => key.api)),
       arrayLiteral(keys.map((key) => key.n)),
-      arrayLiteral(keys.map(() => leaseAhead?.units ?? 0)),
+      arrayLiteral(keys.map(() => extra)),
       leaseAhead?.lowWater ?? 0,
       arrayLiteral([...settles.keys()].map(Number)),
       arrayLiteral([...settles.values()]),
-    ]);
+    ]).finally(() => {
+      if (keys.length > 0) takesRunning--;
+    });
     const settled = new Set<string>();
     const byKey = new Map<string, { row: BatchRow; next: number }>();
     for (const row of rows) {
       if (row.settled !== null) settled.add(row.settled);
       else byKey.set(`${row.o_account}:${row.o_api}`, { row, next: 0 });
     }
+    const earlier = new Map<string, number>();
     for (const [key, { n }] of wanted) {
       const row = byKey.get(key)?.row;
+      const spare = spares.get(key);
+      if (row?.lease && spare?.lease === row.lease && spare.periodMs === Number(row.period_ms)) {
+        earlier.set(key, spare.units);
+        // The counter only falls between give-backs: the lowest reading is the latest.
+        spare.dbRemaining = Math.min(spare.dbRemaining, row.o_avail! - row.o_granted!);
+      }
       if (row?.lease && row.o_granted! > n) keepSpare(key, row, n, now.getTime());
     }
     // A hold that could not settle was given back meanwhile: what was leased on it is gone too.
@@ -146,8 +159,10 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       const renewsAt = new Date(Number(row.period_ms));
       const i = found.next++;
       if (i >= row.o_granted! || row.lease === null) return { granted: false, subscribed: true, renewsAt };
-      // Calls of one batch see the counter count down, as if they had come one by one.
-      return { granted: true, holdId: row.lease, remaining: row.o_avail! - 1 - i, monthlyQuota: row.o_quota!, renewsAt };
+      // Calls of one batch see the counter count down, as if they had come one by one; units
+      // this instance leased ahead before are still the customer's.
+      const remaining = row.o_avail! - 1 - i + (earlier.get(`${op.accountId}:${op.api}`) ?? 0);
+      return { granted: true, holdId: row.lease, remaining, monthlyQuota: row.o_quota!, renewsAt };
     });
   }
 
@@ -184,6 +199,7 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
 
   const { leaseAhead } = options;
   const spares = new Map<string, Spare>();
+  let takesRunning = 0;
 
   /** The units a batch took beyond its calls become (or join) the key's spare. */
   function keepSpare(key: string, row: BatchRow, calls: number, nowMs: number): void {
@@ -195,7 +211,7 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     const dbRemaining = row.o_avail! - row.o_granted!;
     if (kept) {
       kept.units += extra;
-      kept.dbRemaining = dbRemaining;
+      kept.dbRemaining = Math.min(kept.dbRemaining, dbRemaining);
       kept.usedAt = nowMs;
     } else {
       spares.set(key, { lease: row.lease!, periodMs, quota: row.o_quota!, units: extra, dbRemaining, usedAt: nowMs });
