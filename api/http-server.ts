@@ -2,13 +2,14 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { AppError, errorBody } from '../src/errors.js';
 import type { Runtime } from '../src/runtime.js';
 import { createApp, type AppOptions } from './app.js';
+import { fastOperations } from './fast-operations.js';
 import { sendRedirect } from './routes/redirect.js';
 
 /**
- * The HTTP server: express for everything, except the redirect of a cached short code, which
- * is answered straight from node:http. The redirect is the hottest path of the service and
- * express's per-request work costs several times the redirect itself; misses, warnings and
- * 404s still go through express (api/routes/redirect.ts).
+ * The HTTP server: express for everything, except the two hottest paths, answered straight
+ * from node:http because express's per-request work costs several times their own: the
+ * redirect of a cached short code (misses, warnings and 404s still go through express,
+ * api/routes/redirect.ts), and an operation called with a cached API key (api/fast-operations.ts).
  */
 export function createHttpServer(runtime: Runtime, options: AppOptions = {}): Server {
   return createServer(createRequestListener(runtime, options));
@@ -17,8 +18,9 @@ export function createHttpServer(runtime: Runtime, options: AppOptions = {}): Se
 export function createRequestListener(runtime: Runtime, options: AppOptions = {}): RequestListener {
   const app = createApp(runtime, options);
   const fastRedirect = cachedRedirect(runtime);
+  const fastOperation = fastOperations(runtime);
   return (req, res) => {
-    if (!fastRedirect(req, res)) app(req, res);
+    if (!fastRedirect(req, res) && !fastOperation(req, res, () => app(req, res))) app(req, res);
   };
 }
 

@@ -126,7 +126,8 @@ export interface BenchService {
 
 /**
  * The service as in production, for a benchmark: file-backed PGlite in a temporary directory
- * (or BENCH_DATABASE_URL), request logging at info into /dev/null, the real HTTP server.
+ * (or BENCH_DATABASE_URL), request logging at info into /dev/null (buffered, as production
+ * writes stdout: src/logger.ts), the real HTTP server.
  */
 export async function startBenchService(env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<BenchService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aih-bench-'));
@@ -143,7 +144,10 @@ export async function startBenchService(env: Record<string, string> = {}, option
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     ...env,
   });
-  const runtime = await createRuntime(config, { logger: createLogger('info', pino.destination('/dev/null')), ...options });
+  const runtime = await createRuntime(config, {
+    logger: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })),
+    ...options,
+  });
   server.on('request', createRequestListener(runtime));
   return {
     base,

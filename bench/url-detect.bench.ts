@@ -80,7 +80,7 @@ export async function run(): Promise<void> {
     DEFAULT_QUOTA: '100000000',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   });
-  const runtime = await createRuntime(config, { logger: createLogger('info', pino.destination('/dev/null')) });
+  const runtime = await createRuntime(config, { logger: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })) });
   const server = createHttpServer(runtime).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -77,15 +77,17 @@ export const subscriptions = pgTable(
 );
 
 /**
- * Calls charged but not yet answered: one row per call, written in the statement that takes
- * the call from `subscriptions.remaining`. Answering the call deletes its row (the charge
- * stands); a failed call deletes it and gives the unit back. Rows of an instance that died
- * (kill -9) are given back by whichever instance finds them first, so a crash never keeps a
- * charge for a call nobody answered (src/platform/quota-hold-store.ts).
+ * Calls charged but not yet answered, counted per instance, account, API and period: one row
+ * whose `units` grows by what a statement takes from `subscriptions.remaining` and shrinks as the
+ * calls are answered (the charge stands) or fail (the unit goes back). An instance updates only
+ * its own rows, so answering calls never touches the busy subscription row. Rows of an instance
+ * that died (kill -9) are given back by whichever instance finds them first, so a crash never
+ * keeps a charge for a call nobody answered (src/platform/quota-hold-store.ts).
  */
 export const quotaHolds = pgTable(
   'quota_holds',
   {
+    /** The lease: a row given back (its instance taken for dead) and taken again is a new id, so old calls cannot settle on it. */
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     /** Random per process start; on PostgreSQL the process holds an advisory lock on it while alive. */
     instanceId: integer('instance_id').notNull(),
@@ -93,8 +95,10 @@ export const quotaHolds = pgTable(
     api: text('api').notNull(),
     /** The period charged: a refund after the month renewed does not go into the new month. */
     renewsAt: timestamp('renews_at', { withTimezone: true }).notNull(),
+    /** Calls taken and neither answered nor given back yet. */
+    units: integer('units').notNull().default(0),
   },
-  (table) => [index('quota_holds_instance_idx').on(table.instanceId)],
+  (table) => [uniqueIndex('quota_holds_lease_key').on(table.instanceId, table.accountId, table.api, table.renewsAt)],
 );
 
 export const shortLinks = pgTable(

@@ -154,6 +154,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     defaultQuota: config.DEFAULT_QUOTA,
     instanceId: coordination.instanceId,
     separateSettles: database.kind === 'postgres',
+    // A busy key leases calls ahead. PGlite has one process, so nothing is kept from anyone;
+    // on PostgreSQL only while thousands stay for the other instances (quota-hold-store.ts).
+    leaseAhead: { units: 64, lowWater: database.kind === 'postgres' ? 5_000 : 0, idleMs: 1_000 },
     clock,
   });
   // Calls a crashed process charged but never answered are given back (on PostgreSQL also
@@ -281,7 +284,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close(): Promise<void> {
       await housekeeping.stop();
       databaseMonitor.stop();
-      subscriptions.stopRecovery();
+      await subscriptions.stopRecovery();
       await keyCache.close();
       await urlDetection.stop();
       await clicks.stop();

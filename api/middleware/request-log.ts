@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pinoHttp } from 'pino-http';
 import { serializeError, type Logger } from '../../src/logger.js';
 
-const CLIENT_REQUEST_ID = /^[0-9A-Za-z._:-]{1,128}$/;
+export const CLIENT_REQUEST_ID = /^[0-9A-Za-z._:-]{1,128}$/;
 
 /**
  * Request id (the caller's `X-Request-Id` when it is sane, else a new UUID, echoed back) and

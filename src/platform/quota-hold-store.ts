@@ -1,30 +1,39 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { INSTANCE_LOCK_CLASS } from '../../db/coordination.js';
-import { rowsOf } from '../../db/rows.js';
+import { arrayLiteral, rawRows } from '../../db/rows.js';
 import type { ApiId } from './catalog.js';
 import { Batcher } from './batcher.js';
 
 /**
  * The statements behind every charge, each gathering the calls of one moment into a single
- * round trip (src/platform/batcher.ts):
+ * round trip (src/platform/batcher.ts). A hold is a counter: one `quota_holds` row per
+ * (instance, account, api, period) whose `units` are the calls taken and not yet answered.
  *
  * - take: for each (account, api) asked for, `remaining - least(remaining, n)` under the row
- *   lock, and one `quota_holds` row per granted call, in the same statement. One busy key's n
- *   concurrent calls are one statement and one commit, not n commits queued on one row.
- * - settle: the call was answered, its hold row is deleted (the charge stands). Settles ride in
- *   the same statement as the takes of the moment: one round trip per batch for both.
- * - give back: the call failed, its hold row is deleted and the unit added back (same period).
- * - recover: hold rows of instances that are gone (no advisory lock) are given back.
+ *   lock, and the n granted calls added to this instance's hold row, in the same statement.
+ *   One busy key's n concurrent calls are one statement and one commit, not n commits queued
+ *   on one row.
+ * - settle: the calls were answered, their hold row counts them off (the charge stands). A
+ *   single-row update of a row only this instance writes: answering never waits on the busy
+ *   subscription row. Settles ride in the same statement as the takes of the moment on PGlite.
+ * - give back: the calls failed, their hold row counts them off and the units go back to the
+ *   counter (same period).
+ * - recover: hold rows of instances that are gone (no advisory lock) are given back, units and all.
  *
- * The take commits without waiting for its WAL flush (`synchronous_commit` off for that one
+ * The batch statement is the function `quota_take_settle` (db/migrations/0013_*), so its plans
+ * are prepared once per connection, called on the driver directly (db/rows.ts `rawRows`).
+ * A take alone commits without waiting for its WAL flush (`synchronous_commit` off for that one
  * transaction): the settle that follows waits for its own flush, which covers the take too, so
  * an answered call is on disk before it is answered, with one flush per batch instead of two.
  * Should PostgreSQL itself crash first, the take and its hold vanish together: the call was
  * not answered yet. (A `kill -9` of this process loses nothing either way.)
  *
- * A hold is deleted exactly once (settle, give back or recover race on the row lock), so a
- * unit is either charged for an answered call or returned, never both, never neither.
+ * A unit leaves a hold exactly once (settle, give back or recover race on the row lock, and
+ * a settle or give back only counts off what the row still holds), so it is either charged
+ * for an answered call or returned, never both, never neither. A row that was recovered (this
+ * instance taken for dead) is gone: a later take makes a new row with a new id, and the calls
+ * held on the old one can no longer settle (they are answered 503, uncharged).
  */
 
 export interface TakeRequest {
@@ -32,23 +41,28 @@ export interface TakeRequest {
   api: ApiId;
 }
 
-/** A granted call (`holdId`), or why not: no subscription row, or nothing left this period. */
+/** A granted call (`holdId`: its hold row), or why not: no subscription row, or nothing left this period. */
 export type TakeResult =
   | { granted: true; holdId: string; remaining: number; monthlyQuota: number; renewsAt: Date }
   | { granted: false; subscribed: boolean; renewsAt?: Date };
 
 type QuotaOp = TakeRequest | { settle: string };
 
-/** One row per (account, api) asked for, or a single row of nulls when none was. */
-interface TakeRow {
-  account_id: number | null;
-  api: string | null;
-  avail: number;
-  monthly_quota: number;
-  renews_at_ms: number | string;
-  hold_ids: string | null;
-  settled_ids: string | null;
+/** One row per (account, api) asked for (`o_avail` null: not subscribed), one per hold settled. */
+interface BatchRow {
+  o_account: number | null;
+  o_api: string | null;
+  o_avail: number | null;
+  o_quota: number | null;
+  period_ms: number | string | null;
+  o_granted: number | null;
+  lease: string | null;
+  settled: string | null;
 }
+
+const BATCH_STATEMENT = `select o_account, o_api, o_avail, o_quota, (extract(epoch from o_period) * 1000)::float8 as period_ms,
+  o_granted, o_lease::text as lease, o_settled::text as settled
+  from quota_take_settle($1::int, $2::timestamptz, $3::timestamptz, $4::int[], $5::text[], $6::int[], $7::int[], $8::int, $9::bigint[], $10::int[])`;
 
 export interface QuotaHoldsOptions {
   instanceId: number;
@@ -57,84 +71,110 @@ export interface QuotaHoldsOptions {
   nextRenewal(now: Date): Date;
   /** Settles in their own statements (PostgreSQL), or in the takes' (PGlite). */
   separateSettles: boolean;
+  /**
+   * Units a busy key leases ahead (`units`), so its next calls are granted without a statement
+   * of their own, only when at least `lowWater` more would stay in the counter for other
+   * instances. Leased units not used within `idleMs` go back.
+   */
+  leaseAhead?: { units: number; lowWater: number; idleMs: number };
+}
+
+/** Units of one (account, api) this instance has taken ahead and not granted yet. */
+interface Spare {
+  lease: string;
+  periodMs: number;
+  quota: number;
+  units: number;
+  /** The counter in the database after the lease was taken: what a call sees is this plus the spare left. */
+  dbRemaining: number;
+  usedAt: number;
 }
 
 export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
   const { instanceId, clock, nextRenewal } = options;
 
   /**
-   * One statement for a batch: deletes the holds of answered calls and takes the new calls.
+   * One statement for a batch: counts off the holds of answered calls and takes the new calls.
    * Without settles it commits without waiting for the WAL flush (see above); with them it
    * waits, as an answered call must be on disk before it is answered.
    */
   async function flush(ops: QuotaOp[]): Promise<(TakeResult | boolean)[]> {
-    const wanted = new Map<string, { account_id: number; api: string; n: number }>();
-    const settleIds: string[] = [];
+    const wanted = new Map<string, { accountId: number; api: string; n: number }>();
+    const settles = new Map<string, number>();
     for (const op of ops) {
       if ('settle' in op) {
-        settleIds.push(op.settle);
+        settles.set(op.settle, (settles.get(op.settle) ?? 0) + 1);
         continue;
       }
       const key = `${op.accountId}:${op.api}`;
       const entry = wanted.get(key);
       if (entry) entry.n++;
-      else wanted.set(key, { account_id: op.accountId, api: op.api, n: 1 });
+      else wanted.set(key, { accountId: op.accountId, api: op.api, n: 1 });
     }
-    const now = clock();
-    const commitMode = settleIds.length > 0 ? sql`` : sql`, (select set_config('synchronous_commit', 'off', true)) as async_commit`;
     // Rows are locked in key order, so two instances' batches never deadlock.
-    const rows = rowsOf<TakeRow>(
-      await db.execute(sql`
-        with settled as (
-          delete from quota_holds where id = any(${`{${settleIds.join(',')}}`}::bigint[]) returning id
-        ), req as (
-          select r.* from jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb) as r(account_id int, api text, n int)${commitMode}
-        ), cur as (
-          select s.account_id, s.api, r.n, s.monthly_quota,
-                 greatest(case when s.renews_at <= ${now.toISOString()}::timestamptz then s.monthly_quota else s.remaining end, 0) as avail,
-                 case when s.renews_at <= ${now.toISOString()}::timestamptz then ${nextRenewal(now).toISOString()}::timestamptz else s.renews_at end as period
-          from subscriptions s join req r on s.account_id = r.account_id and s.api = r.api
-          order by s.account_id, s.api
-          for update of s
-        ), upd as (
-          update subscriptions s set remaining = cur.avail - least(cur.avail, cur.n), renews_at = cur.period
-          from cur where s.account_id = cur.account_id and s.api = cur.api and cur.avail > 0
-          returning s.account_id, s.api, s.renews_at, least(cur.avail, cur.n) as granted
-        ), holds as (
-          insert into quota_holds (instance_id, account_id, api, renews_at)
-          select ${instanceId}, upd.account_id, upd.api, upd.renews_at from upd, generate_series(1, upd.granted)
-          returning id, account_id, api
-        )
-        select cur.account_id, cur.api, cur.avail, cur.monthly_quota,
-               (extract(epoch from cur.period) * 1000)::float8 as renews_at_ms,
-               (select string_agg(h.id::text, ',' order by h.id) from holds h
-                 where h.account_id = cur.account_id and h.api = cur.api) as hold_ids,
-               (select string_agg(id::text, ',') from settled) as settled_ids
-        from (select 1) as one left join cur on true`),
-    );
-    const settled = new Set(rows[0]?.settled_ids?.split(',') ?? []);
-    const byKey = new Map(rows.map((row) => [`${row.account_id}:${row.api}`, { row, next: 0, holds: row.hold_ids?.split(',') ?? [] }]));
+    const keys = [...wanted.values()].sort((a, b) => a.accountId - b.accountId || (a.api < b.api ? -1 : a.api > b.api ? 1 : 0));
+    const now = clock();
+    // Units are leased ahead only by a take that runs alone, so the counter each batch reads
+    // follows the leases accounted before it (the `remaining` calls see counts down without gaps).
+    const extra = leaseAhead && keys.length > 0 && takesRunning === 0 ? leaseAhead.units : 0;
+    if (keys.length > 0) takesRunning++;
+    const rows = await rawRows<BatchRow>(db, BATCH_STATEMENT, [
+      instanceId,
+      now.toISOString(),
+      nextRenewal(now).toISOString(),
+      arrayLiteral(keys.map((key) => key.accountId)),
+      arrayLiteral(keys.map((key) => key.api)),
+      arrayLiteral(keys.map((key) => key.n)),
+      arrayLiteral(keys.map(() => extra)),
+      leaseAhead?.lowWater ?? 0,
+      arrayLiteral([...settles.keys()].map(Number)),
+      arrayLiteral([...settles.values()]),
+    ]).finally(() => {
+      if (keys.length > 0) takesRunning--;
+    });
+    const settled = new Set<string>();
+    const byKey = new Map<string, { row: BatchRow; next: number }>();
+    for (const row of rows) {
+      if (row.settled !== null) settled.add(row.settled);
+      else byKey.set(`${row.o_account}:${row.o_api}`, { row, next: 0 });
+    }
+    const earlier = new Map<string, number>();
+    for (const [key, { n }] of wanted) {
+      const row = byKey.get(key)?.row;
+      const spare = spares.get(key);
+      if (row?.lease && spare?.lease === row.lease && spare.periodMs === Number(row.period_ms)) {
+        earlier.set(key, spare.units);
+        // The counter only falls between give-backs: the lowest reading is the latest.
+        spare.dbRemaining = Math.min(spare.dbRemaining, row.o_avail! - row.o_granted!);
+      }
+      if (row?.lease && row.o_granted! > n) keepSpare(key, row, n, now.getTime());
+    }
+    // A hold that could not settle was given back meanwhile: what was leased on it is gone too.
+    for (const lease of settles.keys()) if (!settled.has(lease)) dropSpares(lease);
     return ops.map((op) => {
       if ('settle' in op) return settled.has(op.settle);
       const found = byKey.get(`${op.accountId}:${op.api}`);
-      if (!found) return { granted: false, subscribed: false };
-      const { row, holds } = found;
-      const renewsAt = new Date(Number(row.renews_at_ms));
+      if (!found || found.row.o_avail === null) return { granted: false, subscribed: false };
+      const { row } = found;
+      const renewsAt = new Date(Number(row.period_ms));
       const i = found.next++;
-      if (i >= holds.length) return { granted: false, subscribed: true, renewsAt };
-      // Calls of one batch see the counter count down, as if they had come one by one.
-      return { granted: true, holdId: holds[i]!, remaining: row.avail - 1 - i, monthlyQuota: row.monthly_quota, renewsAt };
+      if (i >= row.o_granted! || row.lease === null) return { granted: false, subscribed: true, renewsAt };
+      // Calls of one batch see the counter count down, as if they had come one by one; units
+      // this instance leased ahead before are still the customer's.
+      const remaining = row.o_avail! - 1 - i + (earlier.get(`${op.accountId}:${op.api}`) ?? 0);
+      return { granted: true, holdId: row.lease, remaining, monthlyQuota: row.o_quota!, renewsAt };
     });
   }
 
-  /** Gives the units of `gone` (hold rows deleted in the same statement) back to their period. */
+  /** Gives the units of `gone` (hold rows counted off or deleted in the same statement) back to their period. */
   function giveBackStatement(gone: SQL): SQL {
     return sql`
-      with gone as (${gone} returning account_id, api, renews_at),
-      counted as (select account_id, api, renews_at, count(*)::int as n from gone group by account_id, api, renews_at),
+      with gone as (${gone}),
+      counted as (select account_id, api, renews_at, sum(units)::int as n from gone group by account_id, api, renews_at),
       locked as (
         select s.account_id, s.api, counted.n from subscriptions s
         join counted on s.account_id = counted.account_id and s.api = counted.api and s.renews_at = counted.renews_at
+        where counted.n > 0
         order by s.account_id, s.api
         for update of s
       )
@@ -142,10 +182,76 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       from locked where s.account_id = locked.account_id and s.api = locked.api`;
   }
 
-  async function giveBack(holdIds: string[]): Promise<void[]> {
-    await db.execute(giveBackStatement(sql`delete from quota_holds where id = any(${`{${holdIds.join(',')}}`}::bigint[])`));
-    return holdIds.map(() => undefined);
+  async function giveBack(items: Array<{ holdId: string; units: number }>): Promise<void[]> {
+    const counts = new Map<string, number>();
+    for (const { holdId, units } of items) counts.set(holdId, (counts.get(holdId) ?? 0) + units);
+    const ids = arrayLiteral([...counts.keys()].map(Number));
+    const units = arrayLiteral([...counts.values()]);
+    await db.execute(
+      giveBackStatement(sql`
+        update quota_holds h set units = h.units - r.n
+        from unnest(${ids}::bigint[], ${units}::int[]) as r(id, n)
+        where h.id = r.id and h.units >= r.n
+        returning h.account_id, h.api, h.renews_at, r.n as units`),
+    );
+    return items.map(() => undefined);
   }
+
+  const { leaseAhead } = options;
+  const spares = new Map<string, Spare>();
+  let takesRunning = 0;
+
+  /** The units a batch took beyond its calls become (or join) the key's spare. */
+  function keepSpare(key: string, row: BatchRow, calls: number, nowMs: number): void {
+    const extra = row.o_granted! - calls;
+    const periodMs = Number(row.period_ms);
+    const spare = spares.get(key);
+    if (spare && (spare.lease !== row.lease || spare.periodMs !== periodMs)) returnSpare(key, spare);
+    const kept = spares.get(key);
+    const dbRemaining = row.o_avail! - row.o_granted!;
+    if (kept) {
+      kept.units += extra;
+      kept.dbRemaining = Math.min(kept.dbRemaining, dbRemaining);
+      kept.usedAt = nowMs;
+    } else {
+      spares.set(key, { lease: row.lease!, periodMs, quota: row.o_quota!, units: extra, dbRemaining, usedAt: nowMs });
+    }
+  }
+
+  function returnSpare(key: string, spare: Spare): void {
+    spares.delete(key);
+    if (spare.units > 0) void givebacks.add({ holdId: spare.lease, units: spare.units }).catch(() => {});
+    spare.units = 0;
+  }
+
+  function dropSpares(lease: string): void {
+    for (const [key, spare] of spares) if (spare.lease === lease) spares.delete(key);
+  }
+
+  /** A call granted from the key's spare, without a statement; undefined when there is none (or its month is over). */
+  function takeSpare(request: TakeRequest): TakeResult | undefined {
+    const key = `${request.accountId}:${request.api}`;
+    const spare = spares.get(key);
+    if (!spare) return undefined;
+    const nowMs = clock().getTime();
+    if (nowMs >= spare.periodMs || spare.units <= 0) {
+      returnSpare(key, spare);
+      return undefined;
+    }
+    spare.units--;
+    spare.usedAt = nowMs;
+    const remaining = spare.dbRemaining + spare.units;
+    return { granted: true, holdId: spare.lease, remaining, monthlyQuota: spare.quota, renewsAt: new Date(spare.periodMs) };
+  }
+
+  // Spares not drawn on for a while go back, so other instances (and the usage page) see them.
+  const idleCheck = leaseAhead
+    ? setInterval(() => {
+        const before = clock().getTime() - leaseAhead.idleMs;
+        for (const [key, spare] of spares) if (spare.usedAt < before) returnSpare(key, spare);
+      }, leaseAhead.idleMs)
+    : undefined;
+  idleCheck?.unref();
 
   // PostgreSQL: takes and settles in separate batches, so takes skip the disk wait (their row
   // lock is held only for the statement) while settles wait for it; a few of each in flight.
@@ -156,10 +262,19 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
   const givebacks = new Batcher(giveBack);
 
   return {
-    take: (request: TakeRequest) => takes.add(request) as Promise<TakeResult>,
+    take(request: TakeRequest): Promise<TakeResult> {
+      const spare = takeSpare(request);
+      return spare ? Promise.resolve(spare) : (takes.add(request) as Promise<TakeResult>);
+    },
     /** True once the call is recorded; false for a hold already given back (this instance was taken for dead). */
     settle: (holdId: string) => settles.add({ settle: holdId }) as Promise<boolean>,
-    giveBack: (holdId: string) => givebacks.add(holdId),
+    giveBack: (holdId: string) => givebacks.add({ holdId, units: 1 }),
+
+    /** Units of the key this instance holds ahead for the period ending `renewsAt` (they are still the customer's). */
+    spareOf(accountId: number, api: ApiId, renewsAt: Date): number {
+      const spare = spares.get(`${accountId}:${api}`);
+      return spare && spare.periodMs === renewsAt.getTime() ? spare.units : 0;
+    },
 
     /**
      * Gives back the holds of every instance that no longer holds its advisory lock (on
@@ -170,9 +285,19 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       const result = await db.execute(
         giveBackStatement(sql`
           delete from quota_holds where instance_id <> ${instanceId}
-            and pg_try_advisory_xact_lock(${INSTANCE_LOCK_CLASS}::int, instance_id)`),
+            and pg_try_advisory_xact_lock(${INSTANCE_LOCK_CLASS}::int, instance_id)
+          returning account_id, api, renews_at, units`),
       );
       return affected(result);
+    },
+
+    /** At shutdown, once no call is in flight: this instance's rows go, and any units they still hold go back. */
+    async release(): Promise<void> {
+      clearInterval(idleCheck);
+      spares.clear();
+      await db.execute(
+        giveBackStatement(sql`delete from quota_holds where instance_id = ${instanceId} returning account_id, api, renews_at, units`),
+      );
     },
   };
 }

@@ -31,7 +31,8 @@ export interface Subscriptions extends Quota {
    * now, then every `intervalMs` (PostgreSQL: other instances may die at any time).
    */
   startRecovery(intervalMs?: number): Promise<void>;
-  stopRecovery(): void;
+  /** At shutdown, once no call is in flight: stops the recovery and gives back this instance's holds. */
+  stopRecovery(): Promise<void>;
 }
 
 export interface SubscriptionsOptions {
@@ -40,6 +41,8 @@ export interface SubscriptionsOptions {
   instanceId: number;
   /** PostgreSQL: settle answered calls in statements of their own (see quota-hold-store.ts). */
   separateSettles?: boolean;
+  /** Units a busy key takes ahead (see quota-hold-store.ts); none when absent. */
+  leaseAhead?: { units: number; lowWater: number; idleMs: number };
   clock: Clock;
 }
 
@@ -71,11 +74,11 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
     return row;
   }
 
-  /** A row as the caller should see it: a lapsed period shows as already renewed. */
+  /** A row as the caller should see it: a lapsed period shows as already renewed, units this instance leased ahead as still there. */
   function current(row: typeof subscriptions.$inferSelect, now: Date) {
     return row.renewsAt <= now
       ? { remaining: row.monthlyQuota, renewsAt: nextRenewal(now) }
-      : { remaining: row.remaining, renewsAt: row.renewsAt };
+      : { remaining: row.remaining + holds.spareOf(row.accountId, row.api as ApiId, row.renewsAt), renewsAt: row.renewsAt };
   }
 
   const holds = createQuotaHolds(db, {
@@ -83,6 +86,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
     clock,
     nextRenewal,
     separateSettles: options.separateSettles ?? false,
+    leaseAhead: options.leaseAhead,
   });
   let recovery: NodeJS.Timeout | undefined;
 
@@ -141,8 +145,9 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       recovery.unref();
     },
 
-    stopRecovery(): void {
+    async stopRecovery(): Promise<void> {
       clearInterval(recovery);
+      await holds.release().catch(() => {}); // the database may be away: the next start's recovery gives them back
     },
   };
 

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { linkClicks, shortLinks } from '../../../db/schema.js';
+import { rawRows } from '../../../db/rows.js';
 import { randomBase62, sha256 } from '../../platform/secrets.js';
 
 export interface ShortLink {
@@ -19,6 +20,9 @@ export interface LinkStoreOptions {
 }
 
 export class CodeSpaceExhaustedError extends Error {}
+
+const INSERT_LINK = `insert into short_links (account_id, code, url, url_hash) values ($1::int, $2::text, $3::text, $4::text)
+  on conflict do nothing returning id, account_id as "accountId", code, url, created_at as "createdAt"`;
 
 /** Short links in the database. Codes are never deleted, so never reused. */
 export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
@@ -42,11 +46,8 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
     async getOrCreate(accountId: number, url: string): Promise<{ link: ShortLink; created: boolean }> {
       const urlHash = sha256(url);
       for (let attempt = 0; attempt < maxAttempts; attempt++) {
-        const [inserted] = await db
-          .insert(shortLinks)
-          .values({ accountId, code: generateCode(), url, urlHash })
-          .onConflictDoNothing()
-          .returning();
+        // On the driver, prepared: one insert per shorten, and drizzle's query building cost as much as the insert.
+        const [inserted] = await rawRows<ShortLink>(db, INSERT_LINK, [accountId, generateCode(), url, urlHash]);
         if (inserted) return { link: inserted, created: true };
         const existing = await findByAccountUrl(accountId, urlHash);
         if (existing) return { link: existing, created: false };

@@ -1,0 +1,71 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quotaHolds, subscriptions } from '../db/schema.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+
+/**
+ * Calls leased ahead by a busy key (src/platform/quota-hold-store.ts): granted without a
+ * statement, counted exactly, shown as still the customer's, and given back when idle.
+ */
+describe('calls leased ahead', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ DEFAULT_QUOTA: '10000' });
+  });
+  afterAll(() => app.close());
+
+  async function stored(accountId: number) {
+    const [row] = await app.runtime.db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.accountId, accountId), eq(subscriptions.api, 'url-shortener')));
+    const [held] = await app.runtime.db
+      .select({ units: sql<number>`coalesce(sum(${quotaHolds.units}), 0)::int` })
+      .from(quotaHolds)
+      .where(eq(quotaHolds.accountId, accountId));
+    return { remaining: row!.remaining, held: held!.units };
+  }
+
+  it('count every call once, show leased units as remaining, and give them back when idle', async () => {
+    const user = await app.signUp();
+    for (let round = 0; round < 2; round++) {
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          app.post('/api/v1/url/shorten', { url: `https://example.com/lease/${round}/${i}` }, user.apiKey),
+        ),
+      );
+      expect(responses.every((res) => res.status === 200)).toBe(true);
+      const seen = responses.map((res) => res.body.remaining as number);
+      expect(new Set(seen)).toEqual(new Set(Array.from({ length: 100 }, (_, i) => 9999 - 100 * round - i)));
+    }
+    // Whatever is leased ahead still counts as the customer's.
+    expect(await app.remaining(user.apiKey, 'url-shortener')).toBe(9800);
+    const during = await stored(user.accountId);
+    expect(during.remaining + during.held).toBe(9800);
+    // Idle leases go back to the counter.
+    const deadline = Date.now() + 5000;
+    while ((await stored(user.accountId)).held > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await stored(user.accountId)).toEqual({ remaining: 9800, held: 0 });
+  });
+});
+
+describe.skipIf(process.env.TEST_DB === 'postgres')('calls leased ahead near the end of a quota (one process)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ DEFAULT_QUOTA: '200' });
+  });
+  afterAll(() => app.close());
+
+  it('still lets exactly 200 of 300 concurrent calls through a quota of 200', async () => {
+    const user = await app.signUp();
+    const call = (i: number) => app.post('/api/v1/url/shorten', { url: `https://example.com/end/${i}` }, user.apiKey);
+    // A few calls first, so the key has units leased ahead when the burst comes.
+    for (let i = 0; i < 3; i++) expect((await call(i)).status).toBe(200);
+    const responses = await Promise.all(Array.from({ length: 297 }, (_, i) => call(100 + i)));
+    const ok = responses.filter((res) => res.status === 200);
+    expect(ok).toHaveLength(197);
+    expect(responses.filter((res) => res.status === 429)).toHaveLength(100);
+    expect(new Set(ok.map((res) => res.body.remaining))).toEqual(new Set(Array.from({ length: 197 }, (_, i) => i)));
+    expect(await app.remaining(user.apiKey, 'url-shortener')).toBe(0);
+  });
+});
