@@ -1,4 +1,4 @@
-import { measureHttp, postJson, report, signUp, startBareServer, startBenchService, type HttpFigures } from './lib.js';
+import { measureHttp, postJson, report, signUp, startBareDetectServer, startBenchService, type HttpFigures } from './lib.js';
 
 /**
  * The charged API path alone, for issue-sized before/after runs: `POST /url/detect` and
@@ -18,22 +18,7 @@ const apiKeys = [service.apiKey];
 while (apiKeys.length < 32) apiKeys.push(await signUp(base));
 for (const key of apiKeys) await postJson(base, '/api/v1/subscriptions', { api: 'harmful-url-detection' }, { 'x-api-key': key });
 
-const bare = await startBareServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        success: true,
-        is_malicious: true,
-        category: 'gambling',
-        reason: '불법 도박 위험이 있는 URL입니다.',
-        api: 'harmful-url-detection',
-        remaining: 1,
-      }),
-    );
-  });
-});
+const bare = await startBareDetectServer();
 
 const bodies = {
   detect: { body: JSON.stringify({ url: 'https://casino-king.xyz/event' }), uniqueIds: false },

@@ -96,6 +96,26 @@ export async function startBareServer(
   };
 }
 
+/** The bare baseline of the harmful-URL benches: reads the body, answers a detection's JSON. */
+export function startBareDetectServer(): ReturnType<typeof startBareServer> {
+  return startBareServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          success: true,
+          is_malicious: true,
+          category: 'gambling',
+          reason: '불법 도박 위험이 있는 URL입니다.',
+          api: 'harmful-url-detection',
+          remaining: 1,
+        }),
+      );
+    });
+  });
+}
+
 /** Prints one figure line per run and the ratio of the first to the baseline (the last). */
 export function report(title: string, runs: HttpFigures[], baseline: HttpFigures): void {
   console.log(`\n## ${title}`);

@@ -11,7 +11,7 @@ import { ListIndex } from '../src/operations/url-detect/list-index.js';
 import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { createRuntime } from '../src/runtime.js';
 import { FRESH, HOLDOUT, TUNE } from '../test/data/url-labelled.js';
-import { measureHttp, percentile, report, startBareServer } from './lib.js';
+import { measureHttp, percentile, report, startBareDetectServer } from './lib.js';
 
 const URLS = [...TUNE, ...HOLDOUT, ...FRESH].map((item) => item.url);
 
@@ -87,22 +87,7 @@ export async function run(): Promise<void> {
   const apiKey = await signUp(base);
   await post(base, '/api/v1/subscriptions', { api: 'harmful-url-detection' }, apiKey);
 
-  const bare = await startBareServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          success: true,
-          is_malicious: true,
-          category: 'gambling',
-          reason: '불법 도박 위험이 있는 URL입니다.',
-          api: 'harmful-url-detection',
-          remaining: 1,
-        }),
-      );
-    });
-  });
+  const bare = await startBareDetectServer();
   const options = (url: string, uniqueIds = false) => ({
     method: 'POST' as const,
     headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
