@@ -113,6 +113,7 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     }
     // Rows are locked in key order, so two instances' batches never deadlock.
     const keys = [...wanted.values()].sort((a, b) => a.accountId - b.accountId || (a.api < b.api ? -1 : a.api > b.api ? 1 : 0));
+    if (keys.length > 0 && spareReturns.size > 0) await Promise.all(spareReturns);
     const now = clock();
     // Units are leased ahead only by a take that runs alone, so the counter each batch reads
     // follows the leases accounted before it (the `remaining` calls see counts down without gaps).
@@ -199,6 +200,8 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
 
   const { leaseAhead } = options;
   const spares = new Map<string, Spare>();
+  /** Spares on their way back to the counter: a take waits for them, or it would read the counter short. */
+  const spareReturns = new Set<Promise<void>>();
   let takesRunning = 0;
 
   /** The units a batch took beyond its calls become (or join) the key's spare. */
@@ -220,8 +223,23 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
 
   function returnSpare(key: string, spare: Spare): void {
     spares.delete(key);
-    if (spare.units > 0) void givebacks.add({ holdId: spare.lease, units: spare.units }).catch(() => {});
+    if (spare.units > 0) {
+      const returning = givebacks.add({ holdId: spare.lease, units: spare.units }).catch(() => {});
+      spareReturns.add(returning);
+      void returning.finally(() => spareReturns.delete(returning));
+    }
     spare.units = 0;
+  }
+
+  /** A refunded call of a key with a live spare: its unit is still on the lease, so it joins the spare. */
+  function refundToSpare(holdId: string): boolean {
+    for (const spare of spares.values()) {
+      if (spare.lease === holdId) {
+        spare.units++;
+        return true;
+      }
+    }
+    return false;
   }
 
   function dropSpares(lease: string): void {
@@ -268,7 +286,7 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     },
     /** True once the call is recorded; false for a hold already given back (this instance was taken for dead). */
     settle: (holdId: string) => settles.add({ settle: holdId }) as Promise<boolean>,
-    giveBack: (holdId: string) => givebacks.add({ holdId, units: 1 }),
+    giveBack: (holdId: string) => (refundToSpare(holdId) ? Promise.resolve() : givebacks.add({ holdId, units: 1 })),
 
     /** Units of the key this instance holds ahead for the period ending `renewsAt` (they are still the customer's). */
     spareOf(accountId: number, api: ApiId, renewsAt: Date): number {
