@@ -7,14 +7,15 @@ import { CATALOG, type ApiId } from '../src/platform/catalog.js';
 import { executeOperation, type Caller, type Operation } from '../src/platform/execute.js';
 import type { Logger } from '../src/logger.js';
 import type { Runtime } from '../src/runtime.js';
+import { DEFAULT_BODY_LIMIT_MB } from './middleware/body.js';
 import { invalidJson } from './middleware/errors.js';
 import { setExhaustedQuotaHeaders, setQuotaHeaders } from './middleware/quota-headers.js';
 import { CLIENT_REQUEST_ID } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { operationBodyLimitMb } from './routes/operations.js';
 
-/** Operations whose bodies are small (the ID reader's images take express's 15 MB route). */
-const BODY_LIMIT = 1024 * 1024;
-const SLOW_PATH: ReadonlySet<ApiId> = new Set(['ocr-idcard']);
+/** Bodies read here: the default limit; operations declaring larger ones (the ID reader's images) stay with express. */
+const BODY_LIMIT = DEFAULT_BODY_LIMIT_MB * 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const noop = () => {};
 
@@ -30,7 +31,7 @@ const noop = () => {};
 export function fastOperations(runtime: Runtime): (req: IncomingMessage, res: ServerResponse, fallback: () => void) => boolean {
   const byPath = new Map<string, Operation>();
   const operations: Record<ApiId, Operation> = runtime.operations;
-  for (const api of CATALOG) if (!SLOW_PATH.has(api.id)) byPath.set(api.path, operations[api.id]);
+  for (const api of CATALOG) if (operationBodyLimitMb(api.id) <= DEFAULT_BODY_LIMIT_MB) byPath.set(api.path, operations[api.id]);
   const { apiKeys, subscriptions } = runtime.platform;
 
   return (req, res, fallback) => {

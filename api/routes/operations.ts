@@ -16,6 +16,7 @@ import { setQuotaHeaders } from '../middleware/quota-headers.js';
 import { OPERATION_EXAMPLES } from '../openapi-examples.js';
 import { linkStatsBody, operationBody } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
+import { DEFAULT_BODY_LIMIT_MB } from '../middleware/body.js';
 
 export function callerOf(req: Request, res?: Response): Caller {
   const caller: Caller = { account: accountOf(req), logger: req.log, requestId: String(req.id) };
@@ -53,6 +54,11 @@ const EXAMPLE_RENEWAL = new Date('2026-11-30T15:00:00.000Z');
 /** JSON body limits above the default: a 10 MB ID image in Base64 is ~13.4 MB. */
 const BODY_LIMIT_MB: Partial<Record<ApiId, number>> = { 'ocr-idcard': 15 };
 
+/** The body limit an operation's route declares (api/fast-operations.ts leaves larger ones to express). */
+export function operationBodyLimitMb(api: ApiId): number {
+  return BODY_LIMIT_MB[api] ?? DEFAULT_BODY_LIMIT_MB;
+}
+
 /** The errors each operation can answer besides 400, 401, 403 (subscription) and 429 (quota). */
 function operationErrors(runtime: Runtime): Record<ApiId, AppError[]> {
   const llm = [upstreamFailure(undefined, 'HTTP 500'), notConfigured(), timedOut(runtime.config.LLM_TIMEOUT_MS)];
@@ -83,7 +89,7 @@ export function operationRoutes(runtime: Runtime): Route[] {
       summary: example.summary,
       operationId: api.id,
       auth: 'key',
-      body: { schema: operation.schema, example: example.request, validatedBy: 'core', limitMb: BODY_LIMIT_MB[api.id] },
+      body: { schema: operation.schema, example: example.request, validatedBy: 'core', limitMb: operationBodyLimitMb(api.id) },
       answers: { 200: { description: '성공', schema: operationBody(api.id), example: example.response, headers: RATE_LIMIT_HEADERS } },
       errors: [subscriptionRequired(api.id), quotaExceeded(api.id, EXAMPLE_RENEWAL, 721673), ...errors[api.id]],
       handler: async (_input, req, res) => {
