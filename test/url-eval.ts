@@ -6,17 +6,24 @@
  *   zero-hour  — lists and model built from the train part only; URLs on none of them
  *   time split — older snapshots loaded; URLs new in the later snapshot and on no loaded list
  *   no feeds   — team lists and hand-written rules only (the offline default)
+ * Only the dev part is printed unless `--heldout` is passed (the held-out figures are read once,
+ * at the end, by whoever closes the work; tuning never passes it). `--only=<word>` runs the
+ * settings whose name contains the word; `--model` adds the lexical model's own ROC on dev.
  * Clean: top-sites hosts of the same parts that no harm list names (nor, under another suffix,
  * the adult and gambling lists), and the hand-written clean URLs.
  */
 import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/detection-lists.js';
 import { createUrlEngine, type UrlEngine } from '../src/operations/url-detect/engine.js';
+import type { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
 import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect/list-index.js';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
 import { FRESH, HOLDOUT, TUNE } from './data/url-labelled.js';
 import { CLEAN, isKorean, LATEST, OLDER, partOf, readReal, realListsPresent, urlOf, type Part } from './data/url-real.js';
 
 const SAMPLE = Number(process.env.EVAL_SAMPLE ?? 3000);
+const PARTS: readonly Part[] = process.argv.includes('--heldout') ? ['dev', 'heldout'] : ['dev'];
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+const wanted = (setting: string) => !ONLY || setting.includes(ONLY);
 
 interface Case {
   url: string;
@@ -172,49 +179,77 @@ async function main(): Promise<void> {
   const cleanOf = (part: Part) => [...cleanCases(part, listed, mirrors)];
 
   // 1. Listed: the production path, latest lists and the model trained on them.
-  const full = await buildDetectionLists([...latest, cleanTrain]);
-  const fullEngine = createUrlEngine(full);
-  for (const part of ['dev', 'heldout'] as const) {
-    report(`listed, ${part}`, fullEngine, [...harmCases(latest, (e) => partOf(e) === part), ...cleanOf(part)]);
+  if (wanted('listed')) {
+    const full = await buildDetectionLists([...latest, cleanTrain]);
+    const fullEngine = createUrlEngine(full);
+    for (const part of PARTS) {
+      report(`listed, ${part}`, fullEngine, [...harmCases(latest, (e) => partOf(e) === part), ...cleanOf(part)]);
+    }
+    report('listed, hand-written clean URLs with paths', fullEngine, labelledClean);
+    console.log(
+      `(${full.index.size.toLocaleString()} entries loaded; model threshold ${full.model?.info.threshold.toFixed(3)}, trained in ${full.model?.info.trainedMs} ms on ${JSON.stringify(full.model?.info.examples)})`,
+    );
   }
-  report('listed, hand-written clean URLs with paths', fullEngine, labelledClean);
-  console.log(
-    `(${full.index.size.toLocaleString()} entries loaded; model threshold ${full.model?.info.threshold.toFixed(3)}, trained in ${full.model?.info.trainedMs} ms on ${JSON.stringify(full.model?.info.examples)})`,
-  );
 
   // 2. Zero-hour with the other feeds: lists and model from the train part only.
-  const trainOnly = await buildDetectionLists([...latest.map((f) => filterFeed(f, (e) => partOf(e) === 'train')), cleanTrain]);
-  const zeroEngine = createUrlEngine(trainOnly);
-  for (const part of ['dev', 'heldout'] as const) {
-    report(`zero-hour (train part loaded), ${part}`, zeroEngine, [
-      ...harmCases(latest, (e) => partOf(e) === part, zeroEngine),
-      ...cleanOf(part),
-    ]);
+  if (wanted('zero-hour')) {
+    const trainOnly = await buildDetectionLists([...latest.map((f) => filterFeed(f, (e) => partOf(e) === 'train')), cleanTrain]);
+    const zeroEngine = createUrlEngine(trainOnly);
+    console.log(
+      `(zero-hour model: threshold ${trainOnly.model?.info.threshold.toFixed(3)}, suspicious ${trainOnly.model?.info.suspicious?.toFixed(3)}, trained in ${trainOnly.model?.info.trainedMs} ms)`,
+    );
+    for (const part of PARTS) {
+      const cases = [...harmCases(latest, (e) => partOf(e) === part, zeroEngine), ...cleanOf(part)];
+      report(`zero-hour (train part loaded), ${part}`, zeroEngine, cases);
+      if (process.argv.includes('--model') && part === 'dev' && trainOnly.model) modelRoc(trainOnly.model, cases);
+    }
   }
 
   // 3. Time split: older snapshots loaded, URLs new in the later ones.
-  const oldLists = await buildDetectionLists([...older, cleanTrain]);
-  const oldEngine = createUrlEngine(oldLists);
-  const before = new Set(older.flatMap((f) => f.entries));
-  const newer = latest.filter((f) => f.category !== 'malware');
-  for (const part of ['dev', 'heldout'] as const) {
-    report(`time split (older loaded), ${part}`, oldEngine, [
-      ...harmCases(newer, (e) => !before.has(e) && partOf(e) === part, oldEngine),
-      ...cleanOf(part),
-    ]);
+  if (wanted('time')) {
+    const oldLists = await buildDetectionLists([...older, cleanTrain]);
+    const oldEngine = createUrlEngine(oldLists);
+    const before = new Set(older.flatMap((f) => f.entries));
+    const newer = latest.filter((f) => f.category !== 'malware');
+    for (const part of PARTS) {
+      report(`time split (older loaded), ${part}`, oldEngine, [
+        ...harmCases(newer, (e) => !before.has(e) && partOf(e) === part, oldEngine),
+        ...cleanOf(part),
+      ]);
+    }
   }
 
   // 4. No feeds: team lists and rules only.
-  const bare = createUrlEngine(await buildDetectionLists([], { model: false }));
-  for (const part of ['dev', 'heldout'] as const) {
-    report(`no feeds, ${part}`, bare, [...harmCases(latest, (e) => partOf(e) === part, bare), ...cleanOf(part)]);
+  if (wanted('no feeds')) {
+    const bare = createUrlEngine(await buildDetectionLists([], { model: false }));
+    for (const part of PARTS) {
+      report(`no feeds, ${part}`, bare, [...harmCases(latest, (e) => partOf(e) === part, bare), ...cleanOf(part)]);
+    }
+    report('no feeds, hand-written clean URLs with paths', bare, labelledClean);
   }
-  report('no feeds, hand-written clean URLs with paths', bare, labelledClean);
 
   printTable();
   console.log(
     `\n(${((performance.now() - started) / 1000).toFixed(1)} s; sample ≤ ${SAMPLE} a category and part; set EVAL_SAMPLE to change)`,
   );
+}
+
+/** The lexical model alone (host only, no rules): recall per category at fixed clean-site FPRs. */
+function modelRoc(model: LexicalModel, cases: Case[]): void {
+  const harmOf = (url: string) => model.predict(new URL(url).hostname).harm;
+  const clean = cases
+    .filter((c) => c.label === 'clean' && c.site)
+    .map((c) => harmOf(c.url))
+    .sort((x, y) => y - x);
+  for (const rate of [0.005, 0.01, 0.02]) {
+    const cut = clean[Math.floor(clean.length * rate)] ?? 1;
+    const recall = [...HARM_CATEGORIES, 'all'].map((category) => {
+      const items = cases.filter((c) => c.label !== 'clean' && (category === 'all' || c.label === category));
+      const hits = items.filter((c) => harmOf(c.url) > cut).length;
+      return `${category} ${((hits / Math.max(1, items.length)) * 100).toFixed(1)}%`;
+    });
+    console.log(`model alone at ${(rate * 100).toFixed(1)}% clean-site FPR (harm > ${cut.toFixed(3)}): ${recall.join(', ')}`);
+  }
 }
 
 function printTable(): void {

@@ -62,6 +62,26 @@ describe('lexical model trained from the loaded feeds', () => {
   });
 });
 
+describe('training examples', () => {
+  it('drops a popular mirror of a listed adult or gambling name from the clean examples, not the platforms phishing uses', async () => {
+    const [gambling, clean] = syntheticFeeds(19);
+    const hosts = (entries: string[]) => entries.map((e) => e.slice(0, -1));
+    const train = async (extraClean: string[]) =>
+      (await LexicalModel.train(
+        new Map([
+          ['gambling', [...hosts(gambling!.entries), 'spinpalace.com']],
+          ['phishing', Array.from({ length: 150 }, (_, i) => `login-check${i}.github.io`)],
+          ['clean', [...hosts(clean!.entries), ...extraClean]],
+        ] as const),
+        { epochs: 1 },
+      ))!.info.examples.clean;
+    const base = await train([]);
+    // spinpalace.cam is the listed spinpalace.com under another suffix; github.com stays clean.
+    expect(await train(['spinpalace.cam', 'spinpalace.run'])).toBe(base);
+    expect(await train(['github.com'])).toBe(base + 1);
+  });
+});
+
 describe('model levels', () => {
   it('calibrates a suspicious level below the threshold and refuses weights of another feature set', async () => {
     const model = (await buildDetectionLists(syntheticFeeds(13))).model!;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { domainToUnicode } from 'node:url';
+import { domainToUnicode, pathToFileURL } from 'node:url';
 import { getDomain } from 'tldts';
 import { expressionHost, type LoadedFeed } from '../../src/operations/url-detect/detection-lists.js';
 import { parseFeed, type FeedCategory, type FeedFormat } from '../../src/operations/url-detect/feeds.js';
@@ -9,7 +9,10 @@ import { parseFeed, type FeedCategory, type FeedFormat } from '../../src/operati
  * The real public lists in ../shared/data/url-lists, read in place (never copied into the
  * repository). Their README describes each file; this module names the files and splits them.
  */
-export const REAL_LISTS_DIR = new URL('../../../shared/data/url-lists/', import.meta.url);
+/** `URL_LISTS_DIR` points elsewhere (a worktree that does not sit next to `shared/`). */
+export const REAL_LISTS_DIR = process.env.URL_LISTS_DIR
+  ? pathToFileURL(`${process.env.URL_LISTS_DIR.replace(/\/$/, '')}/`)
+  : new URL('../../../shared/data/url-lists/', import.meta.url);
 
 export function realListsPresent(): boolean {
   return existsSync(new URL('README.md', REAL_LISTS_DIR));
