@@ -1,0 +1,67 @@
+import type { Box, OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
+import { looksLikeAddress } from './address.js';
+import { findDate } from './numbers.js';
+import { cropPng, pngSize } from './preprocess.js';
+import { compact, respaceHangul, trimJunk } from './text.js';
+
+/** A road-name address as cleaned, with nothing after its building number or unit. */
+const ROAD_WITHOUT_REFERENCE = /[가-힣\d](?:로|길)\s*\d+(?:-\d+)?(?:,\s*(?:\d+동\s*)?\d+호)?$/;
+/** The reference item (참고항목): the 법정동 or the building, in parentheses. */
+const REFERENCE = /^[(（]?([가-힣][가-힣\d]{0,9}(?:동|\d가|리|읍|면|로|길|아파트|빌딩|타운))[)）]?$/;
+
+/** Specks of guilloche read as a word come with a low confidence; a printed reference did not. */
+const MIN_CONFIDENCE = 60;
+
+/**
+ * The band under a card's road-name address when the engine read nothing there but specks:
+ * from the address line to the next line with words (the date, the renewal period), when it
+ * is tall enough to hold a line. Undefined when the address is not found or the band is thin.
+ */
+export function referenceBand(lines: OcrLine[], width: number, height: number): Box | undefined {
+  const at = lines.findIndex((line) => looksLikeAddress(line.text) && /(로|길)\s*\d/.test(line.text));
+  const address = lines[at];
+  if (!address) return undefined;
+  const bottom = address.box.top + address.box.height;
+  const below = lines
+    .slice(at + 1)
+    .find(
+      (line) =>
+        line.box.top >= bottom - address.box.height * 0.2 && (findDate(line.text) || /[가-힣]{2}/.test(compact(trimJunk(line.text)))),
+    );
+  if (!below) return undefined;
+  const gap = below.box.top - bottom;
+  // Room for one line, not for a block of the card's print.
+  if (gap < address.box.height * 0.9 || gap > address.box.height * 3) return undefined;
+  const left = Math.max(0, Math.round(address.box.left - address.box.height / 2));
+  const right = Math.min(width, Math.round(address.box.left + address.box.width + address.box.height));
+  const y0 = Math.max(0, Math.round(bottom + 1));
+  const y1 = Math.min(height, Math.round(below.box.top - 1));
+  if (y1 - y0 < 8 || right - left < 16) return undefined;
+  return { left, top: y0, width: right - left, height: y1 - y0 };
+}
+
+/**
+ * A card's road-name address with the reference in parentheses ("(구월동)") that the page
+ * layout dropped under the guilloche: its band is read alone (see {@link referenceBand}).
+ * The address comes back unchanged when it already ends otherwise or nothing like a
+ * reference is read there.
+ */
+export async function withReferenceBand(
+  engine: OcrEngine,
+  png: Buffer,
+  lines: OcrLine[],
+  address: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  if (!ROAD_WITHOUT_REFERENCE.test(address)) return address;
+  const size = pngSize(png);
+  const band = referenceBand(lines, size.width, size.height);
+  if (!band) return address;
+  const read = await engine.recognize(await cropPng(png, band), signal);
+  for (const line of read.lines) {
+    if (line.confidence < MIN_CONFIDENCE) continue;
+    const match = REFERENCE.exec(compact(respaceHangul(trimJunk(line.text))));
+    if (match) return `${address} (${match[1]})`;
+  }
+  return address;
+}
