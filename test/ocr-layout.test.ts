@@ -62,7 +62,7 @@ describe('the reference band under a card address', () => {
       line('600 | ,', 120, 318, 60, 20),
       line('2020. 1. 18.', 100, 400, 200),
     ];
-    expect(referenceBand(lines, 1400, 900)).toEqual({ left: 80, top: 301, width: 560, height: 98 });
+    expect(referenceBand(lines, 1400, 900)).toEqual({ left: 80, top: 294, width: 560, height: 105 });
   });
 
   it('is none when the next line follows at once', () => {

@@ -91,6 +91,8 @@ describe('Korean text clean-up', () => {
     expect(cleanAddress(['서울특별시 영등포구 여의대로 24 (려의도동)'])).toBe('서울특별시 영등포구 여의대로 24 (여의도동)');
     expect(cleanAddress(['서울특별시 종로구 종로 1 (리버빌딩)'])).toBe('서울특별시 종로구 종로 1 (리버빌딩)');
     expect(cleanAddress(['서울특별시 가산디지털1로', '(대 륭타운)'])).toBe('서울특별시 가산디지털1로 (대 륭타운)');
+    // a speck read as a lone syllable with a double final is dropped, not glued to the road
+    expect(cleanAddress(['대 구 광역시 창원시', '」 앉 중앙로 109, 102 동 1004 호'])).toBe('대구광역시 창원시 중앙로 109, 102동 1004호');
   });
 
   it('corrects misread 시·도 and 시·군·구 names against the real list, by the jamo that differ', () => {
@@ -218,6 +220,8 @@ describe('parseDocument', () => {
   it('corrects a three-syllable name whose first syllable is one jamo off a family name, not two-syllable names', () => {
     expect(withKnownSurname('족성동')).toBe('조성동');
     expect(withKnownSurname('융동영')).toBe('윤동영');
+    // a lost final first (장, not the commoner 조)
+    expect(withKnownSurname('자영성')).toBe('장영성');
     expect(withKnownSurname('김민서')).toBe('김민서');
     expect(withKnownSurname('둘리')).toBe('둘리');
     expect(withKnownSurname('뷁민서')).toBe('뷁민서');

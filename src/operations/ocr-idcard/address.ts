@@ -122,6 +122,20 @@ function initialSoundRule(text: string): string {
   });
 }
 
+/**
+ * A lone syllable with a double final (앉, 읽, 값 …) is no word of an address: it is a speck
+ * of the print the engine read as Hangul, and would be glued to the road name after it.
+ */
+function dropCompoundFinalSpecks(line: string): string {
+  return line
+    .split(' ')
+    .filter((token) => {
+      if (!/^[가-힣]$/.test(token)) return true;
+      return ![3, 5, 6, 9, 10, 11, 12, 13, 14, 15, 18].includes((token.charCodeAt(0) - 0xac00) % 28);
+    })
+    .join(' ');
+}
+
 /** "테헤란로 22 길 12" → "테헤란로22길 12", "역삼 1 길" → "역삼1길": OCR spaces inside road names. */
 function joinRoadNames(text: string): string {
   return text.replace(/([가-힣]+(?:로|길)?)\s*(\d+)\s*(번길|길|로|가)(?=\s|$|[(,])/g, '$1$2$3');
@@ -150,7 +164,9 @@ export function cleanAddress(lines: string[]): string {
   const tokens = correctDivisions(
     // Each line is re-spaced alone: a line break is always a word break.
     lines
-      .map((line) => respaceHangul(trimJunk(numberedNames(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1')))))
+      .map((line) =>
+        respaceHangul(trimJunk(dropCompoundFinalSpecks(numberedNames(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1'))))),
+      )
       .join(' ')
       .split(' ')
       .filter(Boolean),

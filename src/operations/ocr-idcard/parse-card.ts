@@ -60,14 +60,21 @@ export function nameFrom(line: string): string | undefined {
 
 /**
  * A three-syllable name whose first syllable is no family name but one jamo away from one
- * (족성동, 융동영: a final or a stroke misread) starts with that family name — the most common
- * one when several are as close. Two-syllable names (a given name alone, 둘리) are left alone.
+ * (족성동, 자영성, 융동영) starts with that family name. A lost or misread final is the
+ * commonest slip (자→장, 족→조), so a surname that differs only in its final comes first,
+ * then the commonest. Two-syllable names (a given name alone, 둘리) are left alone.
  */
 export function withKnownSurname(name: string): string {
   const first = name[0] as string;
   if (name.length !== 3 || SURNAMES.has(first)) return name;
-  const surname = [...SURNAMES].find((candidate) => syllableCost(first, candidate) <= 1 / 3 + 1e-9);
+  const close = [...SURNAMES].filter((candidate) => syllableCost(first, candidate) <= 1 / 3 + 1e-9);
+  const surname = close.find((candidate) => sameButFinal(first, candidate)) ?? close[0];
   return surname ? surname + name.slice(1) : name;
+}
+
+/** Two syllables with the same initial and vowel. */
+function sameButFinal(a: string, b: string): boolean {
+  return Math.floor((a.charCodeAt(0) - 0xac00) / 28) === Math.floor((b.charCodeAt(0) - 0xac00) / 28);
 }
 
 function nameIn(line: string): string | undefined {
