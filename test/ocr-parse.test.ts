@@ -217,6 +217,24 @@ describe('parseDocument', () => {
     expect(parsed?.info).toMatchObject({ type: '자동차운전면허증', name: '김민서', license_number: '11-19-123456-78' });
   });
 
+  it('reads an address line that starts with a speck read as ~ (not the renewal period)', () => {
+    const text = [
+      '자 동 차 운 전 면허증',
+      '11-16-749775-21',
+      '송 미 유',
+      '780109-1306394',
+      '~ 울 산 광역시 강남구 올 림 픽 로 152',
+      '(우동)',
+      '적 성 검 사 기 간 2026.01.01.~2026.12.31.',
+      '2016.02.24. _',
+      '대 구 과 역 시 경 찰 청 8 슨',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      address: '울산광역시 강남구 올림픽로 152 (우동)',
+      issue_date: '2016.02.24.',
+    });
+  });
+
   it('corrects a three-syllable name whose first syllable is one jamo off a family name, not two-syllable names', () => {
     expect(withKnownSurname('족성동')).toBe('조성동');
     expect(withKnownSurname('융동영')).toBe('윤동영');

@@ -13,7 +13,8 @@ export interface CardFields {
 
 /** Words of the card's printed furniture: never a name. */
 const NOT_A_NAME = /주민|등록증|운전|면허|자동차|보통|대형|소형|특수|청장|시장|군수|경찰|적성|갱신|기간|조건|암호|일련/;
-const RENEWAL = /적성|갱신|기간|~|\d\s*[-~]\s*\d{4}/;
+/** The renewal period ("적성검사기간 2026.01.01.~2026.12.31."); a lone ~ is a speck, not a period. */
+const RENEWAL = /적성|갱신|기간|[\d.]\s*~|~\s*\d|\d\s*[-~]\s*\d{4}/;
 /** The issuer's line ("서울특별시 금천구청장"), even with the seal's specks after it. */
 export function isIssuerLine(line: string): boolean {
   const text = compact(line).replace(/[^가-힣]+$/, '');
