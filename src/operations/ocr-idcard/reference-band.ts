@@ -14,9 +14,10 @@ const REFERENCE = /^[(（]?([가-힣][가-힣\d]{0,9}(?:동|\d가|리|읍|면|�
 const MIN_CONFIDENCE = 60;
 
 /**
- * The band under a card's road-name address when the engine read nothing there but specks:
- * from the address line to the next line with words (the date, the renewal period), when it
- * is tall enough to hold a line. Undefined when the address is not found or the band is thin.
+ * The band under a card's address line when the engine read nothing there but specks: from
+ * the address line (with `road`, the one holding the road and building number) to the next
+ * line with words or a date, when it is tall enough to hold a line and not a whole block.
+ * Undefined when the address is not found or the band is thin.
  */
 export function referenceBand(lines: OcrLine[], width: number, height: number, road = true): Box | undefined {
   const at = lines.findIndex((line) => looksLikeAddress(line.text) && (!road || /(로|길)\s*\d/.test(line.text)));
