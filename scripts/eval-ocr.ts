@@ -28,7 +28,11 @@ import { makePhotoSet } from '../test/helpers/id-photos.js';
  */
 
 const SEEDS = { tune: { cards: 1, photo: 11 }, aside: { cards: 5, photo: 12 } } as const;
-const SAMPLES = new URL('../../shared/data/ocr-samples/', import.meta.url).pathname;
+/** ../shared next to the checkout, or two levels up from a git worktree under /work/wt. */
+const SAMPLES =
+  ['../../shared/data/ocr-samples/', '../../../shared/data/ocr-samples/']
+    .map((dir) => new URL(dir, import.meta.url).pathname)
+    .find((dir) => existsSync(dir)) ?? new URL('../../shared/data/ocr-samples/', import.meta.url).pathname;
 
 interface Item {
   set: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nameBand } from '../src/operations/ocr-idcard/name-band.js';
+import { referenceBand } from '../src/operations/ocr-idcard/reference-band.js';
 import { linesFromWords, type PlacedWord } from '../src/providers/ocr/read-page.js';
 
 const word = (text: string, x0: number, x1: number, y0 = 100, y1 = 130): PlacedWord => ({
@@ -44,5 +45,28 @@ describe('the name band of a card', () => {
   it('is none when the lines sit close together (nothing was skipped)', () => {
     const lines = [line('주민등록증', 100, 50, 300), line('홍 길 동', 100, 110, 150), line('900101-1234568', 100, 160, 300)];
     expect(nameBand(lines, 800, 500)).toBeUndefined();
+  });
+});
+
+describe('the reference band under a card address', () => {
+  const line = (text: string, left: number, top: number, width: number, height = 40) => ({
+    text,
+    confidence: 90,
+    box: { left, top, width, height },
+  });
+
+  it('is the space from the road-name address to the next line with words, past lines of specks', () => {
+    const lines = [
+      line('900101-1234568', 100, 200, 300),
+      line('대 전 광역시 청주시 시 청 로 85', 100, 260, 500),
+      line('600 | ,', 120, 318, 60, 20),
+      line('2020. 1. 18.', 100, 400, 200),
+    ];
+    expect(referenceBand(lines, 1400, 900)).toEqual({ left: 80, top: 294, width: 560, height: 105 });
+  });
+
+  it('is none when the next line follows at once', () => {
+    const lines = [line('서울특별시 종로구 세종대로 209', 100, 260, 500), line('2019.01.05.', 100, 310, 200)];
+    expect(referenceBand(lines, 1400, 900)).toBeUndefined();
   });
 });

@@ -7,8 +7,10 @@ import {
   findDate,
   findLicenceNumber,
   findResidentNumber,
+  findShortDate,
   residentChecksumOk,
 } from '../src/operations/ocr-idcard/numbers.js';
+import { nameFrom, withKnownSurname } from '../src/operations/ocr-idcard/parse-card.js';
 import { parseDocument } from '../src/operations/ocr-idcard/parse.js';
 import { normalizeDigits, respaceHangul } from '../src/operations/ocr-idcard/text.js';
 import { mergeReadings, type VisionInfo } from '../src/operations/ocr-idcard/vision.js';
@@ -51,6 +53,17 @@ describe('numbers and dates in OCR lines', () => {
     expect(findDate('2019.01.05.')).toBe('2019.01.05.');
     expect(findDate('개업연월일 : 2019 년 01 월 05 일')).toBe('2019.01.05.');
     expect(findDate('2019.13.05.')).toBeUndefined();
+    // one dot lost under the guilloche
+    expect(findDate('2005 9. 26.')).toBe('2005.09.26.');
+    expect(findDate('2014 11..8')).toBeUndefined();
+  });
+
+  it('reads an issue date that lost its century only when no full date is there, never a future one', () => {
+    expect(findShortDate('`0 ㅁ 20.07.28.', new Date('2026-01-01'))).toBe('2020.07.28.');
+    expect(findShortDate('31.07.28.', new Date('2026-01-01'))).toBeUndefined();
+    expect(findShortDate('2020.07.28.', new Date('2026-01-01'))).toBeUndefined();
+    const card = ['주민등록증', '홍 길 동', '900101-1234568', '서울특별시 종로구 세종대로 209', '`0 ㅁ 20.07.28.', '서울특별시 종로구청장'];
+    expect(parseDocument(card.join('\n'))?.info.issue_date).toBe('2020.07.28.');
   });
 });
 
@@ -71,6 +84,15 @@ describe('Korean text clean-up', () => {
     // a speck glued to the 시·도 is dropped; a road named like a 시·도 (세종대로) is not a start
     expect(cleanAddress(['세 경기도 창원시 세 종 대 로 97 (둔산동)'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
     expect(cleanAddress(['서울 종로구 세종대로 209', '( 세 종 로 )'])).toBe('서울 종로구 세종대로 209 (세종로)');
+  });
+
+  it('spells a word-initial 려/료/류 as 여/요/유 (두음 법칙), but not after a syllable OCR spaced off', () => {
+    expect(cleanAddress(['제주특별자치도 안양시 력삼1길 12'])).toBe('제주특별자치도 안양시 역삼1길 12');
+    expect(cleanAddress(['서울특별시 영등포구 여의대로 24 (려의도동)'])).toBe('서울특별시 영등포구 여의대로 24 (여의도동)');
+    expect(cleanAddress(['서울특별시 종로구 종로 1 (리버빌딩)'])).toBe('서울특별시 종로구 종로 1 (리버빌딩)');
+    expect(cleanAddress(['서울특별시 가산디지털1로', '(대 륭타운)'])).toBe('서울특별시 가산디지털1로 (대 륭타운)');
+    // a speck read as a lone syllable with a double final is dropped, not glued to the road
+    expect(cleanAddress(['대 구 광역시 창원시', '」 앉 중앙로 109, 102 동 1004 호'])).toBe('대구광역시 창원시 중앙로 109, 102동 1004호');
   });
 
   it('corrects misread 시·도 and 시·군·구 names against the real list, by the jamo that differ', () => {
@@ -193,6 +215,37 @@ describe('parseDocument', () => {
     ];
     const parsed = parseDocument(text.join('\n'));
     expect(parsed?.info).toMatchObject({ type: '자동차운전면허증', name: '김민서', license_number: '11-19-123456-78' });
+  });
+
+  it('reads an address line that starts with a speck read as ~ (not the renewal period)', () => {
+    const text = [
+      '자 동 차 운 전 면허증',
+      '11-16-749775-21',
+      '송 미 유',
+      '780109-1306394',
+      '~ 울 산 광역시 강남구 올 림 픽 로 152',
+      '(우동)',
+      '적 성 검 사 기 간 2026.01.01.~2026.12.31.',
+      '2016.02.24. _',
+      '대 구 과 역 시 경 찰 청 8 슨',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      address: '울산광역시 강남구 올림픽로 152 (우동)',
+      issue_date: '2016.02.24.',
+    });
+  });
+
+  it('corrects a three-syllable name whose first syllable is one jamo off a family name, not two-syllable names', () => {
+    expect(withKnownSurname('족성동')).toBe('조성동');
+    expect(withKnownSurname('융동영')).toBe('윤동영');
+    // a lost final first (장, not the commoner 조)
+    expect(withKnownSurname('자영성')).toBe('장영성');
+    expect(withKnownSurname('김민서')).toBe('김민서');
+    expect(withKnownSurname('둘리')).toBe('둘리');
+    expect(withKnownSurname('뷁민서')).toBe('뷁민서');
+    // a speck with an opening parenthesis before the name does not swallow it
+    expect(nameFrom('(> 김혜윤')).toBe('김혜윤');
+    expect(nameFrom('홍 길 동 (洪吉')).toBe('홍길동');
   });
 
   it('knows a resident card without its title: the issuer line, an address and a resident-shaped number', () => {

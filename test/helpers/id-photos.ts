@@ -15,8 +15,12 @@ import { seededRandom } from './seeded-random.js';
 type Rng = () => number;
 const between = (rng: Rng, low: number, high: number) => low + rng() * (high - low);
 
-/** The blank 사업자등록증 forms in ../shared (read in place, never copied). */
-const NTS_BLANKS = ['a', 'b'].map((v) => new URL(`../../../shared/data/ocr-samples/assets/nts_blank_${v}.jpg`, import.meta.url).pathname);
+/** The blank 사업자등록증 forms in ../shared (read in place, never copied), also from a git worktree one level deeper. */
+const SAMPLES =
+  ['../../../shared/data/ocr-samples/', '../../../../shared/data/ocr-samples/']
+    .map((dir) => new URL(dir, import.meta.url).pathname)
+    .find((dir) => existsSync(dir)) ?? '/absent/';
+const NTS_BLANKS = ['a', 'b'].map((v) => `${SAMPLES}assets/nts_blank_${v}.jpg`);
 
 export interface PhotoImage extends DocumentSpec {
   level: 'photo';

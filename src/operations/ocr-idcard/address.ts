@@ -106,6 +106,36 @@ function numberedNames(line: string): string {
     .replace(/([가-힣])\s*(\d{1,2})\s*통(?=\s|$|[(,])(?!\s*\d+\s*반)/g, '$1$2동');
 }
 
+/**
+ * Korean spelling (두음 법칙) never starts a native or Sino-Korean word with 려, 랴, 례, 료 or
+ * 류: they become 여, 야, 예, 요, 유 (역삼, 여의도, 용산). A name read with such a first
+ * syllable ("력삼1길") had its ㅇ misread as ㄹ. Loanwords (리버, 라온) keep other vowels.
+ */
+function initialSoundRule(text: string): string {
+  return text.replace(/(^|[\s(（,])([가-힣])(?=[가-힣])/g, (whole, before: string, syllable: string, at: number) => {
+    const code = syllable.charCodeAt(0) - 0xac00;
+    const [initial, vowel] = [Math.floor(code / 588), Math.floor((code % 588) / 28)];
+    if (initial !== 5 || ![2, 6, 7, 12, 17].includes(vowel)) return whole;
+    // After a lone syllable the space is OCR's, inside a word ("(대 륭테크노타운)"): kept.
+    if (/(?:^|[\s(（])[가-힣]\s$/.test(text.slice(Math.max(0, at - 3), at + before.length))) return whole;
+    return before + String.fromCharCode(0xac00 + 11 * 588 + (code % 588));
+  });
+}
+
+/**
+ * A lone syllable with a double final (앉, 읽, 값 …) is no word of an address: it is a speck
+ * of the print the engine read as Hangul, and would be glued to the road name after it.
+ */
+function dropCompoundFinalSpecks(line: string): string {
+  return line
+    .split(' ')
+    .filter((token) => {
+      if (!/^[가-힣]$/.test(token)) return true;
+      return ![3, 5, 6, 9, 10, 11, 12, 13, 14, 15, 18].includes((token.charCodeAt(0) - 0xac00) % 28);
+    })
+    .join(' ');
+}
+
 /** "테헤란로 22 길 12" → "테헤란로22길 12", "역삼 1 길" → "역삼1길": OCR spaces inside road names. */
 function joinRoadNames(text: string): string {
   return text.replace(/([가-힣]+(?:로|길)?)\s*(\d+)\s*(번길|길|로|가)(?=\s|$|[(,])/g, '$1$2$3');
@@ -134,7 +164,9 @@ export function cleanAddress(lines: string[]): string {
   const tokens = correctDivisions(
     // Each line is re-spaced alone: a line break is always a word break.
     lines
-      .map((line) => respaceHangul(trimJunk(numberedNames(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1')))))
+      .map((line) =>
+        respaceHangul(trimJunk(dropCompoundFinalSpecks(numberedNames(line.replace(/([(（])\s+/g, '$1').replace(/\s+([)）])/g, '$1'))))),
+      )
       .join(' ')
       .split(' ')
       .filter(Boolean),
@@ -146,7 +178,7 @@ export function cleanAddress(lines: string[]): string {
     if (first >= 0) tokens[first] = (tokens[first] as string).replace(GLUED_SIDO, '$1');
   }
   if (first < 0) first = tokens.findIndex((token, i) => i < 3 && SIGUNGU_NAMES.includes(token));
-  const text = joinRoadNames(trimJunk(dropSpecksBeforeRoad(tokens.slice(Math.max(0, first))).join(' ')));
+  const text = initialSoundRule(joinRoadNames(trimJunk(dropSpecksBeforeRoad(tokens.slice(Math.max(0, first))).join(' '))));
   const road = ROAD.exec(text);
   // Not a road-name address (a lot number, a village): kept as read, up to its last reference.
   if (!road)

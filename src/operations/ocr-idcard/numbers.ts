@@ -83,6 +83,8 @@ const DATE_PATTERNS = [
   /(?<!\d)((?:19|20)\d{2})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일/,
   // The dots are often read as commas, or as a colon where a speck sits over the dot.
   /(?<!\d)((?:19|20)\d{2})\s*[.\-/,:;]\s*(\d{1,2})\s*[.\-/,:;]\s*(\d{1,2})(?!\d)/,
+  // One dot lost under the guilloche ("2005 9. 26."): a space for it, the other kept.
+  /(?<![\d.])((?:19|20)\d{2})\s+(\d{1,2})\s*[.,]\s*(\d{1,2})(?!\d)/,
 ];
 
 /** The first plausible date in a line, as `YYYY.MM.DD.`. */
@@ -96,6 +98,19 @@ export function findDate(line: string): string | undefined {
     return `${year}.${String(month).padStart(2, '0')}.${String(day).padStart(2, '0')}.`;
   }
   return undefined;
+}
+
+/**
+ * A date whose century was lost at the start of a line ("20.07.28.", the "20" of 2020 under
+ * a speck): `YY.MM.DD.` with every dot, read as 20YY up to this year. For the issue date only,
+ * when no full date was read.
+ */
+export function findShortDate(line: string, now = new Date()): string | undefined {
+  const match = /(?<![\d.,])(\d{2})[.,](\d{2})[.,](\d{2})[.,](?!\d)/.exec(normalizeDates(line));
+  if (!match) return undefined;
+  const [year, month, day] = [2000 + Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year > now.getFullYear() || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  return `${year}.${String(month).padStart(2, '0')}.${String(day).padStart(2, '0')}.`;
 }
 
 /** Digit look-alikes are fixed only around digits, so the 년/월/일 markers survive. */

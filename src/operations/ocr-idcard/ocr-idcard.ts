@@ -6,6 +6,7 @@ import { fieldConfidence, type FieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
 import { readNameBand } from './name-band.js';
+import { withAddressBand } from './reference-band.js';
 import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
 import {
   checkFields,
@@ -87,6 +88,11 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
     // The name's line was skipped by the page layout: read its band alone.
     const name = await readNameBand(deps.ocr(), image.png, read.lines, signal);
     if (name) parsed = { info: { ...parsed.info, name }, warnings: checkFields({ ...parsed.info, name }) };
+  }
+  if (parsed && parsed.info.type !== '사업자등록증' && parsed.info.address) {
+    // A line of the address (its reference, or its road) lost under the guilloche: read its band alone.
+    const address = await withAddressBand(deps.ocr(), image.png, read.lines, parsed.info.address, signal);
+    if (address !== parsed.info.address) parsed = { info: { ...parsed.info, address }, warnings: checkFields({ ...parsed.info, address }) };
   }
   const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';

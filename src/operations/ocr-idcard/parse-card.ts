@@ -1,5 +1,6 @@
 import { cleanAddress, continuesAddress, looksLikeAddress } from './address.js';
-import { findDate, findLicenceNumber, findResidentNumber, residentChecksumOk } from './numbers.js';
+import { syllableCost } from './regions.js';
+import { findDate, findLicenceNumber, findShortDate, findResidentNumber, residentChecksumOk } from './numbers.js';
 import { compact, respaceHangul, trimJunk } from './text.js';
 
 export interface CardFields {
@@ -12,7 +13,8 @@ export interface CardFields {
 
 /** Words of the card's printed furniture: never a name. */
 const NOT_A_NAME = /주민|등록증|운전|면허|자동차|보통|대형|소형|특수|청장|시장|군수|경찰|적성|갱신|기간|조건|암호|일련/;
-const RENEWAL = /적성|갱신|기간|~|\d\s*[-~]\s*\d{4}/;
+/** The renewal period ("적성검사기간 2026.01.01.~2026.12.31."); a lone ~ is a speck, not a period. */
+const RENEWAL = /적성|갱신|기간|[\d.]\s*~|~\s*\d|\d\s*[-~]\s*\d{4}/;
 /** The issuer's line ("서울특별시 금천구청장"), even with the seal's specks after it. */
 export function isIssuerLine(line: string): boolean {
   const text = compact(line).replace(/[^가-힣]+$/, '');
@@ -53,10 +55,36 @@ export function parseCard(allLines: string[], licence: boolean): CardFields {
 
 /** A personal name: 2–4 Hangul syllables, read as spaced syllables or as one word. */
 export function nameFrom(line: string): string | undefined {
+  const name = nameIn(line);
+  return name && withKnownSurname(name);
+}
+
+/**
+ * A three-syllable name whose first syllable is no family name but one jamo away from one
+ * (족성동, 자영성, 융동영) starts with that family name. A lost or misread final is the
+ * commonest slip (자→장, 족→조), so a surname that differs only in its final comes first,
+ * then the commonest. Two-syllable names (a given name alone, 둘리) are left alone.
+ */
+export function withKnownSurname(name: string): string {
+  const first = name[0] as string;
+  if (name.length !== 3 || SURNAMES.has(first)) return name;
+  const close = [...SURNAMES].filter((candidate) => syllableCost(first, candidate) <= 1 / 3 + 1e-9);
+  const surname = close.find((candidate) => sameButFinal(first, candidate)) ?? close[0];
+  return surname ? surname + name.slice(1) : name;
+}
+
+/** Two syllables with the same initial and vowel. */
+function sameButFinal(a: string, b: string): boolean {
+  return Math.floor((a.charCodeAt(0) - 0xac00) / 28) === Math.floor((b.charCodeAt(0) - 0xac00) / 28);
+}
+
+function nameIn(line: string): string | undefined {
   // Hanja in parentheses and specks of the photo (symbols, digits) around the name go.
   const tokens = line
     .replace(LICENCE_CLASS, ' ')
-    .replace(/[(（][^)）]*(?:[)）]|$)/g, ' ')
+    .replace(/[(（][^)）]*[)）]/g, ' ')
+    // An unclosed one runs to the end only after the name ("홍길동 (洪吉"), not before it ("(> 김혜윤").
+    .replace(/([가-힣][^(（]*)[(（][^)）]*$/, '$1 ')
     .split(/\s+/)
     .filter(Boolean);
   while (tokens.length > 0 && !/[가-힣]/.test(tokens[0] as string)) tokens.shift();
@@ -78,7 +106,7 @@ export function nameFrom(line: string): string | undefined {
   return /^[가-힣]{2,4}$/.test(joined) ? joined : undefined;
 }
 
-/** The most common family names (over 95% of the population): a name that starts with one is likelier right. */
+/** The most common family names (over 95% of the population), commonest first: a name that starts with one is likelier right. */
 const SURNAMES = new Set([
   ...'김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감호제',
 ]);
@@ -145,6 +173,12 @@ function findIssueDate(lines: string[]): string {
     if (findResidentNumber(line) || findLicenceNumber(line)) continue;
     const date = findDate(line);
     if (date) found = date;
+  }
+  if (found) return found;
+  // No full date: one that lost its century, above the issuer (the renewal period is skipped).
+  for (const line of lines) {
+    if (RENEWAL.test(compact(line)) || findResidentNumber(line) || findLicenceNumber(line)) continue;
+    found = findShortDate(line) ?? found;
   }
   return found;
 }

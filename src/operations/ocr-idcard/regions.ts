@@ -45,7 +45,7 @@ export function sigunguOf(sido: string): readonly string[] {
  * How different two syllables look to OCR: the share of their jamo (initial, vowel, final)
  * that differ, so 낳/남 (one final) is closer than 낳/북. Other characters: 0 or 1.
  */
-function syllableCost(a: string, b: string): number {
+export function syllableCost(a: string, b: string): number {
   if (a === b) return 0;
   const x = a.charCodeAt(0) - 0xac00;
   const y = b.charCodeAt(0) - 0xac00;
