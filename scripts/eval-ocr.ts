@@ -18,8 +18,9 @@ import { makePhotoSet } from '../test/helpers/id-photos.js';
  * - photo: phone-style photos of it (test/helpers/id-photos.ts);
  * - outside: the seven specimen images in ../shared/data/ocr-samples, read in place.
  *
- * Synthetic sets come from a tuning seed and a set-aside seed that nobody looks at while
- * tuning (`--part aside` prints it). A field is right when it equals the truth after removing
+ * Synthetic sets come from a tuning seed and set-aside seeds that nobody looks at while
+ * tuning: `--part aside` (reported since the second round) and `--part fresh` (first run at the
+ * end of the fourth round, after its tuning). A field is right when it equals the truth after removing
  * whitespace and punctuation; numbers compare by digits, dates by year, month and day.
  * `--detect` turns on document detection and perspective correction, to measure it;
  * `--show <label part>` prints the text read from matching images; `--engine cli` (with
@@ -27,7 +28,8 @@ import { makePhotoSet } from '../test/helpers/id-photos.js';
  * Each set's line also gives the median and 90th-percentile time per image (two at a time).
  */
 
-const SEEDS = { tune: { cards: 1, photo: 11 }, aside: { cards: 5, photo: 12 } } as const;
+const SEEDS = { tune: { cards: 1, photo: 11 }, aside: { cards: 5, photo: 12 }, fresh: { cards: 7, photo: 13 } } as const;
+type Part = keyof typeof SEEDS;
 /** ../shared next to the checkout, or two levels up from a git worktree under /work/wt. */
 const SAMPLES =
   ['../../shared/data/ocr-samples/', '../../../shared/data/ocr-samples/']
@@ -85,7 +87,7 @@ async function cached(
   return items as Array<{ image: Buffer; expected: Record<string, string>; kind: string }>;
 }
 
-async function syntheticSet(set: string, part: 'tune' | 'aside'): Promise<Item[]> {
+async function syntheticSet(set: string, part: Part): Promise<Item[]> {
   const seeds = SEEDS[part];
   const levels: Level[] | ['photo'] = set === 'clean+mild' ? ['clean', 'mild'] : set === 'hard' ? ['hard'] : ['photo'];
   const items: Item[] = [];
@@ -155,7 +157,7 @@ async function main(): Promise<void> {
     requestId: 'eval',
     charge: () => Promise.reject(new Error('not charged in the evaluation')),
   };
-  const parts = args.part.split(',') as Array<'tune' | 'aside'>;
+  const parts = args.part.split(',') as Part[];
   const tallies = new Map<string, Tally>();
   const started = performance.now();
   for (const set of args.sets.split(',')) {
