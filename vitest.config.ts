@@ -35,6 +35,18 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['test/**/*.int.test.ts'],
+                // Files whose subject does not depend on the database run once, on PGlite: OCR
+                // recognition, the tracker client against the real server's shapes, the LLM
+                // operations against the fake model (their refunds are the executor's, which
+                // quota, security and the other files check here), and the OpenAPI document.
+                exclude: [
+                  'test/ocr-idcard.int.test.ts',
+                  'test/tracker-contract.int.test.ts',
+                  'test/generate.int.test.ts',
+                  'test/translate.int.test.ts',
+                  'test/tone.int.test.ts',
+                  'test/openapi.int.test.ts',
+                ],
                 env: { TEST_DB: 'postgres' },
               },
             },
