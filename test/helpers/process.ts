@@ -23,7 +23,7 @@ export interface ServerProcess {
 export function migratedDataDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const template = inject('pgliteTemplate');
-  if (template) execFileSync('tar', ['-xf', template, '-C', dir]);
+  if (template) execFileSync('tar', ['-xf', template, '-C', dir], { stdio: 'pipe' }); // names start with /: tar strips it and says so
   return dir;
 }
 
