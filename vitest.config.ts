@@ -14,9 +14,9 @@ export default defineConfig({
     // files share one module graph per worker. No test mocks modules or mutates process.env, and
     // every test builds its own app, runtime or database.
     isolate: false,
-    // Not raised above Vitest's default (one worker on 2 cores): three workers overlap the tests
-    // that wait on processes, but the rate-limit tests (test/delivery-rate-limit.int.test.ts) fail
-    // on real-time slots while other files take the CPU.
+    // Vitest's default (one worker on 2 cores). The rate-limit test no longer counts real-time
+    // slots, but measured with other jobs on the machine three workers starved the process and
+    // start-up tests into timeouts (README "Test"); measure on a quiet machine before raising it.
     projects: [
       {
         extends: true as const,
