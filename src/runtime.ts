@@ -34,7 +34,7 @@ import type { ApiId } from './platform/catalog.js';
 import type { Operation } from './platform/execute.js';
 import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js';
 import { createLoginGuard } from './platform/login-guard.js';
-import { createPasswordHasher } from './platform/password-hasher.js';
+import { createPasswordHasher, type PasswordHasherOptions } from './platform/password-hasher.js';
 import { createReplayGuard, type ReplayGuard } from './platform/replay-store.js';
 import { createSubscriptions, type Subscriptions } from './platform/subscriptions.js';
 import { createThrottleStore } from './platform/throttle-store.js';
@@ -54,6 +54,8 @@ export interface RuntimeOptions {
   pgliteTemplate?: Blob;
   /** "Now" for every part of the service (tests fix it: monthly renewal, caches, watches, tokens). */
   clock?: Clock;
+  /** Password hashing (tests hash at a lower scrypt cost: a sign-up costs ~0.9 s of CPU otherwise). */
+  passwords?: Pick<PasswordHasherOptions, 'hash' | 'verify'>;
   links?: LinkStoreOptions;
   urlChecker?: UrlSafetyChecker;
   /** LLM settings beyond the config (tests shorten the retry backoff). */
@@ -173,7 +175,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     clock,
   );
-  const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY });
+  const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY, ...options.passwords });
   const platform: Platform = {
     subscriptions,
     accounts: createAccounts(db, subscriptions, { clock, guard, passwords }),

@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 import { quotaHolds, shortLinks, subscriptions } from '../db/schema.js';
-import { startServerProcess, type ServerProcess } from './helpers/process.js';
+import { migratedDataDir, startServerProcess, type ServerProcess } from './helpers/process.js';
 
 const QUOTA = 1000;
 const BURST = 100;
-const dataDir = mkdtempSync(join(tmpdir(), 'aih-crash-'));
+const dataDir = migratedDataDir('aih-crash-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** The server as `npm start` runs it, on the test's database (a PGlite directory, or TEST_DATABASE_URL). */

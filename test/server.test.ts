@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess } from './helpers/process.js';
+import { migratedDataDir, startServerProcess } from './helpers/process.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'aih-server-'));
+const dataDir = migratedDataDir('aih-server-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('the server process', () => {

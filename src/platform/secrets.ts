@@ -63,7 +63,14 @@ export function generateLoginToken(): { token: string; hash: string } {
 
 // --- Passwords: scrypt N=2^15, r=8, p=3 (32 MiB; OWASP's equivalent-strength choice) ---
 
-const SCRYPT = { N: 2 ** 15, r: 8, p: 3, keyLength: 32 };
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+  keyLength: number;
+}
+
+const SCRYPT: ScryptCost = { N: 2 ** 15, r: 8, p: 3, keyLength: 32 };
 
 function scryptAsync(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -71,9 +78,10 @@ function scryptAsync(password: string, salt: Buffer, keyLength: number, options:
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** The cost is written into the hash, so `verifyPassword` reads it back (tests hash at a lower cost). */
+export async function hashPassword(password: string, cost: ScryptCost = SCRYPT): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p, keyLength } = SCRYPT;
+  const { N, r, p, keyLength } = cost;
   const hash = await scryptAsync(password.normalize('NFC'), salt, keyLength, { N, r, p });
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }

@@ -7,6 +7,7 @@ import { createBotDoors } from '../../bots/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { ApiId } from '../../src/platform/catalog.js';
 import { createLogger } from '../../src/logger.js';
+import { hashPassword } from '../../src/platform/secrets.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime.js';
 
 export interface TestUser {
@@ -57,6 +58,14 @@ export async function pgliteTemplate(): Promise<Blob | undefined> {
 
 let counter = 0;
 
+/**
+ * Passwords hashed by the real scrypt code at a cost 32 times lower (N=2^10): the suite signs up
+ * a few hundred accounts, and one hash at the production cost takes ~0.4 s of CPU. Verification
+ * is the production function (it reads the cost from the stored hash). The process tests keep
+ * the production cost.
+ */
+export const testPasswords = { hash: (password: string) => hashPassword(password, { N: 2 ** 10, r: 8, p: 3, keyLength: 32 }) };
+
 /** Starts the real express app over a real runtime on a free port. */
 export async function startTestApp(env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<TestApp> {
   // Listen first, so that the links the service prints (PUBLIC_BASE_URL) carry the real port.
@@ -73,7 +82,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
     ...env,
   });
   const template = !config.DATABASE_URL && config.DATA_DIR.startsWith('memory://') ? await pgliteTemplate() : undefined;
-  const runtime = await createRuntime(config, { logger: createLogger(config.LOG_LEVEL), pgliteTemplate: template, ...options });
+  const runtime = await createRuntime(config, {
+    logger: createLogger(config.LOG_LEVEL),
+    pgliteTemplate: template,
+    passwords: testPasswords,
+    ...options,
+  });
   // Composed as api/server.ts does: runtime, then the bot doors, then the HTTP app with their routers.
   const botRouters = createBotDoors(runtime).flatMap((door) => (door.router ? [door.router] : []));
   server.on('request', createRequestListener(runtime, { botRouters }));
