@@ -188,13 +188,22 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     for (const { holdId, units } of items) counts.set(holdId, (counts.get(holdId) ?? 0) + units);
     const ids = arrayLiteral([...counts.keys()].map(Number));
     const units = arrayLiteral([...counts.values()]);
-    await db.execute(
-      giveBackStatement(sql`
-        update quota_holds h set units = h.units - r.n
-        from unnest(${ids}::bigint[], ${units}::int[]) as r(id, n)
-        where h.id = r.id and h.units >= r.n
-        returning h.account_id, h.api, h.renews_at, r.n as units`),
-    );
+    await db.transaction(async (tx) => {
+      // Counters first, then hold rows, in key order, as a take locks them: in the other order a
+      // give-back and a take of the same key deadlock, and PostgreSQL aborts the give-back.
+      await tx.execute(sql`
+        select 1 from subscriptions s
+        where (s.account_id, s.api) in (select account_id, api from quota_holds where id = any(${ids}::bigint[]))
+        order by s.account_id, s.api
+        for update of s`);
+      await tx.execute(
+        giveBackStatement(sql`
+          update quota_holds h set units = h.units - r.n
+          from unnest(${ids}::bigint[], ${units}::int[]) as r(id, n)
+          where h.id = r.id and h.units >= r.n
+          returning h.account_id, h.api, h.renews_at, r.n as units`),
+      );
+    });
     return items.map(() => undefined);
   }
 
