@@ -14,9 +14,9 @@ export default defineConfig({
     // files share one module graph per worker. No test mocks modules or mutates process.env, and
     // every test builds its own app, runtime or database.
     isolate: false,
-    // Vitest's default (one worker on 2 cores). The rate-limit test no longer counts real-time
-    // slots, but measured with other jobs on the machine three workers starved the process and
-    // start-up tests into timeouts (README "Test"); measure on a quiet machine before raising it.
+    // Vitest's default (one worker on 2 cores). Three workers pass on a quiet machine in two thirds
+    // of the time, but with other jobs on the machine they starve the process and start-up tests
+    // into timeouts (README "Test"): `npm test -- --maxWorkers=3` where the machine is free.
     projects: [
       {
         extends: true as const,
