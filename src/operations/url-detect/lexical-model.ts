@@ -65,7 +65,8 @@ export class LexicalModel {
     options: TrainingOptions = {},
   ): Promise<LexicalModel | undefined> {
     const started = performance.now();
-    const rows = sample(examples, options.maxPerCategory ?? 40_000, options.maxClean ?? 100_000);
+    const yieldEvery = options.yieldEvery ?? 4000;
+    const rows = await sample(examples, options.maxPerCategory ?? 40_000, options.maxClean ?? 100_000, yieldEvery);
     const counts = Object.fromEntries(CLASSES.map((c, i) => [c, rows.filter((r) => r.label === i).length])) as LexicalModelInfo['examples'];
     // Nothing to learn without clean examples or without any harmful one.
     if (counts.clean < 100 || rows.length - counts.clean < 100) return undefined;
@@ -83,8 +84,6 @@ export class LexicalModel {
     const bias = new Float32Array(K);
     const model = new LexicalModel(weights, bias, { examples: counts, threshold: 0.5, features: FEATURE_VERSION, trainedMs: 0 });
     const epochs = options.epochs ?? 8;
-    const yieldEvery = options.yieldEvery ?? 4000;
-    const pause = () => new Promise((resolve) => setImmediate(resolve));
     // Features are extracted once into one flat array, then every epoch walks it.
     const offsets = new Uint32Array(training.length + 1);
     const parts: Uint32Array[] = [];
@@ -219,36 +218,54 @@ interface Row {
 }
 
 /** Deduplicated hosts per class, capped by a hash sample; a host on a harm list is never a clean example. */
-function sample(examples: Map<(typeof CLASSES)[number], Iterable<string>>, maxHarm: number, maxClean: number): Row[] {
+async function sample(
+  examples: Map<(typeof CLASSES)[number], Iterable<string>>,
+  maxHarm: number,
+  maxClean: number,
+  yieldEvery: number,
+): Promise<Row[]> {
   const harmful = new Set<string>();
   const rows: Row[] = [];
   for (let label = 1; label < K; label++) {
     const hosts = new Set(examples.get(CLASSES[label]!) ?? []);
     for (const host of hosts) harmful.add(host);
     rows.push(...capped([...hosts], label, maxHarm));
+    await pause();
   }
   // Top-sites lists are mostly service hosts (api.x.com); the sites users open are registrable
   // domains, so those are clean examples too — else "no subdomain" would read as harmful.
   const cleanHosts = new Set(examples.get('clean') ?? []);
-  for (const host of [...cleanHosts]) {
+  await eachYielding([...cleanHosts], yieldEvery, (host) => {
     const domain = getDomain(host);
     if (domain) cleanHosts.add(domain);
-  }
+  });
   // Adult and gambling sites rotate suffixes (a listed name.com, a popular name.cam): a popular
   // host whose name a harm feed lists is a mirror of that site, no clean example.
   // (Only those two: phishing pages on x.github.io must not drop github.com.)
   const listedNames = new Set<string>();
   for (const category of ['adult', 'gambling'] as const) {
-    for (const host of examples.get(category) ?? []) {
+    await eachYielding(examples.get(category) ?? [], yieldEvery, (host) => {
       const name = getDomainWithoutSuffix(host, { allowPrivateDomains: true });
       if (name && name.length >= 5) listedNames.add(name);
-    }
+    });
   }
-  const clean = [...cleanHosts].filter(
-    (host) => !harmful.has(host) && !listedNames.has(getDomainWithoutSuffix(host, { allowPrivateDomains: true }) ?? ''),
-  );
+  const clean: string[] = [];
+  await eachYielding(cleanHosts, yieldEvery, (host) => {
+    if (!harmful.has(host) && !listedNames.has(getDomainWithoutSuffix(host, { allowPrivateDomains: true }) ?? '')) clean.push(host);
+  });
   rows.push(...capped(clean, 0, maxClean));
   return rows;
+}
+
+const pause = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Calls `each` on every item, giving the event loop a turn every `every` items (a refresh must not hold requests up). */
+async function eachYielding<T>(items: Iterable<T>, every: number, each: (item: T) => void): Promise<void> {
+  let n = 0;
+  for (const item of items) {
+    each(item);
+    if (++n % every === 0) await pause();
+  }
 }
 
 function capped(hosts: string[], label: number, max: number): Row[] {
