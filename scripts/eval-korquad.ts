@@ -16,7 +16,6 @@
  * KORQUAD_MIN_RELEVANCE overrides the relevance gate (log-odds), KORQUAD_VERBOSE=1 prints the misses (to the console only).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/rows.js';
@@ -26,9 +25,9 @@ import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.
 import { generateDistractors } from '../test/data/chatbot-eval.js';
 import { percentile, postJson, startBenchService } from '../bench/lib.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
+import { sharedDataPath } from '../test/helpers/shared-data.js';
 
-const FILE = fileURLToPath(new URL('../../shared/data/korquad/KorQuAD_v1.0_dev.json', import.meta.url));
-const FILE_IN_WORKTREE = fileURLToPath(new URL('../../../shared/data/korquad/KorQuAD_v1.0_dev.json', import.meta.url));
+const FILE = sharedDataPath('korquad/KorQuAD_v1.0_dev.json');
 const PATH = '/api/v1/chatbot/rag';
 
 interface Qa {
@@ -234,12 +233,11 @@ function line(label: string, f: Figures): string {
 }
 
 async function main(): Promise<void> {
-  const file = [FILE, FILE_IN_WORKTREE].find((path) => existsSync(path));
-  if (!file) {
+  if (!existsSync(FILE)) {
     console.log('KorQuAD not found in ../shared/data/korquad: evaluation skipped.');
     return;
   }
-  const articles = (JSON.parse(readFileSync(file, 'utf8')) as { data: Article[] }).data;
+  const articles = (JSON.parse(readFileSync(FILE, 'utf8')) as { data: Article[] }).data;
   const seeds = (process.env.KORQUAD_SEEDS ?? '1,2,3').split(',').filter(Boolean).map(Number);
   const holdouts = (process.env.KORQUAD_HOLDOUT ?? '11,29')
     .split(',')

@@ -9,6 +9,7 @@ import { createTesseractCli } from '../src/providers/ocr/tesseract-cli.js';
 import { createTesseractPool } from '../src/providers/ocr/tesseract-pool.js';
 import { makeImageSet, type Level } from '../test/helpers/id-images.js';
 import { makePhotoSet } from '../test/helpers/id-photos.js';
+import { sharedDataPath } from '../test/helpers/shared-data.js';
 
 /**
  * `npm run eval:ocr`: field and type accuracy of the ID reader, per set, through the real
@@ -30,11 +31,7 @@ import { makePhotoSet } from '../test/helpers/id-photos.js';
 
 const SEEDS = { tune: { cards: 1, photo: 11 }, aside: { cards: 5, photo: 12 }, fresh: { cards: 7, photo: 13 } } as const;
 type Part = keyof typeof SEEDS;
-/** ../shared next to the checkout, or two levels up from a git worktree under /work/wt. */
-const SAMPLES =
-  ['../../shared/data/ocr-samples/', '../../../shared/data/ocr-samples/']
-    .map((dir) => new URL(dir, import.meta.url).pathname)
-    .find((dir) => existsSync(dir)) ?? new URL('../../shared/data/ocr-samples/', import.meta.url).pathname;
+const SAMPLES = sharedDataPath('ocr-samples/');
 
 interface Item {
   set: string;

@@ -4,15 +4,13 @@ import { domainToUnicode, pathToFileURL } from 'node:url';
 import { getDomain } from 'tldts';
 import { expressionHost, type LoadedFeed } from '../../src/operations/url-detect/detection-lists.js';
 import { parseFeed, type FeedCategory, type FeedFormat } from '../../src/operations/url-detect/feeds.js';
+import { sharedDataPath } from '../helpers/shared-data.js';
 
 /**
  * The real public lists in ../shared/data/url-lists, read in place (never copied into the
  * repository). Their README describes each file; this module names the files and splits them.
  */
-/** `URL_LISTS_DIR` points elsewhere (a worktree that does not sit next to `shared/`). */
-export const REAL_LISTS_DIR = process.env.URL_LISTS_DIR
-  ? pathToFileURL(`${process.env.URL_LISTS_DIR.replace(/\/$/, '')}/`)
-  : new URL('../../../shared/data/url-lists/', import.meta.url);
+export const REAL_LISTS_DIR = pathToFileURL(sharedDataPath('url-lists/'));
 
 export function realListsPresent(): boolean {
   return existsSync(new URL('README.md', REAL_LISTS_DIR));

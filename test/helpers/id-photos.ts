@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { makeDocument, type DocumentKind, type DocumentSpec } from './id-documents.js';
 import { assertKoreanFonts, gaussianNoise } from './id-images.js';
 import { seededRandom } from './seeded-random.js';
+import { sharedDataPath } from './shared-data.js';
 
 /**
  * Phone-style photos of the synthetic documents: the card's security print (guilloche waves,
@@ -15,12 +16,8 @@ import { seededRandom } from './seeded-random.js';
 type Rng = () => number;
 const between = (rng: Rng, low: number, high: number) => low + rng() * (high - low);
 
-/** The blank 사업자등록증 forms in ../shared (read in place, never copied), also from a git worktree one level deeper. */
-const SAMPLES =
-  ['../../../shared/data/ocr-samples/', '../../../../shared/data/ocr-samples/']
-    .map((dir) => new URL(dir, import.meta.url).pathname)
-    .find((dir) => existsSync(dir)) ?? '/absent/';
-const NTS_BLANKS = ['a', 'b'].map((v) => `${SAMPLES}assets/nts_blank_${v}.jpg`);
+/** The blank 사업자등록증 forms in ../shared (read in place, never copied). */
+const NTS_BLANKS = ['a', 'b'].map((v) => sharedDataPath(`ocr-samples/assets/nts_blank_${v}.jpg`));
 
 export interface PhotoImage extends DocumentSpec {
   level: 'photo';
