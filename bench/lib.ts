@@ -6,10 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { pino } from 'pino';
 import { createRequestListener } from '../api/http-server.js';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger, logDestination } from '../src/logger.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.js';
 
 const execFileAsync = promisify(execFile);
@@ -165,7 +164,7 @@ export async function startBenchService(env: Record<string, string> = {}, option
     ...env,
   });
   const runtime = await createRuntime(config, {
-    logger: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })),
+    logger: createLogger('info', logDestination('/dev/null')),
     ...options,
   });
   server.on('request', createRequestListener(runtime));
