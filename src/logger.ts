@@ -44,7 +44,8 @@ export function scrubSecrets(text: string): string {
 function scrubbingStream(target: DestinationStream & { flushSync?: () => void }): DestinationStream {
   return {
     write: (line: string) => target.write(scrubSecrets(line)),
-    // pino.final / logger.flush look for these on the stream.
+    // logger.flush looks for these on the stream.
+    flush: () => target.flushSync?.(),
     flushSync: () => target.flushSync?.(),
   } as DestinationStream;
 }
@@ -73,13 +74,23 @@ function stripQueryValues(value: unknown, depth: number): unknown {
   return out;
 }
 
+/** One buffered stream per target (stdout in production), flushed when the process exits. */
+const destinations = new Map<number | string, DestinationStream & { flushSync(): void }>();
+
 /**
- * Where the service's lines go (stdout in production): written in blocks of at least 4 KiB and
- * at least every 250 ms. A write per line was a tenth of an API call's CPU under load
- * (bench/profile-hot-path.ts); pino flushes what is left when the process exits.
+ * Where the service's lines go: written in blocks of at least 4 KiB, synchronously, and at least
+ * every 250 ms; whatever is still buffered is written when the process exits, a crash included
+ * (a `kill -9` loses at most the last 250 ms). One write per line, handed to the thread pool,
+ * was a tenth of an API call's CPU under load (bench/profile-hot-path.ts).
  */
 export function logDestination(dest: number | string = 1): DestinationStream {
-  return pino.destination({ dest, sync: true, minLength: 4096, periodicFlush: 250 });
+  let stream = destinations.get(dest);
+  if (!stream) {
+    stream = pino.destination({ dest, sync: true, minLength: 4096, periodicFlush: 250 });
+    if (destinations.size === 0) process.on('exit', () => destinations.forEach((each) => each.flushSync()));
+    destinations.set(dest, stream);
+  }
+  return stream;
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
