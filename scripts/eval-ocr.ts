@@ -139,6 +139,20 @@ interface Tally {
   /** Fields with a warning, wrong (the warning was useful) and right (a false alarm). */
   warnedWrong: number;
   warnedRight: number;
+  /** Each field's reported confidence and whether it was right: how well confidence separates misreads. */
+  scored: Array<{ confidence: number; right: boolean }>;
+}
+
+/** For a few thresholds: how many wrong and how many right fields score under it (what a warning there would flag). */
+function belowThresholds(scored: Tally['scored']): string {
+  const wrong = scored.filter((s) => !s.right);
+  const right = scored.filter((s) => s.right);
+  return [0.5, 0.6, 0.7, 0.8, 0.9]
+    .map(
+      (t) =>
+        `< ${t}: ${wrong.filter((s) => s.confidence < t).length}/${wrong.length} wrong, ${right.filter((s) => s.confidence < t).length}/${right.length} right`,
+    )
+    .join(' · ');
 }
 
 async function main(): Promise<void> {
@@ -164,7 +178,17 @@ async function main(): Promise<void> {
         : await Promise.all(parts.map(async (part) => [`${set} (${part})`, await syntheticSet(set, part)] as [string, Item[]]));
     for (const [name, items] of groups) {
       if (items.length === 0) continue;
-      const tally: Tally = { fields: 0, right: 0, types: 0, typesRight: 0, misses: [], times: [], warnedWrong: 0, warnedRight: 0 };
+      const tally: Tally = {
+        fields: 0,
+        right: 0,
+        types: 0,
+        typesRight: 0,
+        misses: [],
+        times: [],
+        warnedWrong: 0,
+        warnedRight: 0,
+        scored: [],
+      };
       tallies.set(name, tally);
       let next = 0;
       await Promise.all(
@@ -172,6 +196,7 @@ async function main(): Promise<void> {
           while (next < items.length) {
             const item = items[next++] as Item;
             let warned = new Set<string>();
+            let confidence: Record<string, number> = {};
             const begun = performance.now();
             const info = await operation
               .run(ctx, { base64_image: item.image.toString('base64'), mask: false })
@@ -179,6 +204,7 @@ async function main(): Promise<void> {
                 if (args.show && item.label.includes(args.show))
                   console.log(`--- ${item.label}\n${out.raw_text}\n${JSON.stringify(out.warnings)}`);
                 warned = new Set(out.warnings.map((warning) => warning.field));
+                confidence = out.confidence as Record<string, number>;
                 return out.info as unknown as Record<string, string>;
               })
               .catch(() => ({}) as Record<string, string>);
@@ -192,8 +218,12 @@ async function main(): Promise<void> {
               const got = info[field] ?? '';
               const right = normalise(field, got) === normalise(field, want);
               if (right) tally.right++;
-              else tally.misses.push(`${item.label} ${field}: got ${JSON.stringify(got)} want ${JSON.stringify(want)}`);
+              else
+                tally.misses.push(
+                  `${item.label} ${field}: got ${JSON.stringify(got)} want ${JSON.stringify(want)} (confidence ${confidence[field] ?? 0})`,
+                );
               if (warned.has(field)) tally[right ? 'warnedRight' : 'warnedWrong']++;
+              tally.scored.push({ confidence: confidence[field] ?? 0, right });
             }
           }
         }),
@@ -206,7 +236,10 @@ async function main(): Promise<void> {
           `  warned: ${tally.warnedWrong}/${tally.fields - tally.right} wrong, ${tally.warnedRight}/${tally.right} right` +
           `  p50 ${at(0.5)} s p90 ${at(0.9)} s`,
       );
-      if (args.verbose) for (const miss of tally.misses) console.log(`    ${miss}`);
+      if (args.verbose) {
+        for (const miss of tally.misses) console.log(`    ${miss}`);
+        console.log(`    ${belowThresholds(tally.scored)}`);
+      }
     }
   }
   console.log(`(${PER_KIND} documents per type and level; ${Math.round((performance.now() - started) / 1000)} s)`);

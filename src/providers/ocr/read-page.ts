@@ -18,7 +18,17 @@ export interface OcrLine {
   text: string;
   confidence: number;
   box: Box;
+  /** The line's words and the engine's confidence in each (0–100): a misread syllable drags down its word, not the line. */
+  words?: WordConfidence[];
 }
+
+export interface WordConfidence {
+  text: string;
+  confidence: number;
+}
+
+const wordConfidences = (words: PlacedWord[]): WordConfidence[] =>
+  words.map((word) => ({ text: word.text.trim(), confidence: word.confidence }));
 
 const OUTPUT = { text: true, blocks: true } as const;
 
@@ -30,6 +40,7 @@ function linesOf(page: Page): OcrLine[] {
           text: line.text.trim(),
           confidence: line.confidence,
           box: { left: line.bbox.x0, top: line.bbox.y0, width: line.bbox.x1 - line.bbox.x0, height: line.bbox.y1 - line.bbox.y0 },
+          words: wordConfidences(line.words),
         };
         return splitAtColumnGaps(line.words, whole);
       }),
@@ -54,6 +65,7 @@ export function linesFromWords(words: PlacedWord[]): OcrLine[] {
     text: kept.map((word) => word.text.trim()).join(' '),
     confidence: kept.reduce((sum, word) => sum + word.confidence, 0) / kept.length,
     box: { left: x0, top: y0, width: Math.max(...kept.map((w) => w.bbox.x1)) - x0, height: Math.max(...kept.map((w) => w.bbox.y1)) - y0 },
+    words: wordConfidences(kept),
   };
   return splitAtColumnGaps(kept, whole);
 }
@@ -88,6 +100,7 @@ function splitAtColumnGaps(words: PlacedWord[], whole: OcrLine): OcrLine[] {
       text: part.map((word) => word.text.trim()).join(' '),
       confidence: part.reduce((sum, word) => sum + word.confidence, 0) / part.length,
       box: { left: x0, top: y0, width: x1 - x0, height: y1 - y0 },
+      words: wordConfidences(part),
     };
   });
 }
@@ -112,7 +125,8 @@ export async function readPage(worker: Worker, png: Buffer, signal?: AbortSignal
       size.height,
     );
     const again = await worker.recognize(png, { rectangle: box, rotateRadians, tessedit_pageseg_mode: PSM.SINGLE_LINE } as never, OUTPUT);
-    replaced.set(group[0] as number, { text: again.data.text.replace(/\s+/g, ' ').trim(), confidence: again.data.confidence, box });
+    const words = linesOf(again.data).flatMap((line) => line.words ?? []);
+    replaced.set(group[0] as number, { text: again.data.text.replace(/\s+/g, ' ').trim(), confidence: again.data.confidence, box, words });
     for (const index of group.slice(1)) replaced.set(index, { text: '', confidence: 0, box });
   }
   lines = lines.map((line, i) => replaced.get(i) ?? line).filter((line) => line.text.length > 0);
