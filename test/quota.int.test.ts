@@ -95,4 +95,17 @@ describe('short code collisions', () => {
     expect(redirect.headers.get('location')).toBe('https://example.com/two');
     expect((await app.get(`/s/${taken}`)).headers.get('location')).toBe('https://example.com/one');
   });
+
+  it('inserts calls of one moment together: the same URL gets one code, a code drawn twice goes to one link only', async () => {
+    const user = await app.signUp();
+    const [twice, other] = [randomBase62(5), randomBase62(5)];
+    draws.push(twice, twice, other, ...Array.from({ length: 8 }, () => randomBase62(5)));
+    const urls = ['https://example.com/x', 'https://example.com/y', 'https://example.com/x', 'https://example.com/x'];
+    const answers = await Promise.all(urls.map((url) => app.post('/api/v1/url/shorten', { url }, user.apiKey)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const codes = answers.map((answer) => answer.body.short_url.split('/').pop());
+    expect(new Set([codes[0], codes[2], codes[3]]).size).toBe(1);
+    expect(codes[1]).not.toBe(codes[0]);
+    for (const [i, url] of urls.entries()) expect((await app.get(`/s/${codes[i]}`)).headers.get('location')).toBe(url);
+  });
 });

@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { linkClicks, shortLinks } from '../../../db/schema.js';
-import { rawRows } from '../../../db/rows.js';
+import { arrayLiteral, rawRows } from '../../../db/rows.js';
+import { Batcher } from '../../platform/batcher.js';
 import { randomBase62, sha256 } from '../../platform/secrets.js';
 
 export interface ShortLink {
@@ -21,13 +22,46 @@ export interface LinkStoreOptions {
 
 export class CodeSpaceExhaustedError extends Error {}
 
-const INSERT_LINK = `insert into short_links (account_id, code, url, url_hash) values ($1::int, $2::text, $3::text, $4::text)
+/**
+ * The links asked for in one moment, inserted by one statement (one commit instead of one
+ * each): a row that hits the (account, url) or the code index is skipped, and its caller looks
+ * up the existing link or draws another code.
+ */
+const INSERT_LINKS = `insert into short_links (account_id, code, url, url_hash)
+  select * from unnest($1::int[], $2::text[], $3::text[], $4::text[])
   on conflict do nothing returning id, account_id as "accountId", code, url, created_at as "createdAt"`;
+
+interface NewLink {
+  accountId: number;
+  code: string;
+  url: string;
+  urlHash: string;
+}
 
 /** Short links in the database. Codes are never deleted, so never reused. */
 export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
   const generateCode = options.generateCode ?? (() => randomBase62(5));
   const maxAttempts = options.maxAttempts ?? 8;
+
+  /** One insert for a batch; each link gets its row, or undefined when it was skipped. */
+  async function insertMany(links: NewLink[]): Promise<Array<ShortLink | undefined>> {
+    // Codes stand for rows in the answer: a code drawn twice in one batch is drawn again.
+    const codes = new Set<string>();
+    for (const link of links) {
+      while (codes.has(link.code)) link.code = generateCode();
+      codes.add(link.code);
+    }
+    // On the driver, prepared: drizzle's query building cost as much as the insert.
+    const rows = await rawRows<ShortLink>(db, INSERT_LINKS, [
+      arrayLiteral(links.map((link) => link.accountId)),
+      arrayLiteral(links.map((link) => link.code)),
+      arrayLiteral(links.map((link) => link.url)),
+      arrayLiteral(links.map((link) => link.urlHash)),
+    ]);
+    const byCode = new Map(rows.map((row) => [row.code, row]));
+    return links.map((link) => byCode.get(link.code));
+  }
+  const inserts = new Batcher(insertMany, 2);
 
   async function findByAccountUrl(accountId: number, urlHash: string): Promise<ShortLink | undefined> {
     const [row] = await db
@@ -46,8 +80,7 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
     async getOrCreate(accountId: number, url: string): Promise<{ link: ShortLink; created: boolean }> {
       const urlHash = sha256(url);
       for (let attempt = 0; attempt < maxAttempts; attempt++) {
-        // On the driver, prepared: one insert per shorten, and drizzle's query building cost as much as the insert.
-        const [inserted] = await rawRows<ShortLink>(db, INSERT_LINK, [accountId, generateCode(), url, urlHash]);
+        const inserted = await inserts.add({ accountId, code: generateCode(), url, urlHash });
         if (inserted) return { link: inserted, created: true };
         const existing = await findByAccountUrl(accountId, urlHash);
         if (existing) return { link: existing, created: false };
