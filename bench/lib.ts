@@ -26,6 +26,8 @@ export interface HttpFigures {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** The unexpected statuses and their counts ("503×12"), so a failing run says how it failed. */
+  statuses?: string;
 }
 
 export interface LoadOptions {
@@ -76,6 +78,10 @@ export async function measureHttp(label: string, url: string, options: LoadOptio
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx - expected,
+    statuses: Object.entries(result.statusCodeStats ?? {})
+      .filter(([status]) => !status.startsWith('2') && status !== String(options.expectStatus))
+      .map(([status, { count }]) => `${status}×${count}`)
+      .join(' '),
   };
 }
 
@@ -121,7 +127,7 @@ export function report(title: string, runs: HttpFigures[], baseline: HttpFigures
   for (const run of [...runs, baseline]) {
     console.log(
       `${run.label.padEnd(34)} ${String(run.requestsPerSecond).padStart(7)} req/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms` +
-        (run.errors || run.non2xx ? `  errors ${run.errors} unexpected-status ${run.non2xx}` : ''),
+        (run.errors || run.non2xx ? `  errors ${run.errors} unexpected-status ${run.non2xx} (${run.statuses})` : ''),
     );
   }
   for (const run of runs) {
@@ -164,7 +170,7 @@ export async function startBenchService(env: Record<string, string> = {}, option
     ...env,
   });
   const runtime = await createRuntime(config, {
-    logger: createLogger('info', logDestination('/dev/null')),
+    logger: createLogger('info', logDestination(process.env.BENCH_LOG ?? '/dev/null')),
     ...options,
   });
   server.on('request', createRequestListener(runtime));

@@ -46,7 +46,9 @@ export type TakeResult =
   | { granted: true; holdId: string; remaining: number; monthlyQuota: number; renewsAt: Date }
   | { granted: false; subscribed: boolean; renewsAt?: Date };
 
-type QuotaOp = TakeRequest | { settle: string };
+/** A call answered on hold `settle`, of the key that hold counts for. */
+type SettleRequest = TakeRequest & { settle: string };
+type QuotaOp = TakeRequest | SettleRequest;
 
 /** One row per (account, api) asked for (`o_avail` null: not subscribed), one per hold settled. */
 interface BatchRow {
@@ -90,6 +92,10 @@ interface Spare {
   usedAt: number;
 }
 
+function inKeyOrder(a: { accountId: number; api: string }, b: { accountId: number; api: string }): number {
+  return a.accountId - b.accountId || (a.api < b.api ? -1 : a.api > b.api ? 1 : 0);
+}
+
 export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
   const { instanceId, clock, nextRenewal } = options;
 
@@ -100,10 +106,12 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
    */
   async function flush(ops: QuotaOp[]): Promise<(TakeResult | boolean)[]> {
     const wanted = new Map<string, { accountId: number; api: string; n: number }>();
-    const settles = new Map<string, number>();
+    const settleCounts = new Map<string, { accountId: number; api: string; lease: string; n: number }>();
     for (const op of ops) {
       if ('settle' in op) {
-        settles.set(op.settle, (settles.get(op.settle) ?? 0) + 1);
+        const entry = settleCounts.get(op.settle);
+        if (entry) entry.n++;
+        else settleCounts.set(op.settle, { accountId: op.accountId, api: op.api, lease: op.settle, n: 1 });
         continue;
       }
       const key = `${op.accountId}:${op.api}`;
@@ -111,8 +119,10 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       if (entry) entry.n++;
       else wanted.set(key, { accountId: op.accountId, api: op.api, n: 1 });
     }
-    // Rows are locked in key order, so two instances' batches never deadlock.
-    const keys = [...wanted.values()].sort((a, b) => a.accountId - b.accountId || (a.api < b.api ? -1 : a.api > b.api ? 1 : 0));
+    // Rows are locked in key order, hold rows by settles as by takes, so no two batches (of one
+    // instance or of two) deadlock.
+    const keys = [...wanted.values()].sort(inKeyOrder);
+    const settles = [...settleCounts.values()].sort(inKeyOrder);
     if (keys.length > 0 && spareReturns.size > 0) await Promise.all(spareReturns);
     const now = clock();
     // Units are leased ahead only by a take that runs alone, so the counter each batch reads
@@ -128,8 +138,8 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       arrayLiteral(keys.map((key) => key.n)),
       arrayLiteral(keys.map(() => extra)),
       leaseAhead?.lowWater ?? 0,
-      arrayLiteral([...settles.keys()].map(Number)),
-      arrayLiteral([...settles.values()]),
+      arrayLiteral(settles.map((settle) => Number(settle.lease))),
+      arrayLiteral(settles.map((settle) => settle.n)),
     ]).finally(() => {
       if (keys.length > 0) takesRunning--;
     });
@@ -151,7 +161,7 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       if (row?.lease && row.o_granted! > n) keepSpare(key, row, n, now.getTime());
     }
     // A hold that could not settle was given back meanwhile: what was leased on it is gone too.
-    for (const lease of settles.keys()) if (!settled.has(lease)) dropSpares(lease);
+    for (const { lease } of settles) if (!settled.has(lease)) dropSpares(lease);
     return ops.map((op) => {
       if ('settle' in op) return settled.has(op.settle);
       const found = byKey.get(`${op.accountId}:${op.api}`);
@@ -189,13 +199,15 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     const ids = arrayLiteral([...counts.keys()].map(Number));
     const units = arrayLiteral([...counts.values()]);
     await db.transaction(async (tx) => {
-      // Counters first, then hold rows, in key order, as a take locks them: in the other order a
-      // give-back and a take of the same key deadlock, and PostgreSQL aborts the give-back.
+      // Counters first, then hold rows, each in key order, as takes and settles lock them: in
+      // another order a give-back and a take or settle deadlock, and PostgreSQL aborts one.
       await tx.execute(sql`
         select 1 from subscriptions s
         where (s.account_id, s.api) in (select account_id, api from quota_holds where id = any(${ids}::bigint[]))
         order by s.account_id, s.api
         for update of s`);
+      await tx.execute(sql`
+        select 1 from quota_holds where id = any(${ids}::bigint[]) order by account_id, api, renews_at for update`);
       await tx.execute(
         giveBackStatement(sql`
           update quota_holds h set units = h.units - r.n
@@ -294,7 +306,7 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       return spare ? Promise.resolve(spare) : (takes.add(request) as Promise<TakeResult>);
     },
     /** True once the call is recorded; false for a hold already given back (this instance was taken for dead). */
-    settle: (holdId: string) => settles.add({ settle: holdId }) as Promise<boolean>,
+    settle: (holdId: string, key: TakeRequest) => settles.add({ ...key, settle: holdId }) as Promise<boolean>,
     giveBack: (holdId: string) => (refundToSpare(holdId) ? Promise.resolve() : givebacks.add({ holdId, units: 1 })),
 
     /** Units of the key this instance holds ahead for the period ending `renewsAt` (they are still the customer's). */

@@ -161,7 +161,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       async settle() {
         if (state !== 'held') return;
         state = 'settled';
-        if (await holds.settle(grant.holdId)) return;
+        if (await holds.settle(grant.holdId, { accountId, api })) return;
         // The hold was given back meanwhile (this instance lost its database session and was
         // taken for dead): the call is not paid for, so it is not answered either.
         state = 'returned';
