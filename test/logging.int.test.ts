@@ -13,6 +13,31 @@ describe('scrubSecrets', () => {
   });
 });
 
+describe('structured secrets', () => {
+  it('are censored at the top level, one level down and in child bindings, headers by path; what was logged is left as it was', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const hook = { url: 'https://hooks.example.kr/a', webhook_secret: 'hook-secret-1' };
+    logger.info({ password: 'pw-top', hook, account: { apiKey: 'aik_nested', id: 7 } }, 'saved');
+    logger
+      .child({ session: { token: 'child-token' } })
+      .child({ password: 'grandchild-pw' })
+      .info({ upload: { base64_image: 'iVBORw0KGgo' } }, 'read');
+    logger.info({ req: { headers: { authorization: 'Bearer abc', 'x-api-key': 'k-1', accept: 'json' } } }, 'request');
+    const all = lines.join('\n');
+    for (const secret of ['pw-top', 'hook-secret-1', 'aik_nested', 'child-token', 'grandchild-pw', 'iVBORw0KGgo', 'Bearer abc', 'k-1']) {
+      expect(all).not.toContain(secret);
+    }
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      password: '[REDACTED]',
+      hook: { url: hook.url, webhook_secret: '[REDACTED]' },
+      account: { id: 7 },
+    });
+    expect(JSON.parse(lines[2]!).req.headers).toEqual({ authorization: '[REDACTED]', 'x-api-key': '[REDACTED]', accept: 'json' });
+    expect(hook.webhook_secret).toBe('hook-secret-1');
+  });
+});
+
 describe('request logs', () => {
   const lines: string[] = [];
   let app: TestApp;
