@@ -15,7 +15,7 @@ export default defineConfig({
     // files share one module graph per worker. No test mocks modules or mutates process.env, and
     // every test builds its own app, runtime or database.
     isolate: false,
-    // Two workers even on 2 cores (Vitest's default there is one): a third of a one-worker run
+    // Two workers even on 2 cores (Vitest's default there is one): a quarter of a one-worker run
     // is spent waiting (server processes starting, lock waits, timers), which the other worker
     // fills. Three workers starved start-up tests into timeouts on a loaded machine (README "Test").
     maxWorkers: Math.max(2, availableParallelism() - 1),
