@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -14,9 +15,10 @@ export default defineConfig({
     // files share one module graph per worker. No test mocks modules or mutates process.env, and
     // every test builds its own app, runtime or database.
     isolate: false,
-    // Vitest's default (one worker on 2 cores). Three workers pass on a quiet machine in two thirds
-    // of the time, but with other jobs on the machine they starve the process and start-up tests
-    // into timeouts (README "Test"): `npm test -- --maxWorkers=3` where the machine is free.
+    // Two workers even on 2 cores (Vitest's default there is one): a quarter of a one-worker run
+    // is spent waiting (server processes starting, lock waits, timers), which the other worker
+    // fills. Three workers starved start-up tests into timeouts on a loaded machine (README "Test").
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true as const,

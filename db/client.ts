@@ -33,12 +33,19 @@ export interface DatabaseOptions {
   lock?: DirLockOptions;
   /** PostgreSQL cancels any statement running longer (its `statement_timeout`). */
   statementTimeoutMs?: number;
-  /**
-   * A `memory://` PGlite database starts as a copy of this `dumpDataDir` tarball instead of an
-   * empty cluster (see `dumpMigratedPglite`); pending migrations still apply. Creating a cluster
-   * costs seconds, loading a migrated one a fraction of that (the tests start ~40 apps).
-   */
-  pgliteTemplate?: Blob;
+  /** Where a `memory://` PGlite database comes from and goes back to on close (the tests). */
+  memoryPglite?: MemoryPglite;
+}
+
+/**
+ * Hands out `memory://` databases and takes them back. Without one, each is a new empty cluster
+ * (seconds of CPU), closed with its handle. The tests' source hands out migrated copies (see
+ * `dumpMigratedPglite`; pending migrations still apply) and reuses the ones given back.
+ */
+export interface MemoryPglite {
+  take(): Promise<PGlite>;
+  /** The handle is closed: the database is no longer used through it. */
+  giveBack(client: PGlite): Promise<void>;
 }
 
 /** How long a new PostgreSQL connection may take before the query fails (a host that drops packets). */
@@ -53,10 +60,10 @@ export const migrationsFolder =
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.statementTimeoutMs)
-    : openPglite(options.dataDir, options.lock, options.pgliteTemplate);
+    : openPglite(options.dataDir, options.lock, options.memoryPglite);
 }
 
-/** A fresh in-memory PGlite database with every migration applied, as a `dumpDataDir` tarball (for `pgliteTemplate`). */
+/** A fresh in-memory PGlite database with every migration applied, as a `dumpDataDir` tarball (for `MemoryPglite`). */
 export async function dumpMigratedPglite(): Promise<Blob> {
   const client = new PGlite();
   try {
@@ -68,12 +75,12 @@ export async function dumpMigratedPglite(): Promise<Blob> {
   }
 }
 
-async function openPglite(dataDir: string, lockOptions?: DirLockOptions, template?: Blob): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, lockOptions?: DirLockOptions, source?: MemoryPglite): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
-  if (template && !inMemory) throw new Error('pgliteTemplate is only for a memory:// database');
+  if (source && !inMemory) throw new Error('memoryPglite is only for a memory:// database');
   const lock = inMemory ? undefined : await lockDataDir(resolve(dataDir), lockOptions);
   try {
-    const client = inMemory ? new PGlite(template ? { loadDataDir: template } : {}) : new PGlite(resolve(dataDir));
+    const client = source ? await source.take() : new PGlite(inMemory ? undefined : resolve(dataDir));
     await client.waitReady;
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
@@ -85,7 +92,7 @@ async function openPglite(dataDir: string, lockOptions?: DirLockOptions, templat
       coordination,
       close: async () => {
         await coordination.close();
-        await client.close();
+        await (source ? source.giveBack(client) : client.close());
         await lock?.release();
       },
     };

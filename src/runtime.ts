@@ -1,5 +1,5 @@
 import { createDatabaseMonitor, type DatabaseMonitor } from '../db/availability.js';
-import { openDatabase, type Database } from '../db/client.js';
+import { openDatabase, type Database, type MemoryPglite } from '../db/client.js';
 import type { DirLockOptions } from '../db/lock.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -50,8 +50,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** How the embedded database's directory lock waits and reports (api/server.ts). */
   lock?: DirLockOptions;
-  /** A `memory://` PGlite database starts from this migrated tarball (db/client.ts `pgliteTemplate`; the tests). */
-  pgliteTemplate?: Blob;
+  /** Where a `memory://` PGlite database comes from and goes back to (db/client.ts `MemoryPglite`; the tests). */
+  memoryPglite?: MemoryPglite;
   /** "Now" for every part of the service (tests fix it: monthly renewal, caches, watches, tokens). */
   clock?: Clock;
   /** Password hashing (tests hash at a lower scrypt cost: a sign-up costs ~0.9 s of CPU otherwise). */
@@ -138,7 +138,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     dataDir: config.DATA_DIR,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     lock: options.lock,
-    pgliteTemplate: options.pgliteTemplate,
+    memoryPglite: options.memoryPglite,
   });
   logger.info({ database: database.kind, ms: Date.now() - opening }, 'database ready, migrations applied');
   const db: Database = database.db;

@@ -10,7 +10,8 @@ import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.
 import type { OperationContext } from '../src/platform/execute.js';
 import { createLlmProvider } from '../src/providers/llm.js';
 import { ANSWERABLE, EVAL_ENTRIES, generateDistractors, UNANSWERABLE } from './data/chatbot-eval.js';
-import { pgliteTemplate, testDatabaseEnv } from './helpers/app.js';
+import { testDatabaseEnv } from './helpers/app.js';
+import { testMemoryPglite } from './helpers/memory-pglite.js';
 
 /**
  * Retrieval quality without an LLM, on the evaluation set among 1,200 distractor entries:
@@ -29,7 +30,7 @@ beforeAll(async () => {
   database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR ?? 'memory://',
-    pgliteTemplate: await pgliteTemplate(),
+    memoryPglite: testMemoryPglite(),
   });
   const email = `chatbot-eval-${process.pid}-${Date.now()}@example.com`;
   const [account] = await database.db.insert(accounts).values({ email, passwordHash: 'x' }).returning();

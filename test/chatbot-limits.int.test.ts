@@ -5,7 +5,8 @@ import { accounts, knowledgeEntries, knowledgeStats } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
 import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.js';
 import { STATEMENT_TIMEOUT_MS, withStatementTimeout } from '../src/operations/chatbot/retrieve.js';
-import { pgliteTemplate, startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
+import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
+import { testMemoryPglite } from './helpers/memory-pglite.js';
 
 /** Limits of the knowledge store (issue #18 items 2, 10, 14), on PGlite and on PostgreSQL. */
 const PATH = '/api/v1/chatbot/rag';
@@ -18,7 +19,7 @@ beforeAll(async () => {
   database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR ?? 'memory://',
-    pgliteTemplate: await pgliteTemplate(),
+    memoryPglite: testMemoryPglite(),
   });
 });
 afterAll(async () => {

@@ -7,12 +7,12 @@ import { rowsOf } from '../db/rows.js';
 import { createKnowledgeStore } from '../src/operations/chatbot/knowledge-store.js';
 import { AppError } from '../src/errors.js';
 import { generateDistractors } from './data/chatbot-eval.js';
-import { pgliteTemplate } from './helpers/app.js';
+import { testMemoryPglite } from './helpers/memory-pglite.js';
 
 /** Storage cost of knowledge (issue #18 item 10) and per-account turns (item 2), on embedded PGlite. */
 let database: DatabaseHandle;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
+  database = await openDatabase({ dataDir: 'memory://', memoryPglite: testMemoryPglite() });
 });
 afterAll(async () => database?.close());
 

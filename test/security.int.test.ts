@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptions } from '../db/schema.js';
+import { deliveryWatches, subscriptions } from '../db/schema.js';
 import { CATALOG, type ApiId } from '../src/platform/catalog.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 
@@ -79,17 +79,35 @@ describe("another account's data", () => {
       user.apiKey,
     );
     expect(indexed.status).toBe(200);
+    // The user's watch, written as its creation would leave it (creating one over HTTP looks the parcel up).
+    const [watched] = await app.runtime.db
+      .insert(deliveryWatches)
+      .values({
+        accountId: user.accountId,
+        carrierId: 'kr.cjlogistics',
+        trackId: '123412341234',
+        targetKind: 'webhook',
+        target: 'https://example.com/hook',
+        nextPollAt: new Date(Date.now() + 3600_000),
+        expiresAt: new Date(Date.now() + 30 * 24 * 3600_000),
+      })
+      .returning({ id: deliveryWatches.id });
 
     const stranger = await app.signUp();
     const stats = await app.get(`/api/v1/url/shorten/${shortened.body.code}/stats`, { 'x-api-key': stranger.apiKey });
     expect(stats).toMatchObject({ status: 404, body: { error_code: 'NOT_FOUND' } });
     const deleted = await app.post('/api/v1/chatbot/rag', { action: 'delete', id: indexed.body.id }, stranger.apiKey);
     expect(deleted).toMatchObject({ status: 404, body: { error_code: 'NOT_FOUND' } });
-    const watch = await fetch(`${app.url}/api/v1/delivery/watch/1`, { method: 'DELETE', headers: { 'x-api-key': stranger.apiKey } });
+    const watch = await fetch(`${app.url}/api/v1/delivery/watch/${watched!.id}`, {
+      method: 'DELETE',
+      headers: { 'x-api-key': stranger.apiKey },
+    });
     expect(watch.status).toBe(404);
-    // The owner still sees both.
+    // The owner still sees all three.
     expect((await app.get(`/api/v1/url/shorten/${shortened.body.code}/stats`, { 'x-api-key': user.apiKey })).status).toBe(200);
     const listed = await app.post('/api/v1/chatbot/rag', { action: 'list' }, user.apiKey);
     expect(listed.body.knowledge_list.map((entry: { id: number }) => entry.id)).toContain(indexed.body.id);
+    const watches = await app.get('/api/v1/delivery/watch', { 'x-api-key': user.apiKey });
+    expect(watches.body.watches.map((entry: { id: number }) => entry.id)).toEqual([watched!.id]);
   });
 });

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeSlackText, slackMessageUrls } from '../bots/slack/mrkdwn.js';
+import { sharedDataPath } from './helpers/shared-data.js';
 
 /** Recorded Slack payloads, read in place (../shared/data/chat-payloads, see its README). */
-const PAYLOADS = fileURLToPath(new URL('../../shared/data/chat-payloads/slack/', import.meta.url));
+const PAYLOADS = sharedDataPath('chat-payloads/slack/');
 const hasPayloads = existsSync(PAYLOADS);
 if (!hasPayloads) console.warn(`[slack mrkdwn test] recorded payloads SKIPPED: ${PAYLOADS} is absent`);
 const payload = (name: string) => JSON.parse(readFileSync(`${PAYLOADS}${name}`, 'utf8'));

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import {
   buildSchema,
   execute,
@@ -12,6 +11,7 @@ import {
   type GraphQLFormattedError,
   type GraphQLSchema,
 } from 'graphql';
+import { sharedDataPath } from '../helpers/shared-data.js';
 
 /**
  * A fake Delivery Tracker v2 GraphQL server that behaves like the real one (shlee322/delivery-tracker,
@@ -94,7 +94,7 @@ export function ev(
 /** The real server's page limit (ArrayCursorConnection's `limit` in the track resolver). */
 export const UPSTREAM_PAGE_LIMIT = 20;
 
-export const TRACKER_SCHEMA_PATH = fileURLToPath(new URL('../../../shared/data/tracker-schema.graphql', import.meta.url));
+export const TRACKER_SCHEMA_PATH = sharedDataPath('tracker-schema.graphql');
 
 let schema: GraphQLSchema | null | undefined;
 function loadSchema(): GraphQLSchema | null {

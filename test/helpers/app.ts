@@ -1,6 +1,4 @@
-import { openAsBlob } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { inject } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { createRequestListener } from '../../api/http-server.js';
 import { createBotDoors } from '../../bots/index.js';
@@ -9,6 +7,7 @@ import type { ApiId } from '../../src/platform/catalog.js';
 import { createLogger } from '../../src/logger.js';
 import { hashPassword } from '../../src/platform/secrets.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime.js';
+import { testMemoryPglite } from './memory-pglite.js';
 
 export interface TestUser {
   email: string;
@@ -47,15 +46,6 @@ export function testDatabaseEnv(): Record<string, string> {
   return { DATA_DIR: 'memory://' };
 }
 
-/**
- * The migrated PGlite database the run's global setup made (test/global-setup.ts): a `memory://`
- * database opened with it as `pgliteTemplate` skips creating a cluster and applying the migrations.
- */
-export async function pgliteTemplate(): Promise<Blob | undefined> {
-  const file = inject('pgliteTemplate');
-  return file ? openAsBlob(file) : undefined;
-}
-
 let counter = 0;
 
 /**
@@ -81,10 +71,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
     ...testDatabaseEnv(),
     ...env,
   });
-  const template = !config.DATABASE_URL && config.DATA_DIR.startsWith('memory://') ? await pgliteTemplate() : undefined;
+  const inMemory = !config.DATABASE_URL && config.DATA_DIR.startsWith('memory://');
   const runtime = await createRuntime(config, {
     logger: createLogger(config.LOG_LEVEL),
-    pgliteTemplate: template,
+    memoryPglite: inMemory ? testMemoryPglite() : undefined,
     passwords: testPasswords,
     ...options,
   });

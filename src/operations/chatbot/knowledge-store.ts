@@ -54,9 +54,15 @@ function charCount(text: string): number {
  * BM25 reads N and the average chunk length from the same row instead of counting rows.
  */
 export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
-  /** Locks the account's totals row for the transaction (none yet: nothing to count). */
-  const lockTotals = (tx: Pick<Database, 'execute'>, accountId: number) =>
-    tx.execute(sql`select 1 from knowledge_stats where account_id = ${accountId} for update`);
+  /**
+   * Locks the account's totals row for the transaction, making it first when there is none: a
+   * `clear` that found no row to lock went on without waiting, and deadlocked on PostgreSQL with
+   * the `index` calls whose upsert created the row meanwhile.
+   */
+  const lockTotals = async (tx: Pick<Database, 'execute'>, accountId: number) => {
+    await tx.execute(sql`insert into knowledge_stats (account_id) values (${accountId}) on conflict (account_id) do nothing`);
+    await tx.execute(sql`select 1 from knowledge_stats where account_id = ${accountId} for update`);
+  };
 
   return {
     limits,
