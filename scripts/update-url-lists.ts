@@ -15,7 +15,12 @@ import { createRuntime } from '../src/runtime.js';
  */
 export async function updateUrlLists(config: Config, fetchImpl?: typeof fetch): Promise<FeedResult[] | undefined> {
   const logger = createLogger(config.LOG_LEVEL);
-  const runtime = await createRuntime(config, { logger, urlLists: { download: { fetch: fetchImpl }, loadLists: false } });
+  // A PGlite directory held by a running server is said at once: waiting for it would not help.
+  const runtime = await createRuntime(config, {
+    logger,
+    lock: { waitMs: 0 },
+    urlLists: { download: { fetch: fetchImpl }, loadLists: false },
+  });
   try {
     return await runtime.urlDetection.refreshFeeds();
   } finally {
