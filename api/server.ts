@@ -39,6 +39,8 @@ async function main(): Promise<void> {
     { port, database: runtime.databaseKind, publicBaseUrl: config.PUBLIC_BASE_URL, shortUrlBase: config.SHORT_URL_BASE },
     'AI Utility Hub ready',
   );
+  // Lines are written in blocks (src/logger.ts): whoever waits for this one gets it now.
+  runtime.logger.flush();
   // Socket Mode and the Discord gateway connect out; a failure leaves the HTTP doors serving.
   await startBotDoors(doors, runtime.logger);
   // The parcel-watch poller; WATCH_CRON=off leaves it to other instances.

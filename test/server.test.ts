@@ -1,21 +1,23 @@
 import { rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { migratedDataDir, startServerProcess } from './helpers/process.js';
 
 const dataDir = migratedDataDir('aih-server-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe('the server process', () => {
-  it('refuses to start with a bad variable, naming it', async () => {
+// The three run at once: the first two stop before the data directory is opened, and the third
+// spends most of its time waiting for the directory's lock.
+describe.concurrent('the server process', () => {
+  it('refuses to start with a bad variable, naming it', async ({ expect }) => {
     const server = startServerProcess({ DATA_DIR: dataDir, DEFAULT_QUOTA: 'lots', SHORT_URL_BASE: 'not a url' });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain('DEFAULT_QUOTA');
     expect(server.output()).toContain('SHORT_URL_BASE');
   });
 
-  it('fails at once on a taken port with a hint to set PORT, in English and Korean, without a stack trace', async () => {
+  it('fails at once on a taken port with a hint to set PORT, in English and Korean, without a stack trace', async ({ expect }) => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
@@ -37,7 +39,7 @@ describe('the server process', () => {
   it(
     'keeps a second process out of the same PGlite directory, drains on SIGTERM and frees the directory',
     { timeout: 120_000 },
-    async () => {
+    async ({ expect }) => {
       const first = startServerProcess({ DATA_DIR: dataDir });
       const port = await first.ready;
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
