@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quotaHolds, subscriptions } from '../db/schema.js';
+import { createSubscriptions } from '../src/platform/subscriptions.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 /**
@@ -46,6 +47,36 @@ describe('calls leased ahead', () => {
     const deadline = Date.now() + 5000;
     while ((await stored(user.accountId)).held > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await stored(user.accountId)).toEqual({ remaining: 9800, held: 0 });
+  });
+
+  it('show the same remaining while idle leases are on their way back', async () => {
+    const user = await app.signUp();
+    // The runtime's own database, with give-backs held for 300 ms: a reading in that time must
+    // still count the units (they are neither leased nor back in the counter yet).
+    const slowGiveBacks = new Proxy(app.runtime.db, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (property !== 'transaction' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const subscriptions = createSubscriptions(slowGiveBacks, {
+      defaultQuota: 10000,
+      instanceId: 990_001,
+      leaseAhead: { units: 64, lowWater: 0, idleMs: 50 },
+      clock: () => new Date(),
+    });
+    const remaining = async () => (await subscriptions.usage(user.accountId)).find((row) => row.api === 'url-shortener')!.remaining;
+    const lease = await subscriptions.reserve(user.accountId, 'url-shortener');
+    await lease.settle();
+    expect(await remaining()).toBe(9999);
+    await new Promise((resolve) => setTimeout(resolve, 120)); // idle: the lease is on its way back
+    expect(await remaining()).toBe(9999);
+    await subscriptions.stopRecovery();
+    expect((await stored(user.accountId)).remaining).toBe(9999);
   });
 });
 

@@ -309,6 +309,11 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     settle: (holdId: string, key: TakeRequest) => settles.add({ ...key, settle: holdId }) as Promise<boolean>,
     giveBack: (holdId: string) => (refundToSpare(holdId) ? Promise.resolve() : givebacks.add({ holdId, units: 1 })),
 
+    /** Resolves once leased units on their way back are in their counters: until then a reading finds them nowhere. */
+    async returnsLanded(): Promise<void> {
+      if (spareReturns.size > 0) await Promise.all(spareReturns);
+    },
+
     /** Units of the key this instance holds ahead for the period ending `renewsAt` (they are still the customer's). */
     spareOf(accountId: number, api: ApiId, renewsAt: Date): number {
       const spare = spares.get(`${accountId}:${api}`);

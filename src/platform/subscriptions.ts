@@ -67,6 +67,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
   const { clock } = options;
 
   async function find(accountId: number, api: ApiId) {
+    await holds.returnsLanded();
     const [row] = await db
       .select()
       .from(subscriptions)
@@ -109,6 +110,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
     },
 
     async usage(accountId: number): Promise<UsageRow[]> {
+      await holds.returnsLanded();
       const rows = await db.select().from(subscriptions).where(eq(subscriptions.accountId, accountId));
       const now = clock();
       return API_IDS.map((api) => {
