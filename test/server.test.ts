@@ -5,10 +5,11 @@ import { afterAll, describe, it } from 'vitest';
 import { migratedDataDir, startServerProcess } from './helpers/process.js';
 
 const dataDir = migratedDataDir('aih-server-');
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const heldDir = migratedDataDir('aih-server-held-');
+afterAll(() => [dataDir, heldDir].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-// The three run at once: the first two stop before the data directory is opened, and the third
-// spends most of its time waiting for the directory's lock.
+// These run at once (each on its own directory, or stopping before it is opened): the second
+// process kept out of a held directory spends 12 s waiting for its lock.
 describe.concurrent('the server process', () => {
   it('refuses to start with a bad variable, naming it', async ({ expect }) => {
     const server = startServerProcess({ DATA_DIR: dataDir, DEFAULT_QUOTA: 'lots', SHORT_URL_BASE: 'not a url' });
@@ -36,64 +37,66 @@ describe.concurrent('the server process', () => {
     }
   });
 
-  it(
-    'keeps a second process out of the same PGlite directory, drains on SIGTERM and frees the directory',
-    { timeout: 120_000 },
-    async ({ expect }) => {
-      const first = startServerProcess({ DATA_DIR: dataDir });
-      const port = await first.ready;
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-      expect(await health.json()).toEqual({ status: 'ok' });
+  it('keeps a second process out of the PGlite directory a running server holds', { timeout: 60_000 }, async ({ expect }) => {
+    const first = startServerProcess({ DATA_DIR: heldDir });
+    await first.ready;
+    // The second one says at once that it waits (the holder may have just died), then gives up
+    // with the message alone: no stack trace.
+    const second = startServerProcess({ DATA_DIR: heldDir });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/locked by process \d+ .*waiting up to 10 s/);
+    expect(second.output()).toMatch(/DATA_DIR .* is already in use by process \d+/);
+    expect(second.output()).not.toMatch(/\n\s+at /);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+  });
 
-      // The second one says at once that it waits (the holder may have just died), then gives up
-      // with the message alone: no stack trace.
-      const second = startServerProcess({ DATA_DIR: dataDir });
-      expect(await second.exited).toBe(1);
-      expect(second.output()).toMatch(/locked by process \d+ .*waiting up to 10 s/);
-      expect(second.output()).toMatch(/DATA_DIR .* is already in use by process \d+/);
-      expect(second.output()).not.toMatch(/\n\s+at /);
+  it('drains on SIGTERM and frees the directory', { timeout: 120_000 }, async ({ expect }) => {
+    const first = startServerProcess({ DATA_DIR: dataDir });
+    const port = await first.ready;
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(await health.json()).toEqual({ status: 'ok' });
 
-      // A request still in flight (its body half sent) when SIGTERM arrives is answered.
-      const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port,
-            method: 'POST',
-            path: '/api/v1/auth/register',
-            headers: { 'content-type': 'application/json', 'content-length': '60' },
-          },
-          (res) => {
-            let body = '';
-            res.on('data', (chunk) => (body += chunk));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-          },
-        );
-        req.on('error', reject);
-        const payload = JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }).padEnd(60, ' ');
-        req.write(payload.slice(0, 20));
-        setTimeout(() => {
-          first.child.kill('SIGTERM');
-          setTimeout(() => req.end(payload.slice(20)), 300);
-        }, 100);
-      });
-      const answer = await inFlight;
-      expect(answer.status).toBe(201);
-      expect(JSON.parse(answer.body)).toMatchObject({ success: true, user: { email: 'drain@example.com' } });
-      expect(await first.exited).toBe(0);
-      expect(first.output()).toContain('"msg":"stopped"');
+    // A request still in flight (its body half sent) when SIGTERM arrives is answered.
+    const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v1/auth/register',
+          headers: { 'content-type': 'application/json', 'content-length': '60' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      const payload = JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }).padEnd(60, ' ');
+      req.write(payload.slice(0, 20));
+      setTimeout(() => {
+        first.child.kill('SIGTERM');
+        setTimeout(() => req.end(payload.slice(20)), 300);
+      }, 100);
+    });
+    const answer = await inFlight;
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body)).toMatchObject({ success: true, user: { email: 'drain@example.com' } });
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('"msg":"stopped"');
 
-      // The directory is free again, and the account written before the stop is still there.
-      const third = startServerProcess({ DATA_DIR: dataDir });
-      const thirdPort = await third.ready;
-      const login = await fetch(`http://127.0.0.1:${thirdPort}/api/v1/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }),
-      });
-      expect(login.status).toBe(200);
-      third.child.kill('SIGTERM');
-      expect(await third.exited).toBe(0);
-    },
-  );
+    // The directory is free again, and the account written before the stop is still there.
+    const third = startServerProcess({ DATA_DIR: dataDir });
+    const thirdPort = await third.ready;
+    const login = await fetch(`http://127.0.0.1:${thirdPort}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }),
+    });
+    expect(login.status).toBe(200);
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+  });
 });
