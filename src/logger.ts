@@ -45,7 +45,7 @@ function censorKeys(object: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** Objects literals and JSON, not class instances (an Error, a request): serializers deal with those. */
+/** Object literals and parsed JSON, not class instances (an Error, a request): serializers deal with those. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
