@@ -1,4 +1,4 @@
-import type { OcrLine } from '../../providers/ocr/tesseract-pool.js';
+import type { OcrLine, WordConfidence } from '../../providers/ocr/tesseract-pool.js';
 import { FIELD_NAMES, type DocumentInfo, type FieldWarning } from './parse.js';
 import { findDate } from './numbers.js';
 import { withParticle } from './text.js';
@@ -22,8 +22,8 @@ const key = (text: string) => text.replace(/[^0-9가-힣]/g, '');
 
 /**
  * Each field's confidence from 0 to 1: the engine's confidence in the lines the value came from
- * (found by its letters and digits; for names and addresses, in their weakest word), lowered by every format or check-digit warning the
- * parser raised for it; 0 when the field was not read. A field of the document that scores
+ * (found by its letters and digits; for names and addresses, in their weakest word), lowered by
+ * every format or check-digit warning the parser raised for it; 0 when the field was not read. A field of the document that scores
  * under {@link UNCERTAIN_BELOW} gets a `LOW_CONFIDENCE` warning, in Korean, saying to retake.
  */
 export function fieldConfidence(
@@ -69,7 +69,7 @@ export function fieldConfidence(
  * syllable lowers its own word's score far more than the line's average); the line's own
  * score when it has no such word.
  */
-function weakestWord(line: { confidence: number; words: OcrLine['words'] & object }, target: string): number {
+function weakestWord(line: { confidence: number; words: WordConfidence[] }, target: string): number {
   const used = line.words.filter((word) => {
     const k = key(word.text);
     return k.length > 0 && target.includes(k);

@@ -8,7 +8,7 @@ import { readPage, type OcrText } from './read-page.js';
 export const ocrTimedOut = () => new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.');
 export const ocrFailed = () => new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.');
 
-export type { Box, OcrLine, OcrText } from './read-page.js';
+export type { Box, OcrLine, OcrText, WordConfidence } from './read-page.js';
 
 /** The embedded text engine as the operations see it: one image in, text out. */
 export interface OcrEngine {
