@@ -23,8 +23,9 @@ const key = (text: string) => text.replace(/[^0-9가-힣]/g, '');
 /**
  * Each field's confidence from 0 to 1: the engine's confidence in the lines the value came from
  * (found by its letters and digits; for names and addresses, in their weakest word), lowered by
- * every format or check-digit warning the parser raised for it; 0 when the field was not read. A field of the document that scores
- * under {@link UNCERTAIN_BELOW} gets a `LOW_CONFIDENCE` warning, in Korean, saying to retake.
+ * every format or check-digit warning the parser raised for it; 0 when the field was not read.
+ * A field of the document that scores under {@link UNCERTAIN_BELOW} gets a `LOW_CONFIDENCE`
+ * warning, in Korean, saying to retake.
  */
 export function fieldConfidence(
   info: DocumentInfo,
