@@ -123,7 +123,7 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     // instance or of two) deadlock.
     const keys = [...wanted.values()].sort(inKeyOrder);
     const settles = [...settleCounts.values()].sort(inKeyOrder);
-    if (keys.length > 0 && spareReturns.size > 0) await Promise.all(spareReturns);
+    if (keys.length > 0) await returnsLanded();
     const now = clock();
     // Units are leased ahead only by a take that runs alone, so the counter each batch reads
     // follows the leases accounted before it (the `remaining` calls see counts down without gaps).
@@ -225,6 +225,11 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
   const spareReturns = new Set<Promise<void>>();
   let takesRunning = 0;
 
+  /** Resolves once leased units on their way back are in their counters: until then a reading finds them nowhere. */
+  async function returnsLanded(): Promise<void> {
+    if (spareReturns.size > 0) await Promise.all(spareReturns);
+  }
+
   /** The units a batch took beyond its calls become (or join) the key's spare. */
   function keepSpare(key: string, row: BatchRow, calls: number, nowMs: number): void {
     const extra = row.o_granted! - calls;
@@ -312,10 +317,7 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
     settle: (holdId: string, key: TakeRequest) => settles.add({ ...key, settle: holdId }) as Promise<boolean>,
     giveBack: (holdId: string) => (refundToSpare(holdId) ? Promise.resolve() : givebacks.add({ holdId, units: 1 })),
 
-    /** Resolves once leased units on their way back are in their counters: until then a reading finds them nowhere. */
-    async returnsLanded(): Promise<void> {
-      if (spareReturns.size > 0) await Promise.all(spareReturns);
-    },
+    returnsLanded,
 
     /** Units of the key this instance holds ahead for the period ending `renewsAt` (they are still the customer's). */
     spareOf(accountId: number, api: ApiId, renewsAt: Date): number {
