@@ -58,7 +58,10 @@ describe('knowledge counts under concurrency', () => {
           work.push(store.add(account!.id, [{ content: `경합 시험 항목 ${round}-${i}: 환불은 7일 이내에 신청합니다.` }]));
           if (i % 8 === 4) work.push(store.clear(account!.id));
         }
-        await Promise.all(work);
+        // Every call finishes before the next round (and before the account goes in `finally`),
+        // so a failure is reported as itself, not as the cleanup racing work still running.
+        const failed = (await Promise.allSettled(work)).find((result) => result.status === 'rejected');
+        if (failed) throw failed.reason;
       }
       const [rows] = await database.db.select({ n: count() }).from(knowledgeEntries).where(eq(knowledgeEntries.accountId, account!.id));
       const [stats] = await database.db.select().from(knowledgeStats).where(eq(knowledgeStats.accountId, account!.id));
