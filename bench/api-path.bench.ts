@@ -1,4 +1,13 @@
-import { measureHttp, postJson, report, signUp, startBareDetectServer, startBenchService, type HttpFigures } from './lib.js';
+import {
+  measureHttp,
+  postgresCpuMicros,
+  postJson,
+  report,
+  signUp,
+  startBareDetectServer,
+  startBenchService,
+  type HttpFigures,
+} from './lib.js';
 
 /**
  * The charged API path alone, for issue-sized before/after runs: `POST /url/detect` and
@@ -31,10 +40,15 @@ export async function run(): Promise<void> {
   /** Runs one load and notes this process's CPU time per answered request (robust on a busy machine). */
   async function measured(label: string, url: string, options: Parameters<typeof measureHttp>[2]): Promise<HttpFigures> {
     const start = process.cpuUsage();
+    const database = postgresCpuMicros();
     const figures = await measureHttp(label, url, options);
     const used = process.cpuUsage(start);
     const requests = figures.requestsPerSecond * (options?.durationSeconds ?? 5);
-    cpu.push(`${label.padEnd(34)} ${Math.round((used.user + used.system) / requests)} µs CPU per request`);
+    const perRequest = (micros: number) => String(Math.round(micros / requests)).padStart(4);
+    cpu.push(
+      `${label.padEnd(34)} ${perRequest(used.user + used.system)} µs CPU per request in the server, ` +
+        `${perRequest(figures.loadCpuMicros ?? 0)} in the load generator, ${perRequest(postgresCpuMicros() - database)} in PostgreSQL`,
+    );
     return figures;
   }
   for (const route of routes) {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,8 @@ export interface HttpFigures {
   non2xx: number;
   /** The unexpected statuses and their counts ("503×12"), so a failing run says how it failed. */
   statuses?: string;
+  /** Processor time the load generator spent (its own process): on a 2-core machine it competes with the server. */
+  loadCpuMicros?: number;
 }
 
 export interface LoadOptions {
@@ -69,6 +71,7 @@ export async function measureHttp(label: string, url: string, options: LoadOptio
     timeouts: number;
     non2xx: number;
     statusCodeStats?: Record<string, { count: number }>;
+    loadCpuMicros: number;
   };
   const expected = options.expectStatus ? (result.statusCodeStats?.[String(options.expectStatus)]?.count ?? 0) : 0;
   return {
@@ -82,7 +85,29 @@ export async function measureHttp(label: string, url: string, options: LoadOptio
       .filter(([status]) => !status.startsWith('2') && status !== String(options.expectStatus))
       .map(([status, { count }]) => `${status}×${count}`)
       .join(' '),
+    loadCpuMicros: result.loadCpuMicros,
   };
+}
+
+/**
+ * Processor time (µs) used so far by this machine's PostgreSQL processes, from /proc (0 where
+ * there is none): with the load generator's and the server's own, it tells which of the three
+ * a run's time went to.
+ */
+export function postgresCpuMicros(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks * 10_000; // USER_HZ is 100 on Linux
 }
 
 /** A bare node:http server answering every request with the given status, headers and body. */

@@ -28,6 +28,8 @@ function setupRequest(req: any) {
     ...(keys.length > 0 ? { headers: { ...req.headers, 'x-api-key': keys[counter % keys.length] } } : {}),
   };
 }
+// Only the run's own processor time (not this process's start-up) is reported.
+const started = process.cpuUsage();
 const result = await autocannon({
   url: options.url,
   method: options.method,
@@ -37,4 +39,5 @@ const result = await autocannon({
   duration: options.duration,
   ...(options.uniqueIds || keys.length > 0 ? { requests: [{ setupRequest }] } : {}),
 });
-process.stdout.write(JSON.stringify(result));
+const used = process.cpuUsage(started);
+process.stdout.write(JSON.stringify({ ...result, loadCpuMicros: used.user + used.system }));
