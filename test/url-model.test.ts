@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDetectionLists, teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
+import { categoryThresholds, type ScoredExample } from '../src/operations/url-detect/lexical-calibration.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
 import { modelSignals } from '../src/operations/url-detect/rules-model.js';
 import type { Signal } from '../src/operations/url-detect/signals.js';
@@ -157,5 +158,35 @@ describe('false positives that hurt Korean users', () => {
       'https://www.gstatic.com/',
     ])
       clean(url);
+  });
+});
+
+describe('per-category thresholds', () => {
+  it('spends the false-positive budget where it buys recall, never below the floor', () => {
+    const examples: ScoredExample[] = [
+      // Malware: its clean look-alikes score as high as its own examples.
+      ...Array.from({ length: 50 }, (_, i): ScoredExample => ({ harm: 0.99 - i * 0.001, category: 'malware', label: 'clean' })),
+      ...Array.from({ length: 20 }, (_, i): ScoredExample => ({ harm: 0.99 - i * 0.002, category: 'malware', label: 'malware' })),
+      // Spam: one clean site above most of its examples.
+      { harm: 0.97, category: 'spam', label: 'clean' },
+      ...Array.from({ length: 20 }, (_, i): ScoredExample => ({ harm: 0.969 - i * 0.001, category: 'spam', label: 'spam' })),
+      ...Array.from({ length: 900 }, (): ScoredExample => ({ harm: 0.6, category: 'adult', label: 'clean' })),
+    ];
+    const cuts = categoryThresholds(examples, 0.002, 0.9);
+    expect(cuts.spam).toBeLessThan(0.951);
+    expect(cuts.malware).toBeGreaterThan(0.98);
+    expect(Object.values(cuts).every((cut) => cut >= 0.9)).toBe(true);
+    const flagged = (category: 'spam' | 'malware') =>
+      examples.filter((e) => e.label === 'clean' && e.category === category && e.harm >= cuts[category]).length;
+    expect(flagged('spam') + flagged('malware')).toBeLessThanOrEqual(Math.floor(0.002 * 951));
+  });
+
+  it('a flagged name under a suffix only public bodies register only adds weight', () => {
+    const model = {
+      info: { threshold: 0.99, suspicious: 0.9 },
+      predict: () => ({ harm: 0.995, category: 'malware', flagged: true, evidence: ['kemen'] }),
+    } as unknown as LexicalModel;
+    expect(modelSignals(canonicalizeUrl('https://kemendikbud.go.id/'), model, [])).toEqual([expect.objectContaining({ weight: 30 })]);
+    expect(modelSignals(canonicalizeUrl('https://kemendikbud.top/'), model, [])).toEqual([expect.objectContaining({ weight: 50 })]);
   });
 });

@@ -496,3 +496,14 @@ export function isFirstParty(host: string, domain: string | undefined, publicSuf
 export function ownedBy(host: string, domain: string | undefined, publicSuffix: string, owned: readonly string[]): boolean {
   return owned.some((d) => d === domain || d === publicSuffix || host === d || host.endsWith(`.${d}`));
 }
+
+/** Suffixes only public bodies and schools can register (`go.id`, `gov.tr`, `edu`, `ac.uk`…). */
+const INSTITUTIONAL_SUFFIX = /(^|\.)(gov|mil|govt|gob|gouv|gv|go|government|edu|ac)(\.|$)/;
+
+/**
+ * Nobody picks a name under these to look harmful: when such a host is on a list it was broken
+ * into, so its name says nothing about the next one.
+ */
+export function isInstitutionalSuffix(publicSuffix: string | undefined): boolean {
+  return publicSuffix !== undefined && INSTITUTIONAL_SUFFIX.test(publicSuffix);
+}

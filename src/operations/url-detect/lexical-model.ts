@@ -1,9 +1,11 @@
-import { getDomain, getDomainWithoutSuffix } from 'tldts';
+import { getDomain } from 'tldts';
 import { FEATURE_BITS, FEATURE_VERSION, hostFeatures } from './lexical-features.js';
-import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
+import { categoryThresholds, type ScoredExample } from './lexical-calibration.js';
+import { CLASSES, pause, sampleExamples, stableHash, type Row } from './lexical-examples.js';
+import type { HarmCategory } from './list-index.js';
 
-/** Class 0 is clean; the others are the harm categories in HARM_CATEGORIES order. */
-const CLASSES = ['clean', ...HARM_CATEGORIES] as const;
+export { stableHash } from './lexical-examples.js';
+
 const K = CLASSES.length;
 const ADAGRAD_START = 0.1;
 const L2 = 1e-6;
@@ -13,7 +15,7 @@ export interface TrainingOptions {
   maxPerCategory?: number;
   maxClean?: number;
   epochs?: number;
-  /** Share of clean validation hosts allowed above the threshold. */
+  /** Share of clean validation sites allowed above the category thresholds together (default 0.15%: the rules spend the rest of 1%). */
   targetFalsePositiveRate?: number;
   /** Share of clean validation hosts allowed above the `suspicious` level. */
   suspiciousFalsePositiveRate?: number;
@@ -21,6 +23,11 @@ export interface TrainingOptions {
   yieldEvery?: number;
   /** AdaGrad's base step. */
   learningRate?: number;
+  /**
+   * Weight of a clean registrable domain (a site users open) against a clean service host
+   * (api.x.com): false positives are counted on sites, and hosts far outnumber them.
+   */
+  siteWeight?: number;
 }
 
 export interface LexicalPrediction {
@@ -37,6 +44,8 @@ export interface LexicalModelInfo {
   examples: Record<(typeof CLASSES)[number], number>;
   /** Harm at or above which the model decides alone (clean validation names above it: `targetFalsePositiveRate`). */
   threshold: number;
+  /** The same decision per leading category, the budget spent where it buys most recall (`categoryThresholds`). */
+  thresholds?: Record<HarmCategory, number>;
   /**
    * A lower level (`suspiciousFalsePositiveRate` of clean names above it): there the model is
    * one signal among others and needs the rules to agree.
@@ -66,7 +75,7 @@ export class LexicalModel {
   ): Promise<LexicalModel | undefined> {
     const started = performance.now();
     const yieldEvery = options.yieldEvery ?? 4000;
-    const rows = await sample(examples, options.maxPerCategory ?? 40_000, options.maxClean ?? 100_000, yieldEvery);
+    const rows = await sampleExamples(examples, options.maxPerCategory ?? 40_000, options.maxClean ?? 100_000, yieldEvery);
     const counts = Object.fromEntries(CLASSES.map((c, i) => [c, rows.filter((r) => r.label === i).length])) as LexicalModelInfo['examples'];
     // Nothing to learn without clean examples or without any harmful one.
     if (counts.clean < 100 || rows.length - counts.clean < 100) return undefined;
@@ -97,6 +106,11 @@ export class LexicalModel {
     parts.forEach((ids, n) => flat.set(ids, offsets[n]!));
     parts.length = 0;
     const order = Uint32Array.from(training.keys());
+    const siteBoost = options.siteWeight ?? 6;
+    const rowWeight = Float32Array.from(
+      training,
+      (row) => (classWeight[row.label] ?? 1) * (row.label === 0 && getDomain(row.host) === row.host ? siteBoost : 1),
+    );
     const probabilities = new Float64Array(K);
     // AdaGrad: each weight's step shrinks with its own history, so rare n-grams (most of them)
     // still learn while the common ones settle; a small L2 pull keeps one-off grams modest.
@@ -111,7 +125,7 @@ export class LexicalModel {
         const value = 1 / Math.sqrt(ids.length);
         model.scores(ids, value, probabilities);
         for (let k = 0; k < K; k++) {
-          const gradient = ((probabilities[k] ?? 0) - (k === label ? 1 : 0)) * (classWeight[label] ?? 1);
+          const gradient = ((probabilities[k] ?? 0) - (k === label ? 1 : 0)) * rowWeight[n]!;
           bias[k] = (bias[k] ?? 0) - gradient * 0.02;
           for (let i = 0; i < ids.length; i++) {
             const at = ids[i]! * K + k;
@@ -124,13 +138,19 @@ export class LexicalModel {
       }
     }
     // Calibrated on held-back registrable domains (the sites users open), the harder clean case.
-    const cleanHarm = validation
-      .filter((row) => row.label === 0 && getDomain(row.host) === row.host)
-      .map((row) => model.harmOf(row.host))
+    const scored = validation
+      .filter((row) => row.label !== 0 || getDomain(row.host) === row.host)
+      .map((row): ScoredExample => ({ ...model.score(row.host), label: CLASSES[row.label]! }));
+    const cleanHarm = scored
+      .filter((e) => e.label === 'clean')
+      .map((e) => e.harm)
       .sort((a, b) => a - b);
     const quantile = (rate: number) => cleanHarm[Math.floor(cleanHarm.length * (1 - rate))] ?? 0.5;
-    model.info.threshold = Math.min(0.999, Math.max(0.5, quantile(options.targetFalsePositiveRate ?? 0.001)));
+    const target = options.targetFalsePositiveRate ?? 0.0015;
+    model.info.threshold = Math.max(0.5, quantile(target));
     model.info.suspicious = Math.min(model.info.threshold, Math.max(0.5, quantile(options.suspiciousFalsePositiveRate ?? 0.02)));
+    // No category's cut falls below what one shared cut at twice the budget would be.
+    model.info.thresholds = categoryThresholds(scored, target, Math.max(0.5, quantile(target * 2)));
     model.info.features = FEATURE_VERSION;
     model.info.trainedMs = Math.round(performance.now() - started);
     return model;
@@ -159,19 +179,23 @@ export class LexicalModel {
     let best = 1;
     for (let k = 2; k < K; k++) if ((probabilities[k] ?? 0) > (probabilities[best] ?? 0)) best = k;
     const harm = 1 - (probabilities[0] ?? 0);
-    return {
-      harm,
-      category: CLASSES[best] as HarmCategory,
-      flagged: harm >= this.info.threshold,
-      evidence: this.evidence(ids, names, best),
-    };
+    const category = CLASSES[best] as HarmCategory;
+    return { harm, category, flagged: harm >= this.thresholdOf(category), evidence: this.evidence(ids, names, best) };
   }
 
-  private harmOf(host: string): number {
+  /** The category's own cut; a model saved before those existed has one for all. */
+  thresholdOf(category: HarmCategory): number {
+    return this.info.thresholds?.[category] ?? this.info.threshold;
+  }
+
+  /** Harm and leading category without the evidence (calibration scores thousands of hosts). */
+  private score(host: string): { harm: number; category: HarmCategory } {
     const { ids } = hostFeatures(host);
     const probabilities = new Float64Array(K);
     this.scores(ids, 1 / Math.sqrt(ids.length), probabilities);
-    return 1 - (probabilities[0] ?? 0);
+    let best = 1;
+    for (let k = 2; k < K; k++) if ((probabilities[k] ?? 0) > (probabilities[best] ?? 0)) best = k;
+    return { harm: 1 - (probabilities[0] ?? 0), category: CLASSES[best] as HarmCategory };
   }
 
   private scores(ids: Uint32Array, value: number, out: Float64Array): void {
@@ -209,76 +233,6 @@ function readable(name: string): string {
   if (name.startsWith('w:')) return name.slice(2);
   if (name.startsWith('s:')) return name.slice(2).replace(/[<>]/g, '');
   return name.replace(/[\^$]/g, '');
-}
-
-interface Row {
-  host: string;
-  label: number;
-  hash: number;
-}
-
-/** Deduplicated hosts per class, capped by a hash sample; a host on a harm list is never a clean example. */
-async function sample(
-  examples: Map<(typeof CLASSES)[number], Iterable<string>>,
-  maxHarm: number,
-  maxClean: number,
-  yieldEvery: number,
-): Promise<Row[]> {
-  const harmful = new Set<string>();
-  const rows: Row[] = [];
-  for (let label = 1; label < K; label++) {
-    const hosts = new Set(examples.get(CLASSES[label]!) ?? []);
-    for (const host of hosts) harmful.add(host);
-    rows.push(...capped([...hosts], label, maxHarm));
-    await pause();
-  }
-  // Top-sites lists are mostly service hosts (api.x.com); the sites users open are registrable
-  // domains, so those are clean examples too — else "no subdomain" would read as harmful.
-  const cleanHosts = new Set(examples.get('clean') ?? []);
-  await eachYielding([...cleanHosts], yieldEvery, (host) => {
-    const domain = getDomain(host);
-    if (domain) cleanHosts.add(domain);
-  });
-  // Adult and gambling sites rotate suffixes (a listed name.com, a popular name.cam): a popular
-  // host whose name a harm feed lists is a mirror of that site, no clean example.
-  // (Only those two: phishing pages on x.github.io must not drop github.com.)
-  const listedNames = new Set<string>();
-  for (const category of ['adult', 'gambling'] as const) {
-    await eachYielding(examples.get(category) ?? [], yieldEvery, (host) => {
-      const name = getDomainWithoutSuffix(host, { allowPrivateDomains: true });
-      if (name && name.length >= 5) listedNames.add(name);
-    });
-  }
-  const clean: string[] = [];
-  await eachYielding(cleanHosts, yieldEvery, (host) => {
-    if (!harmful.has(host) && !listedNames.has(getDomainWithoutSuffix(host, { allowPrivateDomains: true }) ?? '')) clean.push(host);
-  });
-  rows.push(...capped(clean, 0, maxClean));
-  return rows;
-}
-
-const pause = () => new Promise((resolve) => setImmediate(resolve));
-
-/** Calls `each` on every item, giving the event loop a turn every `every` items (a refresh must not hold requests up). */
-async function eachYielding<T>(items: Iterable<T>, every: number, each: (item: T) => void): Promise<void> {
-  let n = 0;
-  for (const item of items) {
-    each(item);
-    if (++n % every === 0) await pause();
-  }
-}
-
-function capped(hosts: string[], label: number, max: number): Row[] {
-  const rows = hosts.map((host) => ({ host, label, hash: stableHash(host) }));
-  if (rows.length <= max) return rows;
-  return rows.sort((a, b) => a.hash - b.hash).slice(0, max);
-}
-
-/** The hash that orders hosts for sampling: the same feeds always give the same sample. */
-export function stableHash(text: string): number {
-  let hash = 2166136261;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
-  return (hash >>> 0) % 1_000_003;
 }
 
 /** Deterministic Fisher–Yates (mulberry32), so a refresh of the same feeds trains the same model. */

@@ -1,18 +1,17 @@
 import type { CanonicalUrl } from './canonicalize.js';
 import type { LexicalModel } from './lexical-model.js';
-import { isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
+import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
 
-/** Probability above which the model alone may call a host spam. */
-const SPAM_ALONE = 0.995;
 /** Weight of a prediction above the model's suspicious level: a cheap TLD or one word more makes it harmful. */
 const SUSPICIOUS_WEIGHT = 35;
 
 /**
- * The lexical model's opinion as a signal. Above its calibrated threshold it decides alone;
- * on shared hosting (github.io, vercel.app…), for spam short of near-certainty, and in the band
- * just below the threshold it only adds weight, so a legitimate page there needs something
- * specific from the rules (a brand it does not own, a phishing word…) before it is flagged.
+ * The lexical model's opinion as a signal. Above its category's calibrated threshold it decides
+ * alone; on shared hosting (github.io, vercel.app…), under suffixes only public bodies and
+ * schools register (go.id, edu…), and in the band just below the threshold it only adds weight,
+ * so a legitimate page there needs something specific from the rules (a brand it does not own,
+ * a phishing word…) before it is flagged.
  */
 export function modelSignals(url: CanonicalUrl, model: LexicalModel, ruleSignals: readonly Signal[]): Signal[] {
   const prediction = model.predict(url.host);
@@ -20,15 +19,14 @@ export function modelSignals(url: CanonicalUrl, model: LexicalModel, ruleSignals
   const evidence = prediction.evidence.length > 0 ? `, 근거: ${prediction.evidence.map((e) => `'${e}'`).join(', ')}` : '';
   const reason = `공개 차단 목록으로 학습한 주소 모델이 ${CATEGORY_LABEL[prediction.category]} 사이트 주소와 닮았다고 판단함(확률 ${Math.round(prediction.harm * 100)}%${evidence})`;
   const shared = isSharedPlatformHost(url.host) || (url.domain !== undefined && SHARED_HOSTING.has(url.domain));
-  // Scam-shop lists teach "mall", "shop", "store": a Korean shop needs more than its name to be spam.
-  const weakCategory = prediction.category === 'spam' && prediction.harm < SPAM_ALONE;
-  if (prediction.flagged) return [{ category: prediction.category, weight: shared || weakCategory ? 30 : 50, reason }];
+  // Lists name hacked government and school sites by the hundred: the model learns their suffix, not harm.
+  const vouched = isInstitutionalSuffix(url.publicSuffix);
+  if (prediction.flagged) return [{ category: prediction.category, weight: shared || vouched ? 30 : 50, reason }];
   // Between the suspicious level and the threshold: one more sign from the rules decides.
   const suspicious = model.info.suspicious ?? threshold;
   // Shape signals (cheap TLD, digits, random letters) are what the model already read: no second vote.
   const corroborated = ruleSignals.some((signal) => !signal.shape && signal.weight > 5);
   if (prediction.harm >= suspicious && corroborated)
     return [{ category: prediction.category, weight: shared ? 20 : SUSPICIOUS_WEIGHT, reason }];
-  if (prediction.harm >= threshold * 0.8 && corroborated) return [{ category: prediction.category, weight: 20, reason }];
   return [];
 }

@@ -487,7 +487,8 @@ export const VOCABULARIES: readonly Vocabulary[] = [
   {
     category: 'malware',
     label: '악성 프로그램 배포 용어',
-    host: ['crack', 'keygen', 'warez', 'modapk', 'mod-apk', 'payload', 'stealer', 'botnet', 'apkdown', 'apkfree', 'nulled'],
+    // `crackle` (Sony's streaming service) and `cracker(s)` (food, Cracker Barrel) are ordinary words.
+    host: ['crack(?!le|er)', 'keygen', 'warez', 'modapk', 'mod-apk', 'payload', 'stealer', 'botnet', 'apkdown', 'apkfree', 'nulled'],
     weakHost: [],
     bounded: ['bins', 'mozi', 'loader', 'rat', 'apk', 'mirai', 'i\\.sh', 'x86', 'arm7', 'mips', 'mpsl', 'setup', 'installer'],
     korean: ['설치파일', '보안프로그램', '백신설치', '앱설치', '보안업데이트', '공인인증서설치', '크랙', '무설치'],
