@@ -148,8 +148,11 @@ export function queryWords(question: string, drop: ReadonlySet<string> = new Set
   const all: string[][] = [];
   const kept: string[][] = [];
   const seen = new Set<string>();
+  let previous = '';
   for (const { word, tokens } of sourcedWordTokens(question, stripQuestionEnding)) {
-    const asks = isInterrogative(word);
+    // "몇 년", "몇 명을": the counter after 몇 is part of the question word.
+    const asks = isInterrogative(word) || (previous === '몇' && IS_HANGUL.test(word));
+    previous = word;
     const fresh = tokens.filter((token) => !seen.has(token));
     fresh.forEach((token) => seen.add(token));
     // A Hangul word yields bigrams (each a word of its own for coverage) or a stem/word pair (one word).
