@@ -30,10 +30,10 @@ describe('chatbot tokens', () => {
     expect(queryTerms('광우병 사태가 발생하였나?')).toEqual(['광우', '우병', '사태', '발생', '생하']);
     expect(queryTerms('How long are backups kept?')).toEqual(['backup', 'kept']);
     expect(queryTerms('무엇인가요?').length).toBeGreaterThan(0); // nothing but stopwords: keep them all
-    // interrogatives with a particle or a counter: "누가" is not the stem "누", "몇명" not a word to find
+    // interrogatives with a particle: "누가" is not the stem "누"; "몇" leaves its counter, which the answer repeats ("2명")
     expect(queryTerms('환불은 누가 승인하나요?')).toEqual(['환불', '승인', '인하']);
-    expect(queryTerms('상담원은 몇명인가요?')).toEqual(['상담', '담원']);
-    expect(queryTerms('보증 기간은 몇 년을 보장하나요?')).toEqual(['보증', '기간', '보장', '장하']);
+    expect(queryTerms('상담원은 몇명이 근무하나요?')).toEqual(['상담', '담원', '명', '명이', '근무', '무하']);
+    expect(queryTerms('보증 기간은 몇 년을 보장하나요?')).toEqual(['보증', '기간', '년', '년을', '보장', '장하']);
     // a particle of two syllables goes before the ending "는" is read: 고객센터라는 → 고객센터
     expect(queryTerms('고객센터라는 메뉴는 어디에 있나요?')).toEqual(['고객', '객센', '센터', '메뉴']);
   });

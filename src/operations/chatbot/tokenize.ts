@@ -101,8 +101,8 @@ const LONG_PARTICLES = PARTICLES.filter((particle) => [...particle].length >= 2)
 
 function stripQuestionEnding(word: string): string {
   const chars = [...word];
-  const particle = LONG_PARTICLES.find((p) => chars.length > [...p].length && word.endsWith(p));
-  if (particle) return word.slice(0, -particle.length);
+  // Left to the particle stripping that indexing does too.
+  if (LONG_PARTICLES.some((p) => chars.length > [...p].length && word.endsWith(p))) return word;
   for (const ending of QUESTION_ENDINGS) {
     if ([...word].length > [...ending].length + 1 && word.endsWith(ending)) return word.slice(0, -ending.length);
   }
@@ -123,12 +123,18 @@ const QUERY_STOPWORDS = new Set([
   ),
 ]);
 
+/** A question word without its ending, and without 몇 before a counter ("몇가구로" → 가구로). */
+function questionStem(word: string): string {
+  return stripQuestionEnding(word.startsWith('몇') && [...word].length > 1 ? word.slice(1) : word);
+}
+
 /**
  * Interrogatives, with whatever particle or ending follows ("누가", "누구와", "무엇이라고",
- * "몇명", "얼마나"): they ask, no statement holds them, so they are never searched for.
- * "왜" and "뭐" only alone: "왜곡", "뭐든" are words of their own.
+ * "얼마나"): they ask, no statement holds them, so they are never searched for.
+ * "왜" and "뭐" only alone: "왜곡", "뭐든" are words of their own. "몇" glued to its counter
+ * ("몇가구로", "몇명") leaves the counter, which the answer repeats ("3786가구").
  */
-const INTERROGATIVE = /^(?:누구|누가|무엇|무슨|어디|언제|얼마|어느|어떤|어떻|어떠|몇|왜$|뭐|뭘$)/u;
+const INTERROGATIVE = /^(?:누구|누가|무엇|무슨|어디|언제|얼마|어느|어떤|어떻|어떠|몇$|왜$|뭐|뭘$)/u;
 
 export function isInterrogative(word: string): boolean {
   return INTERROGATIVE.test(word);
@@ -148,11 +154,8 @@ export function queryWords(question: string, drop: ReadonlySet<string> = new Set
   const all: string[][] = [];
   const kept: string[][] = [];
   const seen = new Set<string>();
-  let previous = '';
-  for (const { word, tokens } of sourcedWordTokens(question, stripQuestionEnding)) {
-    // "몇 년", "몇 명을": the counter after 몇 is part of the question word.
-    const asks = isInterrogative(word) || (previous === '몇' && IS_HANGUL.test(word));
-    previous = word;
+  for (const { word, tokens } of sourcedWordTokens(question, questionStem)) {
+    const asks = isInterrogative(word);
     const fresh = tokens.filter((token) => !seen.has(token));
     fresh.forEach((token) => seen.add(token));
     // A Hangul word yields bigrams (each a word of its own for coverage) or a stem/word pair (one word).
@@ -187,7 +190,7 @@ export function queryStems(question: string, drop: ReadonlySet<string> = new Set
     const word = match[0];
     if (word.length > MAX_WORD_CHARS || isInterrogative(word)) continue;
     const hangul = IS_HANGUL.test(word);
-    const stem = hangul ? stripParticle(stripQuestionEnding(word)) : IS_CJK.test(word) ? word : foldLatin(word);
+    const stem = hangul ? stripParticle(questionStem(word)) : IS_CJK.test(word) ? word : foldLatin(word);
     if ([...stem].length < 2) continue;
     const tokens = hangul ? bigrams([...stem]) : [stem];
     if (tokens.every((token) => QUERY_STOPWORDS.has(token) || drop.has(token))) continue;
