@@ -30,6 +30,12 @@ describe('chatbot tokens', () => {
     expect(queryTerms('광우병 사태가 발생하였나?')).toEqual(['광우', '우병', '사태', '발생', '생하']);
     expect(queryTerms('How long are backups kept?')).toEqual(['backup', 'kept']);
     expect(queryTerms('무엇인가요?').length).toBeGreaterThan(0); // nothing but stopwords: keep them all
+    // interrogatives with a particle: "누가" is not the stem "누"; "몇" leaves its counter, which the answer repeats ("2명")
+    expect(queryTerms('환불은 누가 승인하나요?')).toEqual(['환불', '승인', '인하']);
+    expect(queryTerms('상담원은 몇명이 근무하나요?')).toEqual(['상담', '담원', '명', '명이', '근무', '무하']);
+    expect(queryTerms('보증 기간은 몇 년을 보장하나요?')).toEqual(['보증', '기간', '년', '년을', '보장', '장하']);
+    // a particle of two syllables goes before the ending "는" is read: 고객센터라는 → 고객센터
+    expect(queryTerms('고객센터라는 메뉴는 어디에 있나요?')).toEqual(['고객', '객센', '센터', '메뉴']);
   });
 
   it('searches a long question by a bounded number of terms', () => {
@@ -97,6 +103,8 @@ describe('extractive answer', () => {
     expect(analyzeQuestion('옛 태자를 모략한 인물은?')).toMatchObject({ type: 'person' });
     expect(analyzeQuestion('옛 태자를 모략한 인물은?').terms).not.toContain('인물');
     expect(analyzeQuestion('앙갚음을 당한 년도는?')).toMatchObject({ type: 'time' });
+    // the focus noun with its particle ("해는") is not searched for either
+    expect(analyzeQuestion('서비스가 시작된 해는?')).toMatchObject({ type: 'time', terms: ['서비', '비스', '시작'] });
     expect(analyzeQuestion('선물 포장 비용은 얼마인가요?')).toMatchObject({ type: 'quantity' });
     expect(analyzeQuestion('주문 취소는 어디서 하나요?')).toMatchObject({ type: 'place' });
   });

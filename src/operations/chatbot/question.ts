@@ -54,20 +54,21 @@ const FOCUS_NOUNS: Record<string, AnswerType> = {
 };
 
 /** The Hangul words of a question's last clause, stripped of particles and the question mark. */
-function focusWords(question: string): string[] {
+function focusWords(question: string): Array<{ word: string; stem: string }> {
   const words = normalizeText(question).match(/\p{Script=Hangul}+/gu) ?? [];
-  return words.slice(-2).map(stripParticle);
+  return words.slice(-2).map((word) => ({ word, stem: stripParticle(word) }));
 }
 
 export function analyzeQuestion(question: string): QuestionAnalysis {
   const lower = normalizeText(question);
   let type: AnswerType = INTERROGATIVES.find(([pattern]) => pattern.test(lower))?.[1] ?? 'other';
   const drop = new Set<string>();
-  for (const word of focusWords(question)) {
-    const focus = FOCUS_NOUNS[word];
+  for (const { word, stem } of focusWords(question)) {
+    const focus = FOCUS_NOUNS[stem];
     if (!focus) continue;
     if (type === 'other') type = focus;
-    for (const token of tokenize(word)) drop.add(token);
+    // "해는" is searched as 해 or 해는: neither form is wanted.
+    for (const token of [...tokenize(stem), ...tokenize(word)]) drop.add(token);
   }
   const words = queryWords(question, drop, MAX_QUERY_CANDIDATES);
   return { terms: words.flat(), words, stems: queryStems(question, drop), type };

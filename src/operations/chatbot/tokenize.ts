@@ -67,12 +67,17 @@ function hangulTokens(word: string): string[] {
 
 /** The tokens of each word of a text, word by word. */
 function wordTokens(text: string, stemWord: (word: string) => string = (word) => word): string[][] {
-  const words: string[][] = [];
+  return sourcedWordTokens(text, stemWord).map(({ tokens }) => tokens);
+}
+
+/** The tokens of each word of a text, with the word they come from. */
+function sourcedWordTokens(text: string, stemWord: (word: string) => string): Array<{ word: string; tokens: string[] }> {
+  const words: Array<{ word: string; tokens: string[] }> = [];
   for (const match of normalizeText(text).matchAll(WORD)) {
     const word = match[0];
-    if (IS_HANGUL.test(word)) words.push(hangulTokens(stemWord(word)));
-    else if (IS_CJK.test(word)) words.push(bigrams([...word]));
-    else if (word.length <= MAX_WORD_CHARS) words.push([foldLatin(word)]);
+    if (IS_HANGUL.test(word)) words.push({ word, tokens: hangulTokens(stemWord(word)) });
+    else if (IS_CJK.test(word)) words.push({ word, tokens: bigrams([...word]) });
+    else if (word.length <= MAX_WORD_CHARS) words.push({ word, tokens: [foldLatin(word)] });
   }
   return words;
 }
@@ -91,7 +96,13 @@ const QUESTION_ENDINGS =
     ' ',
   );
 
+/** Particles of two syllables or more ("쇼와사라는" → 쇼와사): read before a question ending, whose "는" would otherwise leave "라". */
+const LONG_PARTICLES = PARTICLES.filter((particle) => [...particle].length >= 2);
+
 function stripQuestionEnding(word: string): string {
+  const chars = [...word];
+  // Left to the particle stripping that indexing does too.
+  if (LONG_PARTICLES.some((p) => chars.length > [...p].length && word.endsWith(p))) return word;
   for (const ending of QUESTION_ENDINGS) {
     if ([...word].length > [...ending].length + 1 && word.endsWith(ending)) return word.slice(0, -ending.length);
   }
@@ -112,6 +123,23 @@ const QUERY_STOPWORDS = new Set([
   ),
 ]);
 
+/** A question word without its ending, and without 몇 before a counter ("몇가구로" → 가구로). */
+function questionStem(word: string): string {
+  return stripQuestionEnding(word.startsWith('몇') && [...word].length > 1 ? word.slice(1) : word);
+}
+
+/**
+ * Interrogatives, with whatever particle or ending follows ("누가", "누구와", "무엇이라고",
+ * "얼마나"): they ask, no statement holds them, so they are never searched for.
+ * "왜" and "뭐" only alone: "왜곡", "뭐든" are words of their own. "몇" glued to its counter
+ * ("몇가구로", "몇명") leaves the counter, which the answer repeats ("3786가구").
+ */
+const INTERROGATIVE = /^(?:누구|누가|무엇|무슨|어디|언제|얼마|어느|어떤|어떻|어떠|몇$|왜$|뭐|뭘$)/u;
+
+export function isInterrogative(word: string): boolean {
+  return INTERROGATIVE.test(word);
+}
+
 /** Longest questions are searched by this many distinct terms (the rarest in the account), bounding a query's work. */
 export const MAX_QUERY_TERMS = 32;
 /** …chosen among this many (their first ones), whose frequencies are looked up first. */
@@ -126,7 +154,8 @@ export function queryWords(question: string, drop: ReadonlySet<string> = new Set
   const all: string[][] = [];
   const kept: string[][] = [];
   const seen = new Set<string>();
-  for (const tokens of wordTokens(question, stripQuestionEnding)) {
+  for (const { word, tokens } of sourcedWordTokens(question, questionStem)) {
+    const asks = isInterrogative(word);
     const fresh = tokens.filter((token) => !seen.has(token));
     fresh.forEach((token) => seen.add(token));
     // A Hangul word yields bigrams (each a word of its own for coverage) or a stem/word pair (one word).
@@ -135,7 +164,7 @@ export function queryWords(question: string, drop: ReadonlySet<string> = new Set
     for (const group of groups) {
       if (group.length === 0) continue;
       all.push(group);
-      const useful = group.filter((token) => !QUERY_STOPWORDS.has(token) && !drop.has(token));
+      const useful = asks ? [] : group.filter((token) => !QUERY_STOPWORDS.has(token) && !drop.has(token));
       if (useful.length > 0) kept.push(useful);
     }
   }
@@ -159,9 +188,9 @@ export function queryStems(question: string, drop: ReadonlySet<string> = new Set
   const stems = new Set<string>();
   for (const match of normalizeText(question).matchAll(WORD)) {
     const word = match[0];
-    if (word.length > MAX_WORD_CHARS) continue;
+    if (word.length > MAX_WORD_CHARS || isInterrogative(word)) continue;
     const hangul = IS_HANGUL.test(word);
-    const stem = hangul ? stripParticle(stripQuestionEnding(word)) : IS_CJK.test(word) ? word : foldLatin(word);
+    const stem = hangul ? stripParticle(questionStem(word)) : IS_CJK.test(word) ? word : foldLatin(word);
     if ([...stem].length < 2) continue;
     const tokens = hangul ? bigrams([...stem]) : [stem];
     if (tokens.every((token) => QUERY_STOPWORDS.has(token) || drop.has(token))) continue;
