@@ -23,15 +23,14 @@ describe.concurrent('the server process', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const started = Date.now();
       const server = startServerProcess({ DATA_DIR: dataDir, PORT: String(port) });
       expect(await server.exited).toBe(1);
       expect(server.output()).toContain(`Port ${port} on 127.0.0.1 is already in use`);
       expect(server.output()).toContain(`PORT 환경 변수로 비어 있는 포트를 지정하세요. 예: \`PORT=${port + 1} npm start\``);
       expect(server.output()).not.toMatch(/\n\s+at |EADDRINUSE/);
-      // Before the database is opened: the data directory is not even locked.
+      // "At once" means before the database is opened (the data directory is not even locked),
+      // not within some number of seconds: a wall-clock bound failed on a busy machine.
       expect(server.output()).not.toContain('opening the embedded database');
-      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       taken.close();
     }
