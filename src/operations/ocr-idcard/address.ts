@@ -33,7 +33,8 @@ export function continuesAddress(line: string): boolean {
 }
 
 const ROAD = /^(.*?[가-힣\d](?:로|길)(?:\d+번?길)?\s*\d+(?:-\d+)?)(?!\d)/;
-const UNIT = /(\d+)\s*동\s*(\d+)\s*호|(\d+)\s*호/;
+/** The unit, "111동 2104호": between two numbers before 호, 농/둥/통 are 동 misread (no address has 통 there). */
+const UNIT = /(\d+)\s*[동농둥통]\s*(\d+)\s*호|(\d+)\s*호/;
 const REFERENCES = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|$)/g;
 
 /**

@@ -103,7 +103,12 @@ function nameIn(line: string): string | undefined {
   const first = tokens.find((token) => /[가-힣]/.test(token));
   if (first && /^[가-힣]{2,4}$/.test(first) && tokens.indexOf(first) <= 1) return first;
   const joined = compact(respaceHangul(text));
-  return /^[가-힣]{2,4}$/.test(joined) ? joined : undefined;
+  if (/^[가-힣]{2,4}$/.test(joined)) return joined;
+  // Specks of the portrait read before the name ("| | 제 / 윤 주 현"): a later run of spaced
+  // syllables that starts with a family name.
+  const runs = text.split(/\s+(?:\S*[^가-힣\s]\S*\s+)+/).map((part) => part.split(' '));
+  const run = runs.find((r) => r.length >= 2 && r.length <= 4 && r.every((t) => /^[가-힣]$/.test(t)) && SURNAMES.has(r[0] as string));
+  return run?.join('');
 }
 
 /** The most common family names (over 95% of the population), commonest first: a name that starts with one is likelier right. */
