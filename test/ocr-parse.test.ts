@@ -81,6 +81,8 @@ describe('Korean text clean-up', () => {
     );
     expect(cleanAddress(['가인천광역시 강남구 번영로 108, 106 동 1603 호'])).toBe('인천광역시 강남구 번영로 108, 106동 1603호');
     expect(cleanAddress(['경기도 창원시 세 종 대 로 97. (둔산동) ㅣ 5'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
+    // 동 of the unit read as 농 between its two numbers
+    expect(cleanAddress(['서 울 특 별시 수성구 올 림 픽 로 204. 111 농 2104 호'])).toBe('서울특별시 수성구 올림픽로 204, 111동 2104호');
     // a speck glued to the 시·도 is dropped; a road named like a 시·도 (세종대로) is not a start
     expect(cleanAddress(['세 경기도 창원시 세 종 대 로 97 (둔산동)'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
     expect(cleanAddress(['서울 종로구 세종대로 209', '( 세 종 로 )'])).toBe('서울 종로구 세종대로 209 (세종로)');
@@ -246,6 +248,9 @@ describe('parseDocument', () => {
     // a speck with an opening parenthesis before the name does not swallow it
     expect(nameFrom('(> 김혜윤')).toBe('김혜윤');
     expect(nameFrom('홍 길 동 (洪吉')).toBe('홍길동');
+    // specks of the portrait before the name: the run of syllables that starts with a family name
+    expect(nameFrom('| | 제 / 윤 주 현')).toBe('윤주현');
+    expect(nameFrom('| | 제 / 뷁 주 현')).toBeUndefined();
   });
 
   it('knows a resident card without its title: the issuer line, an address and a resident-shaped number', () => {

@@ -5,9 +5,11 @@ import { cropPng, pngSize } from './preprocess.js';
 import { compact } from './text.js';
 
 /**
- * The band where a card's name is printed when the engine skipped that line: between the
- * resident number's line and the line read just above it (the licence number or the title),
- * when the space between them is tall enough to hold a line of text. Undefined otherwise.
+ * The band where a card's name is printed: when the engine skipped that line, the space
+ * between the resident number's line and the line read just above it (the licence number or
+ * the title), if tall enough to hold a line of text; otherwise the line just above the number
+ * itself, unless it is the title, a number or a date (see {@link nameLine}). Undefined when
+ * there is no resident number or no room.
  */
 export function nameBand(lines: OcrLine[], width: number, height: number): NameBand | undefined {
   const anchor = lines.find((line) => findResidentNumber(line.text));
@@ -60,7 +62,8 @@ function nameLine(lines: OcrLine[], anchor: OcrLine, line: OcrLine, width: numbe
 
 /**
  * Reads the name band of a prepared page (see {@link nameBand}) on its own: Tesseract's page
- * layout sometimes drops a bold line between two others, and read alone it is found.
+ * layout sometimes drops a bold line between two others, or reads the name's line as specks
+ * or loses its last syllable beside the portrait; read alone (and enlarged) it is found.
  */
 export async function readNameBand(engine: OcrEngine, png: Buffer, lines: OcrLine[], signal?: AbortSignal): Promise<string> {
   const size = pngSize(png);
