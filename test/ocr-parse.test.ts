@@ -237,6 +237,20 @@ describe('parseDocument', () => {
     });
   });
 
+  it('never takes a misread issuer line after the issue date for the address', () => {
+    const text = [
+      '자 동 차 운 전 면허증',
+      '16-20-409939-52',
+      '(>) 권 호 준',
+      '770216-2578896',
+      '한 강 대로 130, 110 동 708 호',
+      '적 성 검 사 기 간 2030.01.01.~2030.12.31.',
+      '2020.09.22. _ ㅣ',
+      '대 구 광 역 ㅅ 통',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({ name: '권호준', address: '', issue_date: '2020.09.22.' });
+  });
+
   it('corrects a three-syllable name whose first syllable is one jamo off a family name, not two-syllable names', () => {
     expect(withKnownSurname('족성동')).toBe('조성동');
     expect(withKnownSurname('융동영')).toBe('윤동영');
@@ -251,6 +265,8 @@ describe('parseDocument', () => {
     // specks of the portrait before the name: the run of syllables that starts with a family name
     expect(nameFrom('| | 제 / 윤 주 현')).toBe('윤주현');
     expect(nameFrom('| | 제 / 뷁 주 현')).toBeUndefined();
+    // a dot glued to the last syllable
+    expect(nameFrom('오 우 수.')).toBe('오우수');
   });
 
   it('knows a resident card without its title: the issuer line, an address and a resident-shaped number', () => {

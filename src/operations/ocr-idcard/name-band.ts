@@ -73,6 +73,8 @@ export async function readNameBand(engine: OcrEngine, png: Buffer, lines: OcrLin
   const crop = await cropPng(png, band, band.own ? 2 : 1);
   const read = await engine.recognize(crop, signal);
   for (const line of read.lines) {
+    // The band may reach into the licence number's line above it: no name there.
+    if (!mayHoldName(line.text)) continue;
     const name = nameFrom(line.text);
     if (name) return name;
   }
