@@ -81,6 +81,8 @@ describe('Korean text clean-up', () => {
     );
     expect(cleanAddress(['가인천광역시 강남구 번영로 108, 106 동 1603 호'])).toBe('인천광역시 강남구 번영로 108, 106동 1603호');
     expect(cleanAddress(['경기도 창원시 세 종 대 로 97. (둔산동) ㅣ 5'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
+    // 동 of the reference read as 통
+    expect(cleanAddress(['광 주 광역시 마포구 번 영 로 34', '( 대 치 통 }'])).toBe('광주광역시 마포구 번영로 34 (대치동)');
     // 동 of the unit read as 농 between its two numbers
     expect(cleanAddress(['서 울 특 별시 수성구 올 림 픽 로 204. 111 농 2104 호'])).toBe('서울특별시 수성구 올림픽로 204, 111동 2104호');
     // a speck glued to the 시·도 is dropped; a road named like a 시·도 (세종대로) is not a start

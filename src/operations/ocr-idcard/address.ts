@@ -194,7 +194,8 @@ export function cleanAddress(lines: string[]): string {
   if (unit) address += `, ${unit[3] ? `${unit[3]}호` : `${unit[1]}동 ${unit[2]}호`}`;
   for (const reference of references.slice(0, 2)) {
     // A reference is one or two names ("세종로, 정부서울청사"): spaces inside them are OCR's.
-    const names = reference.split(',').map((name) => name.replace(/\s+/g, '').trim());
+    // A 법정동 in the reference never ends in 통 (a 통 is a ward of a 동, never named there): ㄷ read as ㅌ.
+    const names = reference.split(',').map((name) => name.replace(/\s+/g, '').replace(/(?<=[가-힣])통$/, '동'));
     address += ` (${names.filter(Boolean).join(', ')})`;
   }
   return address.replace(/\s+/g, ' ').trim();
