@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dateBand } from '../src/operations/ocr-idcard/date-band.js';
 import { nameBand } from '../src/operations/ocr-idcard/name-band.js';
 import { referenceBand } from '../src/operations/ocr-idcard/reference-band.js';
 import { linesFromWords, type PlacedWord } from '../src/providers/ocr/read-page.js';
@@ -39,12 +40,41 @@ describe('the name band of a card', () => {
       line('660311-1072252', 420, 400, 400, 70),
       line('서울특별시 종로구', 420, 510, 340),
     ];
-    expect(nameBand(lines, 1400, 900)).toEqual({ left: 385, top: 311, width: 515, height: 88 });
+    expect(nameBand(lines, 1400, 900)).toEqual({ left: 385, top: 311, width: 515, height: 88, own: false });
   });
 
-  it('is none when the lines sit close together (nothing was skipped)', () => {
-    const lines = [line('주민등록증', 100, 50, 300), line('홍 길 동', 100, 110, 150), line('900101-1234568', 100, 160, 300)];
-    expect(nameBand(lines, 800, 500)).toBeUndefined();
+  it("is the name's own line, with a quarter line above and below, when the lines sit close together", () => {
+    const lines = [line('주민등록증', 100, 50, 300), line('조 유 <', 100, 110, 150), line('900101-1234568', 100, 160, 300)];
+    expect(nameBand(lines, 800, 500)).toEqual({ left: 80, top: 100, width: 360, height: 60, own: true });
+  });
+
+  it('is none when the line above the number is the title or a licence number (no name line was read)', () => {
+    const title = [line('주민등록증', 100, 50, 300), line('900101-1234568', 100, 100, 300)];
+    expect(nameBand(title, 800, 500)).toBeUndefined();
+    const licence = [line('11-15-691893-13', 100, 50, 300), line('900101-1234568', 100, 100, 300)];
+    expect(nameBand(licence, 800, 500)).toBeUndefined();
+  });
+});
+
+describe('the issue-date line of a card', () => {
+  const line = (text: string, left: number, top: number, width: number, height = 40) => ({
+    text,
+    confidence: 90,
+    box: { left, top, width, height },
+  });
+
+  it('is the line that starts with a year but holds no whole date, widened for the rest of the date', () => {
+    const lines = [
+      line('900101-1234568', 100, 100, 300),
+      line('적성검사기간 2030.01.01.~2030.12.31.', 100, 300, 500),
+      line('2013 8 !| 으', 100, 400, 150),
+      line('서울특별시 종로구청장', 100, 460, 300),
+    ];
+    expect(dateBand(lines, 800, 600)).toEqual({ left: 80, top: 390, width: 320, height: 60 });
+  });
+
+  it('is none when the date was read whole', () => {
+    expect(dateBand([line('2013.08.10.', 100, 400, 200)], 800, 600)).toBeUndefined();
   });
 });
 

@@ -81,6 +81,10 @@ describe('Korean text clean-up', () => {
     );
     expect(cleanAddress(['가인천광역시 강남구 번영로 108, 106 동 1603 호'])).toBe('인천광역시 강남구 번영로 108, 106동 1603호');
     expect(cleanAddress(['경기도 창원시 세 종 대 로 97. (둔산동) ㅣ 5'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
+    // 동 of the reference read as 통
+    expect(cleanAddress(['광 주 광역시 마포구 번 영 로 34', '( 대 치 통 }'])).toBe('광주광역시 마포구 번영로 34 (대치동)');
+    // 동 of the unit read as 농 between its two numbers
+    expect(cleanAddress(['서 울 특 별시 수성구 올 림 픽 로 204. 111 농 2104 호'])).toBe('서울특별시 수성구 올림픽로 204, 111동 2104호');
     // a speck glued to the 시·도 is dropped; a road named like a 시·도 (세종대로) is not a start
     expect(cleanAddress(['세 경기도 창원시 세 종 대 로 97 (둔산동)'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
     expect(cleanAddress(['서울 종로구 세종대로 209', '( 세 종 로 )'])).toBe('서울 종로구 세종대로 209 (세종로)');
@@ -235,6 +239,20 @@ describe('parseDocument', () => {
     });
   });
 
+  it('never takes a misread issuer line after the issue date for the address', () => {
+    const text = [
+      '자 동 차 운 전 면허증',
+      '16-20-409939-52',
+      '(>) 권 호 준',
+      '770216-2578896',
+      '한 강 대로 130, 110 동 708 호',
+      '적 성 검 사 기 간 2030.01.01.~2030.12.31.',
+      '2020.09.22. _ ㅣ',
+      '대 구 광 역 ㅅ 통',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({ name: '권호준', address: '', issue_date: '2020.09.22.' });
+  });
+
   it('corrects a three-syllable name whose first syllable is one jamo off a family name, not two-syllable names', () => {
     expect(withKnownSurname('족성동')).toBe('조성동');
     expect(withKnownSurname('융동영')).toBe('윤동영');
@@ -246,6 +264,11 @@ describe('parseDocument', () => {
     // a speck with an opening parenthesis before the name does not swallow it
     expect(nameFrom('(> 김혜윤')).toBe('김혜윤');
     expect(nameFrom('홍 길 동 (洪吉')).toBe('홍길동');
+    // specks of the portrait before the name: the run of syllables that starts with a family name
+    expect(nameFrom('| | 제 / 윤 주 현')).toBe('윤주현');
+    expect(nameFrom('| | 제 / 뷁 주 현')).toBeUndefined();
+    // a dot glued to the last syllable
+    expect(nameFrom('오 우 수.')).toBe('오우수');
   });
 
   it('knows a resident card without its title: the issuer line, an address and a resident-shaped number', () => {

@@ -33,7 +33,8 @@ export function continuesAddress(line: string): boolean {
 }
 
 const ROAD = /^(.*?[가-힣\d](?:로|길)(?:\d+번?길)?\s*\d+(?:-\d+)?)(?!\d)/;
-const UNIT = /(\d+)\s*동\s*(\d+)\s*호|(\d+)\s*호/;
+/** The unit, "111동 2104호": between two numbers before 호, 농/둥/통 are 동 misread (no address has 통 there). */
+const UNIT = /(\d+)\s*[동농둥통]\s*(\d+)\s*호|(\d+)\s*호/;
 const REFERENCES = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|$)/g;
 
 /**
@@ -193,7 +194,8 @@ export function cleanAddress(lines: string[]): string {
   if (unit) address += `, ${unit[3] ? `${unit[3]}호` : `${unit[1]}동 ${unit[2]}호`}`;
   for (const reference of references.slice(0, 2)) {
     // A reference is one or two names ("세종로, 정부서울청사"): spaces inside them are OCR's.
-    const names = reference.split(',').map((name) => name.replace(/\s+/g, '').trim());
+    // A 법정동 in the reference never ends in 통 (a 통 is a ward of a 동, never named there): ㄷ read as ㅌ.
+    const names = reference.split(',').map((name) => name.replace(/\s+/g, '').replace(/(?<=[가-힣])통$/, '동'));
     address += ` (${names.filter(Boolean).join(', ')})`;
   }
   return address.replace(/\s+/g, ' ').trim();

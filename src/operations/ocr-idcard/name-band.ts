@@ -1,14 +1,17 @@
 import type { Box, OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
-import { findResidentNumber } from './numbers.js';
+import { findDate, findLicenceNumber, findResidentNumber } from './numbers.js';
 import { nameFrom } from './parse-card.js';
 import { cropPng, pngSize } from './preprocess.js';
+import { compact } from './text.js';
 
 /**
- * The band where a card's name is printed when the engine skipped that line: between the
- * resident number's line and the line read just above it (the licence number or the title),
- * when the space between them is tall enough to hold a line of text. Undefined otherwise.
+ * The band where a card's name is printed: when the engine skipped that line, the space
+ * between the resident number's line and the line read just above it (the licence number or
+ * the title), if tall enough to hold a line of text; otherwise the line just above the number
+ * itself, unless it is the title, a number or a date (see {@link nameLine}). Undefined when
+ * there is no resident number or no room.
  */
-export function nameBand(lines: OcrLine[], width: number, height: number): Box | undefined {
+export function nameBand(lines: OcrLine[], width: number, height: number): NameBand | undefined {
   const anchor = lines.find((line) => findResidentNumber(line.text));
   if (!anchor) return undefined;
   const bottom = (line: OcrLine) => line.box.top + line.box.height;
@@ -17,7 +20,7 @@ export function nameBand(lines: OcrLine[], width: number, height: number): Box |
     .sort((a, b) => bottom(b) - bottom(a))[0];
   const top = above ? bottom(above) : 0;
   const gap = anchor.box.top - top;
-  if (gap < anchor.box.height * 0.9) return undefined;
+  if (gap < anchor.box.height * 0.9) return above && mayHoldName(above.text) ? nameLine(lines, anchor, above, width, height) : undefined;
   // The text column: most lines start at its left edge (a line with specks of the portrait
   // starts further out); on the right, no further than the number and the line above reach.
   const lefts = lines.map((line) => line.box.left).sort((a, b) => a - b);
@@ -28,20 +31,50 @@ export function nameBand(lines: OcrLine[], width: number, height: number): Box |
   const y0 = Math.max(0, Math.round(top + 1));
   const y1 = Math.min(height, Math.round(anchor.box.top - 1));
   if (y1 - y0 < 8 || right - left < 16) return undefined;
-  return { left, top: y0, width: right - left, height: y1 - y0 };
+  return { left, top: y0, width: right - left, height: y1 - y0, own: false };
+}
+
+/** A band to read alone; `own` when it is the name's own line as first read (not an empty gap). */
+export type NameBand = Box & { own: boolean };
+
+/** The line above the resident number may be the name's (misread) unless it is the title, a number or a date. */
+function mayHoldName(text: string): boolean {
+  const flat = compact(text);
+  return !/주민|등록증|면허|운전|자동차/.test(flat) && !findLicenceNumber(text) && !findDate(text) && !/\d{4}/.test(flat);
+}
+
+/**
+ * The name's own line, read as one (its syllables misread as specks, or its last syllable lost
+ * beside the portrait): the line's box with a quarter of a line above and below, from the text
+ * column to past the resident number's end.
+ */
+function nameLine(lines: OcrLine[], anchor: OcrLine, line: OcrLine, width: number, height: number): NameBand | undefined {
+  const h = anchor.box.height;
+  const lefts = lines.map((l) => l.box.left).sort((a, b) => a - b);
+  const column = lefts[Math.floor(lefts.length / 2)] as number;
+  const left = Math.max(0, Math.round(Math.min(column, line.box.left) - h / 2));
+  const right = Math.min(width, Math.round(Math.max(line.box.left + line.box.width, anchor.box.left + anchor.box.width) + h));
+  const y0 = Math.max(0, Math.round(line.box.top - h * 0.25));
+  const y1 = Math.min(height, Math.round(line.box.top + line.box.height + h * 0.25));
+  if (y1 - y0 < 8 || right - left < 16) return undefined;
+  return { left, top: y0, width: right - left, height: y1 - y0, own: true };
 }
 
 /**
  * Reads the name band of a prepared page (see {@link nameBand}) on its own: Tesseract's page
- * layout sometimes drops a bold line between two others, and read alone it is found.
+ * layout sometimes drops a bold line between two others, or reads the name's line as specks
+ * or loses its last syllable beside the portrait; read alone (and enlarged) it is found.
  */
 export async function readNameBand(engine: OcrEngine, png: Buffer, lines: OcrLine[], signal?: AbortSignal): Promise<string> {
   const size = pngSize(png);
   const band = nameBand(lines, size.width, size.height);
   if (!band) return '';
-  const crop = await cropPng(png, band);
+  // The name's own line was read once already at this size: enlarged, its strokes separate.
+  const crop = await cropPng(png, band, band.own ? 2 : 1);
   const read = await engine.recognize(crop, signal);
   for (const line of read.lines) {
+    // The band may reach into the licence number's line above it: no name there.
+    if (!mayHoldName(line.text)) continue;
     const name = nameFrom(line.text);
     if (name) return name;
   }

@@ -5,6 +5,7 @@ import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
 import { fieldConfidence, type FieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
+import { readDateBand } from './date-band.js';
 import { readNameBand } from './name-band.js';
 import { withAddressBand } from './reference-band.js';
 import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
@@ -84,10 +85,20 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
     if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
     parsed = combined;
   }
-  if (parsed && parsed.info.type !== '사업자등록증' && !parsed.info.name) {
-    // The name's line was skipped by the page layout: read its band alone.
+  if (parsed && parsed.info.type !== '사업자등록증' && parsed.info.name.length < 3) {
+    // The name's line was skipped by the page layout, or read as specks, or a syllable of it
+    // was lost beside the portrait (most names have three): read its band alone. A name read
+    // there replaces none, and a longer one a two-syllable one.
     const name = await readNameBand(deps.ocr(), image.png, read.lines, signal);
-    if (name) parsed = { info: { ...parsed.info, name }, warnings: checkFields({ ...parsed.info, name }) };
+    if (name.length > parsed.info.name.length) parsed = { info: { ...parsed.info, name }, warnings: checkFields({ ...parsed.info, name }) };
+  }
+  if (parsed && parsed.info.type !== '사업자등록증' && !parsed.info.issue_date) {
+    // Only the year of the issue date was read: its line alone, enlarged.
+    const band = await readDateBand(deps.ocr(), image.png, read.lines, signal);
+    if (band) {
+      const info = { ...parsed.info, issue_date: band.date };
+      [parsed, lines] = [{ info, warnings: checkFields(info) }, [...lines, band.line]];
+    }
   }
   if (parsed && parsed.info.type !== '사업자등록증' && parsed.info.address) {
     // A line of the address (its reference, or its road) lost under the guilloche: read its band alone.

@@ -86,6 +86,8 @@ function nameIn(line: string): string | undefined {
     // An unclosed one runs to the end only after the name ("홍길동 (洪吉"), not before it ("(> 김혜윤").
     .replace(/([가-힣][^(（]*)[(（][^)）]*$/, '$1 ')
     .split(/\s+/)
+    // A dot or speck glued to a syllable ("오 우 수.") is not part of it.
+    .map((token) => (/[가-힣]/.test(token) ? token.replace(/^[^가-힣]+|[^가-힣]+$/g, '') : token))
     .filter(Boolean);
   while (tokens.length > 0 && !/[가-힣]/.test(tokens[0] as string)) tokens.shift();
   while (tokens.length > 0 && !/[가-힣]/.test(tokens[tokens.length - 1] as string)) tokens.pop();
@@ -103,7 +105,12 @@ function nameIn(line: string): string | undefined {
   const first = tokens.find((token) => /[가-힣]/.test(token));
   if (first && /^[가-힣]{2,4}$/.test(first) && tokens.indexOf(first) <= 1) return first;
   const joined = compact(respaceHangul(text));
-  return /^[가-힣]{2,4}$/.test(joined) ? joined : undefined;
+  if (/^[가-힣]{2,4}$/.test(joined)) return joined;
+  // Specks of the portrait read before the name ("| | 제 / 윤 주 현"): a later run of spaced
+  // syllables that starts with a family name.
+  const runs = text.split(/\s+(?:\S*[^가-힣\s]\S*\s+)+/).map((part) => part.split(' '));
+  const run = runs.find((r) => r.length >= 2 && r.length <= 4 && r.every((t) => /^[가-힣]$/.test(t)) && SURNAMES.has(r[0] as string));
+  return run?.join('');
 }
 
 /** The most common family names (over 95% of the population), commonest first: a name that starts with one is likelier right. */
@@ -139,6 +146,9 @@ function findAddress(lines: string[], anchorIndex: number): string {
   const start = anchorIndex >= 0 ? anchorIndex + 1 : 0;
   for (let i = start; i < lines.length; i++) {
     const line = lines[i] as string;
+    // The address comes before the issue date; after it only the issuer is printed (its line
+    // misread, "대 구 광 역 ㅅ 통", still starts with a 시·도).
+    if (anchorIndex >= 0 && findDate(line) && !RENEWAL.test(line)) break;
     if (!looksLikeAddress(line) || RENEWAL.test(line) || isIssuerLine(line)) continue;
     const parts = [line];
     // An address runs over up to three lines; it stops at the date, the issuer or the renewal period.

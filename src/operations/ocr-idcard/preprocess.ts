@@ -132,9 +132,16 @@ export function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-/** A part of a prepared page with a white margin, as a PNG for the engine. */
-export async function cropPng(png: Buffer, box: { left: number; top: number; width: number; height: number }): Promise<Buffer> {
-  return sharp(png).extract(box).extend({ top: 10, bottom: 10, left: 10, right: 10, background: '#ffffff' }).png().toBuffer();
+/** A part of a prepared page with a white margin, as a PNG for the engine; `scale` enlarges it first. */
+export async function cropPng(png: Buffer, box: { left: number; top: number; width: number; height: number }, scale = 1): Promise<Buffer> {
+  const margin = { top: 10, bottom: 10, left: 10, right: 10, background: '#ffffff' };
+  if (scale === 1) return sharp(png).extract(box).extend(margin).png().toBuffer();
+  const crop = await sharp(png)
+    .extract(box)
+    .resize({ width: Math.round(box.width * scale), kernel: 'cubic' })
+    .png()
+    .toBuffer();
+  return sharp(crop).extend(margin).png().toBuffer();
 }
 
 /** A copy for a vision model: upright, at most 1600 px, JPEG, as a data URL. */
