@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { Operation, OperationContext } from '../../platform/execute.js';
-import type { OcrEngine } from '../../providers/ocr/tesseract-pool.js';
+import type { OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
 import { fieldConfidence, type FieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
@@ -85,25 +85,9 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
     if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
     parsed = combined;
   }
-  if (parsed && parsed.info.type !== '사업자등록증' && parsed.info.name.length < 3) {
-    // The name's line was skipped by the page layout, or read as specks, or a syllable of it
-    // was lost beside the portrait (most names have three): read its band alone. A name read
-    // there replaces none, and a longer one a two-syllable one.
-    const name = await readNameBand(deps.ocr(), image.png, read.lines, signal);
-    if (name.length > parsed.info.name.length) parsed = { info: { ...parsed.info, name }, warnings: checkFields({ ...parsed.info, name }) };
-  }
-  if (parsed && parsed.info.type !== '사업자등록증' && !parsed.info.issue_date) {
-    // Only the year of the issue date was read: its line alone, enlarged.
-    const band = await readDateBand(deps.ocr(), image.png, read.lines, signal);
-    if (band) {
-      const info = { ...parsed.info, issue_date: band.date };
-      [parsed, lines] = [{ info, warnings: checkFields(info) }, [...lines, band.line]];
-    }
-  }
-  if (parsed && parsed.info.type !== '사업자등록증' && parsed.info.address) {
-    // A line of the address (its reference, or its road) lost under the guilloche: read its band alone.
-    const address = await withAddressBand(deps.ocr(), image.png, read.lines, parsed.info.address, signal);
-    if (address !== parsed.info.address) parsed = { info: { ...parsed.info, address }, warnings: checkFields({ ...parsed.info, address }) };
+  if (parsed && parsed.info.type !== '사업자등록증') {
+    const reread = await rereadCardBands(deps.ocr(), image.png, read.lines, parsed, signal);
+    [parsed, lines] = [reread.parsed, [...lines, ...reread.lines]];
   }
   const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';
@@ -125,6 +109,38 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: scored.warnings.length, engine }, 'ocr-idcard read');
   const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
   return { info: output.info, raw_text: output.rawText, warnings: scored.warnings, confidence: scored.confidence, engine };
+}
+
+/**
+ * A card's lines that the page reading lost or garbled, each read again alone from its band:
+ * - the name's, when it is missing, read as specks, or lost a syllable beside the portrait
+ *   (most names have three): a name read there replaces none, and a longer one a shorter one;
+ * - the issue date's, when only its year was read (enlarged);
+ * - the address's reference or road line, lost under the guilloche.
+ * They are independent, so they run at once: with the pool's two warm workers a photo waits
+ * for the slowest re-read, not for their sum. `lines` are the re-read lines a field came from.
+ */
+async function rereadCardBands(
+  engine: OcrEngine,
+  png: Buffer,
+  pageLines: OcrLine[],
+  parsed: ParsedDocument,
+  signal?: AbortSignal,
+): Promise<{ parsed: ParsedDocument; lines: OcrLine[] }> {
+  const { info } = parsed;
+  const [name, date, address] = await Promise.all([
+    info.name.length < 3 ? readNameBand(engine, png, pageLines, signal) : '',
+    info.issue_date ? undefined : readDateBand(engine, png, pageLines, signal),
+    info.address ? withAddressBand(engine, png, pageLines, info.address, signal) : info.address,
+  ]);
+  const better: DocumentInfo = {
+    ...info,
+    name: name.length > info.name.length ? name : info.name,
+    issue_date: date?.date ?? info.issue_date,
+    address,
+  };
+  const changed = better.name !== info.name || better.issue_date !== info.issue_date || better.address !== info.address;
+  return { parsed: changed ? { info: better, warnings: checkFields(better) } : parsed, lines: date ? [date.line] : [] };
 }
 
 /**
