@@ -22,6 +22,22 @@ function isHeading(line: string): boolean {
   return line.length <= 40 && !/[.!?。…다요]\W*$/u.test(line);
 }
 
+/**
+ * The question's terms weighted for choosing a sentence within one entry: a term found in most
+ * of its sentences (the entry's own subject, "티베트 고원" in a paragraph about it) tells them
+ * apart less than one found in a single sentence, as IDF does between entries. Absent terms
+ * count as if in one sentence, so the share a type or position bonus adds stays comparable.
+ */
+function sentenceWeights(idf: Map<string, number>, sentences: Array<Set<string>>): Map<string, number> {
+  const weights = new Map<string, number>();
+  const n = sentences.length;
+  for (const [term, weight] of idf) {
+    const found = sentences.filter((tokens) => tokens.has(term)).length || 1;
+    weights.set(term, weight * Math.log((n + 1) / found));
+  }
+  return weights;
+}
+
 export interface ExtractedAnswer {
   text: string;
   /** Where the quoted text starts and ends in the entry. */
@@ -44,12 +60,14 @@ export function extractAnswer(
   focus?: Span,
 ): ExtractedAnswer {
   const sentences = sentenceSpans(content);
-  const total = [...idf.values()].reduce((sum, value) => sum + value, 0) || 1;
-  const scores = sentences.map((span) => {
+  const tokenSets = sentences.map((span) => new Set(tokenize(content.slice(span.start, span.end))));
+  const weights = sentenceWeights(idf, tokenSets);
+  const total = [...weights.values()].reduce((sum, value) => sum + value, 0) || 1;
+  const scores = sentences.map((span, i) => {
     const sentence = content.slice(span.start, span.end);
-    const tokens = new Set(tokenize(sentence));
+    const tokens = tokenSets[i]!;
     let score = 0;
-    for (const [term, weight] of idf) if (tokens.has(term)) score += weight;
+    for (const [term, weight] of weights) if (tokens.has(term)) score += weight;
     if (score === 0) return 0;
     if (hasTypeSign(sentence, type)) score += TYPE_BONUS * total;
     if (bestChunk && span.start >= bestChunk.start && span.end <= bestChunk.end) score += BEST_CHUNK_BONUS * total;
