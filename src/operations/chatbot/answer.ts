@@ -7,7 +7,7 @@ import { tokenize } from './tokenize.js';
 export const NO_KNOWLEDGE_ANSWER = '저장된 지식에서 이 질문에 대한 답을 찾지 못했습니다. 관련 내용을 먼저 등록해 주세요.';
 
 /** Share of the question's weight a sentence gains by holding the asked kind of answer (a date for "when"…). */
-const TYPE_BONUS = 0.25;
+const TYPE_BONUS = 0.4;
 /** …and by lying in the chunk the search ranked first. */
 const BEST_CHUNK_BONUS = 0.05;
 /** …and by lying in the passage the ranking found to cover the question best. */
