@@ -50,6 +50,8 @@ interface Figures {
   gold: number;
   declinedOff: number;
   declinedIn: number;
+  /** Mean length in characters of the answers given (declines excluded): an answer must stay a sentence or two. */
+  answerChars: number;
   chatP50: number;
   chatP95: number;
   /** Processor time of one chat (this process runs the service and PGlite): the latency a busy machine hides. */
@@ -161,11 +163,13 @@ async function evaluate(s: Sample, verbose: boolean, entries: number): Promise<F
     let hit5 = 0;
     let gold = 0;
     let declinedIn = 0;
+    let answerChars = 0;
     for (const [i, p] of s.paragraphs.entries()) {
       const res = await ask(p.qa.question);
       const ranked = res.sources.map((source) => source.id);
       const declined = res.answer === NO_KNOWLEDGE_ANSWER;
       if (declined) declinedIn++;
+      else answerChars += res.answer.length;
       if (ranked[0] === ids[i]) hit1++;
       if (ranked.slice(0, 5).includes(ids[i]!)) hit5++;
       const found = p.qa.answers.some((a) => res.answer.includes(a.text));
@@ -188,6 +192,7 @@ async function evaluate(s: Sample, verbose: boolean, entries: number): Promise<F
       hit5: hit5 / n,
       gold: gold / n,
       declinedIn: declinedIn / n,
+      answerChars: answerChars / Math.max(1, n - declinedIn),
       declinedOff: declinedOff / s.offCorpus.length,
       chatP50: percentile(times, 50),
       chatP95: percentile(times, 95),
@@ -226,7 +231,7 @@ const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 function line(label: string, f: Figures): string {
   return (
-    `${label.padEnd(16)} hit@1 ${pct(f.hit1)}  hit@5 ${pct(f.hit5)}  gold ${pct(f.gold)}  off-corpus declined ${pct(f.declinedOff)}` +
+    `${label.padEnd(16)} hit@1 ${pct(f.hit1)}  hit@5 ${pct(f.hit5)}  gold ${pct(f.gold)} (answer ${f.answerChars.toFixed(0)} chars)  off-corpus declined ${pct(f.declinedOff)}` +
     `  (in-corpus declined ${pct(f.declinedIn)})  chat p50 ${f.chatP50.toFixed(1)} ms p95 ${f.chatP95.toFixed(1)} ms (cpu p50 ${f.chatCpuP50.toFixed(1)} ms)` +
     `  index ${f.indexPerSecond.toFixed(0)}/s  | MiniSearch bigram BM25 hit@1 ${pct(f.baselineHit1)} hit@5 ${pct(f.baselineHit5)}`
   );

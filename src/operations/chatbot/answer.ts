@@ -7,7 +7,7 @@ import { tokenize } from './tokenize.js';
 export const NO_KNOWLEDGE_ANSWER = '저장된 지식에서 이 질문에 대한 답을 찾지 못했습니다. 관련 내용을 먼저 등록해 주세요.';
 
 /** Share of the question's weight a sentence gains by holding the asked kind of answer (a date for "when"…). */
-const TYPE_BONUS = 0.25;
+const TYPE_BONUS = 0.4;
 /** …and by lying in the chunk the search ranked first. */
 const BEST_CHUNK_BONUS = 0.05;
 /** …and by lying in the passage the ranking found to cover the question best. */
@@ -20,6 +20,22 @@ const REFERS_BACK =
 /** A short line without a sentence's final punctuation: a heading or a label naming what follows. */
 function isHeading(line: string): boolean {
   return line.length <= 40 && !/[.!?。…다요]\W*$/u.test(line);
+}
+
+/**
+ * The question's terms weighted for choosing a sentence within one entry: a term found in most
+ * of its sentences (the entry's own subject, "티베트 고원" in a paragraph about it) tells them
+ * apart less than one found in a single sentence, as IDF does between entries. Absent terms
+ * count as if in one sentence, so the share a type or position bonus adds stays comparable.
+ */
+function sentenceWeights(idf: Map<string, number>, sentences: Array<Set<string>>): Map<string, number> {
+  const weights = new Map<string, number>();
+  const n = sentences.length;
+  for (const [term, weight] of idf) {
+    const found = sentences.filter((tokens) => tokens.has(term)).length || 1;
+    weights.set(term, weight * Math.log((n + 1) / found));
+  }
+  return weights;
 }
 
 export interface ExtractedAnswer {
@@ -44,12 +60,14 @@ export function extractAnswer(
   focus?: Span,
 ): ExtractedAnswer {
   const sentences = sentenceSpans(content);
-  const total = [...idf.values()].reduce((sum, value) => sum + value, 0) || 1;
-  const scores = sentences.map((span) => {
+  const tokenSets = sentences.map((span) => new Set(tokenize(content.slice(span.start, span.end))));
+  const weights = sentenceWeights(idf, tokenSets);
+  const total = [...weights.values()].reduce((sum, value) => sum + value, 0) || 1;
+  const scores = sentences.map((span, i) => {
     const sentence = content.slice(span.start, span.end);
-    const tokens = new Set(tokenize(sentence));
+    const tokens = tokenSets[i]!;
     let score = 0;
-    for (const [term, weight] of idf) if (tokens.has(term)) score += weight;
+    for (const [term, weight] of weights) if (tokens.has(term)) score += weight;
     if (score === 0) return 0;
     if (hasTypeSign(sentence, type)) score += TYPE_BONUS * total;
     if (bestChunk && span.start >= bestChunk.start && span.end <= bestChunk.end) score += BEST_CHUNK_BONUS * total;
