@@ -15,7 +15,7 @@ export interface TrainingOptions {
   maxPerCategory?: number;
   maxClean?: number;
   epochs?: number;
-  /** Share of clean validation sites allowed above the category thresholds together (default 0.15%: the rules spend the rest of 1%). */
+  /** Share of clean validation sites allowed above the category thresholds together (default 0.12%: the rules spend the rest of 1%). */
   targetFalsePositiveRate?: number;
   /** Share of clean validation hosts allowed above the `suspicious` level. */
   suspiciousFalsePositiveRate?: number;
@@ -176,11 +176,7 @@ export class LexicalModel {
 
   predict(host: string): LexicalPrediction {
     const { ids, names } = hostFeatures(host);
-    const probabilities = new Float64Array(K);
-    this.scores(ids, 1 / Math.sqrt(ids.length), probabilities);
-    let best = 1;
-    for (let k = 2; k < K; k++) if ((probabilities[k] ?? 0) > (probabilities[best] ?? 0)) best = k;
-    const harm = 1 - (probabilities[0] ?? 0);
+    const { harm, best } = this.judge(ids);
     const category = CLASSES[best] as HarmCategory;
     return { harm, category, flagged: harm >= this.thresholdOf(category), evidence: this.evidence(ids, names, best) };
   }
@@ -192,12 +188,17 @@ export class LexicalModel {
 
   /** Harm and leading category without the evidence (calibration scores thousands of hosts). */
   private score(host: string): { harm: number; category: HarmCategory } {
-    const { ids } = hostFeatures(host);
+    const { harm, best } = this.judge(hostFeatures(host).ids);
+    return { harm, category: CLASSES[best] as HarmCategory };
+  }
+
+  /** Probability that the host is not clean, and the class index of the harm category leading. */
+  private judge(ids: Uint32Array): { harm: number; best: number } {
     const probabilities = new Float64Array(K);
     this.scores(ids, 1 / Math.sqrt(ids.length), probabilities);
     let best = 1;
     for (let k = 2; k < K; k++) if ((probabilities[k] ?? 0) > (probabilities[best] ?? 0)) best = k;
-    return { harm: 1 - (probabilities[0] ?? 0), category: CLASSES[best] as HarmCategory };
+    return { harm: 1 - (probabilities[0] ?? 0), best };
   }
 
   private scores(ids: Uint32Array, value: number, out: Float64Array): void {
