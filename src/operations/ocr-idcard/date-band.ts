@@ -1,6 +1,6 @@
 import type { Box, OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { findDate, findLicenceNumber, findResidentNumber } from './numbers.js';
-import { cropPng, pngSize } from './preprocess.js';
+import { cropPng, pageBand, pngSize } from './preprocess.js';
 import { compact, trimJunk } from './text.js';
 
 /** The renewal period is a date range, never the issue date. */
@@ -25,13 +25,17 @@ export function dateBand(lines: OcrLine[], width: number, height: number): Box |
   });
   if (!line) return undefined;
   const h = line.box.height;
-  const left = Math.max(0, Math.round(line.box.left - h / 2));
-  // "2014.11.09." is about six line heights wide; the misread part may have been dropped.
-  const right = Math.min(width, Math.round(Math.max(line.box.left + line.box.width, line.box.left + 7 * h) + h / 2));
-  const y0 = Math.max(0, Math.round(line.box.top - h * 0.25));
-  const y1 = Math.min(height, Math.round(line.box.top + h * 1.25));
-  if (y1 - y0 < 8 || right - left < 16) return undefined;
-  return { left, top: y0, width: right - left, height: y1 - y0 };
+  return pageBand(
+    {
+      left: line.box.left - h / 2,
+      // "2014.11.09." is about six line heights wide; the misread part may have been dropped.
+      right: Math.max(line.box.left + line.box.width, line.box.left + 7 * h) + h / 2,
+      top: line.box.top - h * 0.25,
+      bottom: line.box.top + h * 1.25,
+    },
+    width,
+    height,
+  );
 }
 
 /** Scale and extra height (a share of the band's, half above and half below) of each try, in order. */

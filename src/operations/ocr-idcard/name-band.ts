@@ -1,7 +1,7 @@
 import type { Box, OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { findDate, findLicenceNumber, findResidentNumber } from './numbers.js';
 import { nameFrom } from './parse-card.js';
-import { cropPng, pngSize } from './preprocess.js';
+import { cropPng, pageBand, pngSize } from './preprocess.js';
 import { compact } from './text.js';
 
 /**
@@ -25,13 +25,18 @@ export function nameBand(lines: OcrLine[], width: number, height: number): NameB
   // starts further out); on the right, no further than the number and the line above reach.
   const lefts = lines.map((line) => line.box.left).sort((a, b) => a - b);
   const column = lefts[Math.floor(lefts.length / 2)] as number;
-  const left = Math.max(0, Math.round(Math.min(column, anchor.box.left + anchor.box.width / 2) - anchor.box.height / 2));
   const reach = Math.max(...[anchor, ...(above ? [above] : [])].map((line) => line.box.left + line.box.width));
-  const right = Math.min(width, Math.round(reach + anchor.box.height));
-  const y0 = Math.max(0, Math.round(top + 1));
-  const y1 = Math.min(height, Math.round(anchor.box.top - 1));
-  if (y1 - y0 < 8 || right - left < 16) return undefined;
-  return { left, top: y0, width: right - left, height: y1 - y0, own: false };
+  const band = pageBand(
+    {
+      left: Math.min(column, anchor.box.left + anchor.box.width / 2) - anchor.box.height / 2,
+      right: reach + anchor.box.height,
+      top: top + 1,
+      bottom: anchor.box.top - 1,
+    },
+    width,
+    height,
+  );
+  return band && { ...band, own: false };
 }
 
 /** A band to read alone; `own` when it is the name's own line as first read (not an empty gap). */
@@ -52,12 +57,17 @@ function nameLine(lines: OcrLine[], anchor: OcrLine, line: OcrLine, width: numbe
   const h = anchor.box.height;
   const lefts = lines.map((l) => l.box.left).sort((a, b) => a - b);
   const column = lefts[Math.floor(lefts.length / 2)] as number;
-  const left = Math.max(0, Math.round(Math.min(column, line.box.left) - h / 2));
-  const right = Math.min(width, Math.round(Math.max(line.box.left + line.box.width, anchor.box.left + anchor.box.width) + h));
-  const y0 = Math.max(0, Math.round(line.box.top - h * 0.25));
-  const y1 = Math.min(height, Math.round(line.box.top + line.box.height + h * 0.25));
-  if (y1 - y0 < 8 || right - left < 16) return undefined;
-  return { left, top: y0, width: right - left, height: y1 - y0, own: true };
+  const band = pageBand(
+    {
+      left: Math.min(column, line.box.left) - h / 2,
+      right: Math.max(line.box.left + line.box.width, anchor.box.left + anchor.box.width) + h,
+      top: line.box.top - h * 0.25,
+      bottom: line.box.top + line.box.height + h * 0.25,
+    },
+    width,
+    height,
+  );
+  return band && { ...band, own: true };
 }
 
 /**

@@ -132,6 +132,23 @@ export function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
+/**
+ * A band of the page between the given edges, rounded and kept inside the page, or undefined
+ * when what is left is too thin or too short to hold a line of text.
+ */
+export function pageBand(
+  edges: { left: number; right: number; top: number; bottom: number },
+  width: number,
+  height: number,
+): { left: number; top: number; width: number; height: number } | undefined {
+  const left = Math.max(0, Math.round(edges.left));
+  const right = Math.min(width, Math.round(edges.right));
+  const top = Math.max(0, Math.round(edges.top));
+  const bottom = Math.min(height, Math.round(edges.bottom));
+  if (bottom - top < 8 || right - left < 16) return undefined;
+  return { left, top, width: right - left, height: bottom - top };
+}
+
 /** A part of a prepared page with a white margin, as a PNG for the engine; `scale` enlarges it first. */
 export async function cropPng(png: Buffer, box: { left: number; top: number; width: number; height: number }, scale = 1): Promise<Buffer> {
   const margin = { top: 10, bottom: 10, left: 10, right: 10, background: '#ffffff' };

@@ -1,7 +1,7 @@
 import type { Box, OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { cleanAddress, looksLikeAddress } from './address.js';
 import { findDate } from './numbers.js';
-import { cropPng, pngSize } from './preprocess.js';
+import { cropPng, pageBand, pngSize } from './preprocess.js';
 import { SIDO_NAMES, SIGUNGU_NAMES } from './regions.js';
 import { compact, respaceHangul, trimJunk } from './text.js';
 
@@ -34,15 +34,19 @@ export function referenceBand(lines: OcrLine[], width: number, height: number, r
   const gap = below.box.top - bottom;
   // Room for one line, not for a block of the card's print.
   if (gap < address.box.height * 0.9 || gap > address.box.height * 4.5) return undefined;
-  const left = Math.max(0, Math.round(address.box.left - address.box.height / 2));
   // A missing road line may reach further than the 시·도 and 시·군·구 above it.
   const reach = road ? address.box.width + address.box.height : address.box.width * 1.6;
-  const right = Math.min(width, Math.round(address.box.left + reach));
-  // The line's box often stops short of the descenders: the band starts a little above its bottom.
-  const y0 = Math.max(0, Math.round(bottom - address.box.height * 0.15));
-  const y1 = Math.min(height, Math.round(below.box.top - 1));
-  if (y1 - y0 < 8 || right - left < 16) return undefined;
-  return { left, top: y0, width: right - left, height: y1 - y0 };
+  return pageBand(
+    {
+      left: address.box.left - address.box.height / 2,
+      right: address.box.left + reach,
+      // The line's box often stops short of the descenders: the band starts a little above its bottom.
+      top: bottom - address.box.height * 0.15,
+      bottom: below.box.top - 1,
+    },
+    width,
+    height,
+  );
 }
 
 /**
