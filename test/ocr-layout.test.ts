@@ -48,6 +48,17 @@ describe('the name band of a card', () => {
     expect(nameBand(lines, 800, 500)).toEqual({ left: 80, top: 100, width: 360, height: 60, own: true });
   });
 
+  it('passes over specks of the portrait beside the column: the name line above the number is read again', () => {
+    // A speck of the picture sits lower than the name line but right of where the number ends.
+    const lines = [line('둘 리 ( 차 뽀 )', 220, 266, 430, 68), line('…', 1038, 331, 32, 16), line('830422-1185600', 200, 370, 480, 38)];
+    expect(nameBand(lines, 1400, 900)).toMatchObject({ top: 257, own: true });
+  });
+
+  it("reads the name's own line again however wide the spacing below it, not the empty space between", () => {
+    const lines = [line('주민등록증', 100, 40, 300), line('둘 리 (杜里)', 100, 110, 200, 60), line('830422-1185600', 100, 210, 300)];
+    expect(nameBand(lines, 800, 500)).toMatchObject({ top: 100, height: 80, own: true });
+  });
+
   it('is none when the line above the number is the title or a licence number (no name line was read)', () => {
     const title = [line('주민등록증', 100, 50, 300), line('900101-1234568', 100, 100, 300)];
     expect(nameBand(title, 800, 500)).toBeUndefined();

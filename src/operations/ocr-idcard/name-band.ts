@@ -15,12 +15,18 @@ export function nameBand(lines: OcrLine[], width: number, height: number): NameB
   const anchor = lines.find((line) => findResidentNumber(line.text));
   if (!anchor) return undefined;
   const bottom = (line: OcrLine) => line.box.top + line.box.height;
+  const right = (line: OcrLine) => line.box.left + line.box.width;
+  // Lines above in the number's column: specks of the portrait or the seal to its right are none.
   const above = lines
     .filter((line) => line !== anchor && bottom(line) <= anchor.box.top + anchor.box.height * 0.2)
+    .filter((line) => line.box.left < right(anchor) && right(line) > anchor.box.left)
     .sort((a, b) => bottom(b) - bottom(a))[0];
   const top = above ? bottom(above) : 0;
   const gap = anchor.box.top - top;
-  if (gap < anchor.box.height * 0.9) return above && mayHoldName(above.text) ? nameLine(lines, anchor, above, width, height) : undefined;
+  // A line above that reads as a name is the name's own line, however far below it the number sits.
+  const nameAbove = above && mayHoldName(above.text) && (gap < anchor.box.height * 0.9 || nameFrom(above.text));
+  if (nameAbove) return nameLine(lines, anchor, above, width, height);
+  if (gap < anchor.box.height * 0.9) return undefined;
   // The text column: most lines start at its left edge (a line with specks of the portrait
   // starts further out); on the right, no further than the number and the line above reach.
   const lefts = lines.map((line) => line.box.left).sort((a, b) => a - b);
