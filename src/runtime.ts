@@ -155,7 +155,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const subscriptions = createSubscriptions(db, {
     defaultQuota: config.DEFAULT_QUOTA,
     instanceId: coordination.instanceId,
-    separateSettles: database.kind === 'postgres',
+    serverDatabase: database.kind === 'postgres',
     // A busy key leases calls ahead. PGlite has one process, so nothing is kept from anyone;
     // on PostgreSQL only while thousands stay for the other instances (quota-hold-store.ts).
     leaseAhead: { units: 64, lowWater: database.kind === 'postgres' ? 5_000 : 0, idleMs: 1_000 },

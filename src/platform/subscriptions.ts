@@ -39,8 +39,8 @@ export interface SubscriptionsOptions {
   defaultQuota: number;
   /** This process's id in `quota_holds` (db/coordination.ts). */
   instanceId: number;
-  /** PostgreSQL: settle answered calls in statements of their own (see quota-hold-store.ts). */
-  separateSettles?: boolean;
+  /** PostgreSQL, a server that outlives this process: settles run apart and skip the disk wait (see quota-hold-store.ts). */
+  serverDatabase?: boolean;
   /** Units a busy key takes ahead (see quota-hold-store.ts); none when absent. */
   leaseAhead?: { units: number; lowWater: number; idleMs: number };
   clock: Clock;
@@ -86,7 +86,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
     instanceId: options.instanceId,
     clock,
     nextRenewal,
-    separateSettles: options.separateSettles ?? false,
+    serverDatabase: options.serverDatabase ?? false,
     leaseAhead: options.leaseAhead,
   });
   let recovery: NodeJS.Timeout | undefined;
