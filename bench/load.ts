@@ -3,7 +3,7 @@ import autocannon, { type Request } from 'autocannon';
 /**
  * The load generator of `measureHttp`, run as its own process so it does not share an event
  * loop with the server under test. Reads options as JSON from argv[2], prints the result JSON.
- * With `uniqueIds`, every `[<id>]` in the body becomes a fresh number per request; with
+ * With `uniqueIds`, every `[<id>]` in the body becomes a fresh id per request (unique across runs); with
  * `apiKeys`, requests take turns with the keys (many accounts instead of one).
  */
 const options = JSON.parse(process.argv[2] ?? '{}') as {
@@ -18,6 +18,9 @@ const options = JSON.parse(process.argv[2] ?? '{}') as {
 };
 
 let counter = 0;
+// Ids unique across runs too: the runs of one bench share keys, and a URL an earlier run (the
+// warm-up) shortened for the same key is a lookup of its existing link, not a new one.
+const run = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 const template = options.body ?? '';
 const keys = options.apiKeys ?? [];
 const withKey = (headers: Record<string, string> | undefined, key: string) => ({ ...headers, 'x-api-key': key });
@@ -27,7 +30,7 @@ const withKey = (headers: Record<string, string> | undefined, key: string) => ({
  */
 function setupRequest(req: Request): Request {
   counter++;
-  req.body = template.replaceAll('[<id>]', String(counter));
+  req.body = template.replaceAll('[<id>]', `${run}-${counter}`);
   if (keys.length > 0) req.headers!['x-api-key'] = keys[counter % keys.length]!;
   return req;
 }
