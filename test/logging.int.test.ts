@@ -13,6 +13,20 @@ describe('scrubSecrets', () => {
   });
 });
 
+describe('log lines', () => {
+  it('carry the time of their own millisecond', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const before = Date.now();
+    logger.info('first');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    logger.info('second');
+    const [first, second] = lines.map((line) => Date.parse((JSON.parse(line) as { time: string }).time));
+    expect(first).toBeGreaterThanOrEqual(before);
+    expect(second! - first!).toBeGreaterThanOrEqual(4);
+  });
+});
+
 describe('structured secrets', () => {
   it('are censored at the top level, one level down and in child bindings, headers by path; what was logged is left as it was', () => {
     const lines: string[] = [];
