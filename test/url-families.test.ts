@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
 import { buildDetectionLists } from '../src/operations/url-detect/detection-lists.js';
-import { DomainFamilies, familySignals, familyStem } from '../src/operations/url-detect/domain-families.js';
+import { DomainFamilies, FamilyCollector, familySignals, familyStem } from '../src/operations/url-detect/domain-families.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 
 /** Made-up names only (no real list's entries): they pin the behaviour, `npm run eval:urls` measures it. */
+
+/** A feed's family lines, as the compactor collects them. */
+function lines(...hosts: string[]): string {
+  const collector = new FamilyCollector();
+  for (const host of hosts) collector.add(host);
+  return collector.finish();
+}
 describe('family stems', () => {
   it('reads a rotated name as the same stem: other number, other suffix, hyphen or not', () => {
     expect(familyStem('www.Zorba-Slots12.com')).toBe('zorbaslots#');
@@ -12,6 +19,12 @@ describe('family stems', () => {
     expect(familyStem('zorbaslots2031.co.kr')).toBe('zorbaslots#');
     expect(familyStem('zorbaslots.xyz')).toBe('zorbaslots');
     expect(familyStem('9zorba9slots9.top')).toBe('#zorba#slots#');
+  });
+
+  it('collects one line a stem, with a second listed domain when the name already rotates', () => {
+    expect(
+      lines('www.zorbaslots.com', 'zorbaslots.com', 'zorba-slots.net', 'zorbaslots.top', 'clips.zorbaslots.org', 'quillotoya7.net'),
+    ).toBe('zorbaslots\tzorbaslots.com\tzorba-slots.net\nquillotoya#\tquillotoya7.net');
   });
 
   it('has no stem for short names, IPs and hosts on shared hosting (anyone registers there)', () => {
@@ -56,8 +69,12 @@ describe('domain families of the loaded lists', () => {
   it('condemns alone only a family that rotates; one listed name under another suffix only adds weight', async () => {
     const lists = await buildDetectionLists(
       [
-        { name: 'syn-adult', category: 'adult' as const, entries: ['=plumorchidtv.com/', '=www.plumorchidtv.com/', '=clips.bigvideoz.com/'] },
-        { name: 'syn-spam', category: 'spam' as const, entries: ['tealharborshop.top/', 'teal-harbor-shop.cyou/'] },
+        {
+          name: 'syn-adult',
+          category: 'adult' as const,
+          entries: ['=plumorchidtv.com/', '=www.plumorchidtv.com/', '=clips.bigvideoz.com/'],
+        },
+        { name: 'syn-spam', category: 'spam' as const, entries: ['tealharborshop.top/', 'teal-harbor-shop.cyou/', 'mintparcel7.top/'] },
       ],
       { model: false },
     );
@@ -65,13 +82,26 @@ describe('domain families of the loaded lists', () => {
     const single = engine.classifyRules('https://plumorchidtv.net/');
     expect(single.isMalicious).toBe(false);
     expect(single.signals).toMatchObject([{ category: 'adult', weight: 35 }]);
-    expect(engine.classifyRules('https://tealharborshop.store/')).toMatchObject({ isMalicious: true, category: 'spam' });
+    // Scam shops wear the brands they fake: for spam a second suffix is no rotation, a number is.
+    expect(engine.classifyRules('https://tealharborshop.store/').signals).toMatchObject([{ category: 'spam', weight: 35 }]);
+    expect(engine.classifyRules('https://mintparcel8.shop/')).toMatchObject({ isMalicious: true, category: 'spam' });
+    // Two adult lists naming one name under two suffixes: it rotates.
+    const adultOnly = createUrlEngine(
+      await buildDetectionLists(
+        [
+          { name: 'syn-adult', category: 'adult' as const, entries: ['=plumorchidtv.com/'] },
+          { name: 'syn-adult-2', category: 'adult' as const, entries: ['=plumorchidtv.org/'] },
+        ],
+        { model: false },
+      ),
+    );
+    expect(adultOnly.classifyRules('https://plumorchidtv.net/')).toMatchObject({ isMalicious: true, category: 'adult' });
     // A listed subdomain names a host, not its parent's family.
     expect(lists.families?.lookup('bigvideoz.net')).toBeUndefined();
   });
 
   it('only adds weight under a suffix public bodies register', async () => {
-    const families = await DomainFamilies.build([{ category: 'gambling', domains: ['zorbaslots12.com'] }], []);
+    const families = await DomainFamilies.build([{ category: 'gambling', text: lines('zorbaslots12.com') }], []);
     expect(familySignals(canonicalizeUrl('https://zorbaslots3.go.kr/'), families)).toMatchObject([{ weight: 30 }]);
     expect(familySignals(canonicalizeUrl('https://zorbaslots3.kr/'), families)).toMatchObject([{ weight: 50, category: 'gambling' }]);
     expect(familySignals(canonicalizeUrl('https://1.2.3.4/'), families)).toEqual([]);
@@ -80,13 +110,18 @@ describe('domain families of the loaded lists', () => {
   it('keeps the first category of a stem two lists share, and is empty without feeds', async () => {
     const families = await DomainFamilies.build(
       [
-        { category: 'adult', domains: ['velvetnookz01.xyz'] },
-        { category: 'spam', domains: ['velvetnookz99.com', 'parcelquickrefund.top'] },
+        { category: 'adult', text: lines('velvetnookz01.xyz') },
+        { category: 'spam', text: lines('velvetnookz99.com', 'parcelquickrefund.top') },
       ],
       [],
     );
     expect(families.size).toBe(2);
-    expect(families.lookup('velvetnookz5.net')).toEqual({ category: 'adult', relative: 'velvetnookz01.xyz', stem: 'velvetnookz#', rotates: true });
+    expect(families.lookup('velvetnookz5.net')).toEqual({
+      category: 'adult',
+      relative: 'velvetnookz01.xyz',
+      stem: 'velvetnookz#',
+      rotates: true,
+    });
     expect(families.lookup('parcel-quick-refund.shop')?.relative).toBe('parcelquickrefund.top');
     expect(families.lookup('parcelquick.shop')).toBeUndefined();
     expect(DomainFamilies.empty().lookup('velvetnookz5.net')).toBeUndefined();

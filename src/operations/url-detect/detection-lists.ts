@@ -78,8 +78,8 @@ export interface CompactFeed {
   sample: string[];
   /** Distinct entries (expressions) the feed named. */
   entries: number;
-  /** One registrable domain per family stem the feed names (absent in feeds stored before families). */
-  families?: string[];
+  /** The feed's name families, one line a stem (`FamilyCollector`; absent in feeds stored before families). */
+  families?: string;
 }
 
 /**
@@ -155,8 +155,8 @@ export async function assembleDetectionLists(
   const index = await ListIndex.mergeAsync(parts);
   const popular = DomainSet.fromHashes(feeds.filter((feed) => feed.category === 'clean').map((feed) => feed.hashes));
   const families = await DomainFamilies.build(
-    feeds.flatMap((feed) => (feed.category === 'clean' ? [] : [{ category: feed.category, domains: feed.families ?? [] }])),
-    feeds.flatMap((feed) => (feed.category === 'clean' ? [feed.families ?? []] : [])),
+    feeds.flatMap((feed) => (feed.category === 'clean' ? [] : [{ category: feed.category, text: feed.families ?? '' }])),
+    feeds.flatMap((feed) => (feed.category === 'clean' ? [feed.families ?? ''] : [])),
   );
   let model = training.trained;
   if (!model && training.model !== false) {

@@ -269,7 +269,7 @@ async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now
     hashes: hashesToBytes(parsed.compact.hashes),
     exceptions: hashesToBytes(parsed.compact.exceptions),
     sample: await gzipAsync(parsed.compact.sample.join('\n'), { level: 6 }),
-    families: await gzipAsync((parsed.compact.families ?? []).join('\n'), { level: 6 }),
+    families: await gzipAsync(parsed.compact.families ?? '', { level: 6 }),
   });
   const source = {
     url: feed.url,
@@ -316,7 +316,7 @@ async function readFeed(
     return readFeed(db, name, category, withSample, attempt + 1);
   }
   const hosts = withSample && sample.length > 0 ? (await gunzipAsync(sample)).toString('utf8').split('\n').filter(Boolean) : [];
-  const relatives = families.length > 0 ? (await gunzipAsync(families)).toString('utf8').split('\n').filter(Boolean) : [];
+  const relatives = families.length > 0 ? (await gunzipAsync(families)).toString('utf8') : '';
   return {
     name,
     category,
