@@ -167,8 +167,17 @@ describe('list update from a local server', () => {
     expect(loaded).toMatchObject({ category: 'gambling', entries: 3 });
     expect(loaded?.hashes.length).toBe(3);
     expect(loaded?.sample.length).toBe(3);
-    // Without its sample when the model is saved: only the hashes are read.
-    expect((await store.loadFeeds({ sample: false })).find((f) => f.name === name)?.sample).toEqual([]);
+    // The name families (a stem and its listed domain a line) are stored with the hashes.
+    const families = [
+      'blueharborgames\tblue-harbor-games.org',
+      'greenriverlounge\tgreen-river-lounge.net',
+      'sunnyfieldsclub\tsunny-fields-club.com',
+    ];
+    expect(loaded?.families?.split('\n').sort()).toEqual(families);
+    // Without its sample when the model is saved: only the hashes and families are read.
+    const bare = (await store.loadFeeds({ sample: false })).find((f) => f.name === name);
+    expect(bare?.sample).toEqual([]);
+    expect(bare?.families?.split('\n').sort()).toEqual(families);
 
     const clean = Array.from({ length: 300 }, (_, i) => `garden${i}river.com`);
     const harm = Array.from({ length: 300 }, (_, i) => `zq${i}spinwin.xyz`);

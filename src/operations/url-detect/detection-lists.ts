@@ -3,7 +3,8 @@ import type { FeedCategory } from './feeds.js';
 import { LexicalModel, stableHash, type TrainingOptions } from './lexical-model.js';
 import { expressionHash, HARM_CATEGORIES, HashCollector, HashSet64, ListIndex, type ListEntryRef, type ListPart } from './list-index.js';
 import { TEAM_LISTS } from './lists/team-lists.js';
-import { entryExpression } from './expressions.js';
+import { entryExpression, isWholeHostExpression } from './expressions.js';
+import { DomainFamilies, FamilyCollector } from './domain-families.js';
 
 /** A feed's entries as loaded from the database (or read by the evaluation). */
 export interface LoadedFeed {
@@ -19,6 +20,8 @@ export interface DetectionLists {
   model: LexicalModel | undefined;
   /** Registrable domains of the `clean` (top-sites) feeds. */
   popular?: DomainSet;
+  /** Name families of the listed gambling, adult and scam domains (domain-families.ts). */
+  families?: DomainFamilies;
 }
 
 /**
@@ -75,6 +78,8 @@ export interface CompactFeed {
   sample: string[];
   /** Distinct entries (expressions) the feed named. */
   entries: number;
+  /** The feed's name families, one line a stem (`FamilyCollector`; absent in feeds stored before families). */
+  families?: string;
 }
 
 /**
@@ -88,6 +93,7 @@ export class FeedCompactor {
   /** Clean feeds: their distinct expressions, counted (their `entries` hold domains). */
   private readonly expressions = new HashCollector();
   private readonly sample: HostSample;
+  private readonly families = new FamilyCollector();
 
   constructor(
     readonly name: string,
@@ -104,9 +110,16 @@ export class FeedCompactor {
     }
     const host = expressionHost(expression);
     if (this.category === 'clean') {
-      this.entries.add(getDomain(host) ?? host);
+      const domain = getDomain(host) ?? host;
+      this.entries.add(domain);
       this.expressions.add(expression);
-    } else this.entries.add(expression);
+      // Top-sites lists name service hosts (api.x.com): their domain's name is what vetoes a family.
+      this.families.add(domain);
+    } else {
+      this.entries.add(expression);
+      // A listed page is often a hacked site: only whole hosts and domains name a family.
+      if (isWholeHostExpression(expression)) this.families.add(host);
+    }
     this.sample.add(host);
   }
 
@@ -119,6 +132,7 @@ export class FeedCompactor {
       hashes,
       exceptions: this.exceptions.finish(),
       sample: this.sample.values(),
+      families: this.families.finish(),
     };
   }
 }
@@ -140,6 +154,10 @@ export async function assembleDetectionLists(
   }
   const index = await ListIndex.mergeAsync(parts);
   const popular = DomainSet.fromHashes(feeds.filter((feed) => feed.category === 'clean').map((feed) => feed.hashes));
+  const families = await DomainFamilies.build(
+    feeds.flatMap((feed) => (feed.category === 'clean' ? [] : [{ category: feed.category, text: feed.families ?? '' }])),
+    feeds.flatMap((feed) => (feed.category === 'clean' ? [feed.families ?? ''] : [])),
+  );
   let model = training.trained;
   if (!model && training.model !== false) {
     const samples = new Map<FeedCategory, HostSample>();
@@ -151,7 +169,7 @@ export async function assembleDetectionLists(
     const examples = new Map([...samples].map(([category, sample]) => [category, sample.values()]));
     model = await LexicalModel.train(examples, training);
   }
-  return { index, model, popular };
+  return { index, model, popular, families };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import { canonicalizeUrl, type CanonicalUrl } from './canonicalize.js';
 import type { UrlSafetyChecker, UrlVerdict } from './checker.js';
 import type { DomainSet } from './detection-lists.js';
+import { familySignals, type DomainFamilies } from './domain-families.js';
 import { isFirstParty, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
 import { isWholeHostExpression, lookupExpressions } from './expressions.js';
 import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './list-index.js';
@@ -34,6 +35,8 @@ export interface EngineOptions {
   model?: LexicalModel | undefined;
   /** Registrable domains of the top-sites feeds: the address's shape alone does not condemn them. */
   popular?: DomainSet | undefined;
+  /** Name families of the listed domains: a listed site's next domain (`name13.net` after `name12.com`). */
+  families?: DomainFamilies | undefined;
   judge?: SecondOpinionJudge | undefined;
   logger?: Logger;
   cacheSize?: number;
@@ -48,6 +51,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
   let index = options.index ?? ListIndex.empty();
   let model = options.model;
   let popular = options.popular;
+  let families = options.families;
   let listVersion = 0;
   const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
 
@@ -68,7 +72,13 @@ export function createUrlEngine(options: EngineOptions = {}) {
         signals: [],
       };
     }
-    const ruleSignals = [...vocabularySignals(url), ...brandSignals(url), ...governmentSignals(url), ...structureSignals(url)];
+    const ruleSignals = [
+      ...vocabularySignals(url),
+      ...brandSignals(url),
+      ...governmentSignals(url),
+      ...structureSignals(url),
+      ...familySignals(url, families),
+    ];
     const verdict = scoreVerdict(url.href, model ? [...ruleSignals, ...modelSignals(url, model, ruleSignals)] : ruleSignals);
     if (verdict.isMalicious && isPopular(url) && !verdict.signals.some((signal) => signal.decisive)) {
       return {
@@ -153,6 +163,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
       index = next.index;
       model = next.model;
       popular = next.popular;
+      families = next.families;
       listVersion++;
       cache.clear();
     },

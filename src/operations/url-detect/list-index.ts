@@ -44,6 +44,13 @@ function hashLanes(expression: string): void {
   laneLow = h1 >>> 0;
 }
 
+/** The 64-bit hash of a text as its two 32-bit lanes, written into `out` ([high, low]; no allocation). */
+export function hashLanesInto(text: string, out: Uint32Array): void {
+  hashLanes(text);
+  out[0] = laneHigh;
+  out[1] = laneLow;
+}
+
 /** The 64-bit hash of an expression, as a bigint (builders and tests; lookups use the lanes). */
 export function expressionHash(expression: string): bigint {
   hashLanes(expression);

@@ -219,7 +219,7 @@ function chunksOf(bytes: Buffer): string[] {
   return out;
 }
 
-type ChunkKind = 'hashes' | 'exceptions' | 'sample' | 'weights';
+type ChunkKind = 'hashes' | 'exceptions' | 'sample' | 'families' | 'weights';
 
 /** Writes a new generation of `name`'s blobs chunk by chunk (short statements, the event loop free in between). */
 async function writeChunks(
@@ -269,6 +269,7 @@ async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now
     hashes: hashesToBytes(parsed.compact.hashes),
     exceptions: hashesToBytes(parsed.compact.exceptions),
     sample: await gzipAsync(parsed.compact.sample.join('\n'), { level: 6 }),
+    families: await gzipAsync(parsed.compact.families ?? '', { level: 6 }),
   });
   const source = {
     url: feed.url,
@@ -307,12 +308,15 @@ async function readFeed(
   const hashes = await read('hashes');
   const exceptions = await read('exceptions');
   const sample = withSample ? await read('sample') : Buffer.alloc(0);
-  if (!hashes || !exceptions || !sample) {
+  // Needed on every load; a generation stored before families has none (zero chunks).
+  const families = await read('families');
+  if (!hashes || !exceptions || !sample || !families) {
     // Switched to a newer generation while it was read: read that one.
     if (attempt >= 5) throw new Error(`url list '${name}' kept changing while it was read`);
     return readFeed(db, name, category, withSample, attempt + 1);
   }
   const hosts = withSample && sample.length > 0 ? (await gunzipAsync(sample)).toString('utf8').split('\n').filter(Boolean) : [];
+  const relatives = families.length > 0 ? (await gunzipAsync(families)).toString('utf8') : '';
   return {
     name,
     category,
@@ -320,6 +324,7 @@ async function readFeed(
     hashes: hashesFromBytes(hashes),
     exceptions: hashesFromBytes(exceptions),
     sample: hosts,
+    families: relatives,
   };
 }
 
