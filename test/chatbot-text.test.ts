@@ -4,6 +4,7 @@ import { chunkSpans, chunkText, splitSentences } from '../src/operations/chatbot
 import { reciprocalRankFusion } from '../src/operations/chatbot/retrieve.js';
 import { MAX_QUERY_TERMS, queryTerms, tokenize, toOrQueryLiteral, toTsvectorLiteral } from '../src/operations/chatbot/tokenize.js';
 import { analyzeQuestion } from '../src/operations/chatbot/question.js';
+import { pairEvidence } from '../src/operations/chatbot/word-pairs.js';
 
 describe('chatbot tokens', () => {
   it('indexes Hangul as overlapping bigrams and Latin text as lower-cased words', () => {
@@ -113,6 +114,23 @@ describe('extractive answer', () => {
     expect(questionLanguage('환불 되나요?')).toBe('Korean');
     expect(questionLanguage('Refund?')).toBe('English');
     expect(questionLanguage('返品できますか')).toBe('Japanese');
+  });
+});
+
+describe('sentence evidence', () => {
+  it("counts the question's neighbouring words found in order and close together, weighted by IDF", () => {
+    const { stems } = analyzeQuestion('대통령 선거에 출마를 선언한 해는?');
+    expect(stems).toEqual(['대통령', '선거', '출마', '선언']);
+    const idf = new Map(tokenize('대통령 선거 출마 선언').map((token) => [token, 1]));
+    const share = pairEvidence(stems, idf);
+    // The sentence the question restates keeps its phrases: every pair.
+    expect(share('그는 1992년 대통령 선거에 출마를 선언하였다.')).toBe(1);
+    // The same words in another order, or far apart, are no pair.
+    expect(share('선언 이후 출마, 선거 그리고 대통령.')).toBe(0);
+    expect(share('대통령은 그해 여름 여러 지방을 돌며 선거 운동을 했다.')).toBe(0);
+    expect(share('대통령 선거는 12월에 치러졌다.')).toBeCloseTo(1 / 3);
+    // A question of one word has no pairs.
+    expect(pairEvidence(['환불'], idf)('환불 규정')).toBe(0);
   });
 });
 
