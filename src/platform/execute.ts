@@ -61,7 +61,13 @@ export async function executeOperation<Schema extends z.ZodType, Output extends 
   const input = parseInput(operation.schema, rawInput);
   const leases: QuotaLease[] = [];
   const ctx: OperationContext = {
-    ...caller,
+    account: caller.account,
+    logger: caller.logger,
+    requestId: caller.requestId,
+    // Read when the operation asks: a door may make the signal only then (api/fast-operations.ts).
+    get signal() {
+      return caller.signal;
+    },
     async charge(api) {
       const lease = await quota.reserve(caller.account.id, api);
       leases.push(lease);
