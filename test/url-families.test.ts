@@ -100,6 +100,12 @@ describe('domain families of the loaded lists', () => {
     expect(lists.families?.lookup('bigvideoz.net')).toBeUndefined();
   });
 
+  it('makes no family of a name that is one word of the harm vocabularies (a lottery site is no relative of a listed lotto.xyz)', async () => {
+    const families = await DomainFamilies.build([{ category: 'gambling', text: lines('lotto.xyz', 'lotto.bet', 'casino77.top') }], []);
+    expect(families.lookup('lotto.co.kr')).toBeUndefined();
+    expect(families.lookup('casino78.net')).toBeUndefined();
+  });
+
   it('only adds weight under a suffix public bodies register', async () => {
     const families = await DomainFamilies.build([{ category: 'gambling', text: lines('zorbaslots12.com') }], []);
     expect(familySignals(canonicalizeUrl('https://zorbaslots3.go.kr/'), families)).toMatchObject([{ weight: 30 }]);

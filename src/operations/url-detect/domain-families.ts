@@ -3,6 +3,7 @@ import type { CanonicalUrl } from './canonicalize.js';
 import { isInstitutionalSuffix, SHARED_HOSTING } from './domains.js';
 import { HashCollector, hashLanesInto, HashSet64, HARM_CATEGORIES, type HarmCategory } from './list-index.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
+import { VOCABULARIES } from './vocabulary.js';
 
 /**
  * Domain families: gambling, adult and scam sites move to a new name when the old one is
@@ -125,6 +126,9 @@ export class DomainFamilies {
     for (const text of clean) for (const at of lineStarts(text)) veto.add(lettersOf(text.slice(at, text.indexOf('\t', at))));
     // Platform names (a listed `blogspot.xx` is one blog, not a family of blogspot).
     for (const domain of SHARED_HOSTING) veto.add(lettersOf(domain.slice(0, domain.indexOf('.')).replace(/-/g, '')));
+    // A name that is one word of the harm vocabularies (`lotto.net` listed) is a common word, not a
+    // family: `lotto.co.kr` is no relative. The word itself is weighed by the vocabulary rules.
+    for (const word of vocabularyWords()) veto.add(word);
     const vetoed = HashSet64.of(veto.finish());
 
     // At most 255 feeds (a row's feed is one byte).
@@ -252,6 +256,19 @@ function lineStarts(text: string): number[] {
 function lineEnd(text: string, at: number): number {
   const end = text.indexOf('\n', at);
   return end === -1 ? text.length : end;
+}
+
+/** The plain words of the host vocabularies (`slots?(?!h)` gives slot and slots; patterns with more syntax are skipped). */
+function vocabularyWords(): string[] {
+  const words: string[] = [];
+  for (const vocabulary of VOCABULARIES) {
+    for (const term of [...vocabulary.host, ...vocabulary.bounded, ...vocabulary.weakHost]) {
+      const plain = term.replace(/\(\?!.*?\)/g, '');
+      if (/^[a-z]+$/.test(plain)) words.push(plain);
+      else if (/^[a-z]+s\?$/.test(plain)) words.push(plain.slice(0, -2), plain.slice(0, -1));
+    }
+  }
+  return words;
 }
 
 function lettersOf(stem: string): string {
