@@ -52,6 +52,32 @@ function operation(
 }
 
 describe('executeOperation: one way to charge', () => {
+  it("hands the operation the caller's signal only when it asks (a door may make it then)", async () => {
+    const { quota } = fakeQuota({ 'url-shortener': 3 });
+    let made = 0;
+    const lazy = {
+      ...caller,
+      get signal() {
+        made++;
+        return AbortSignal.abort();
+      },
+    };
+    await executeOperation(
+      quota,
+      operation(async (_ctx, input) => input),
+      lazy,
+      { n: 1 },
+    );
+    expect(made).toBe(0);
+    const aborted = await executeOperation(
+      quota,
+      operation(async (ctx) => ({ n: ctx.signal?.aborted ? 1 : 0 })),
+      lazy,
+      { n: 1 },
+    );
+    expect([aborted.output.n, made]).toEqual([1, 1]);
+  });
+
   it('validates before charging: a 400 costs nothing', async () => {
     const { quota, left } = fakeQuota({ 'url-shortener': 3 });
     await expect(
