@@ -67,8 +67,11 @@ const SCRUBBERS: Array<[RegExp, string]> = [
   [/\b(\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))\s?-?\s?([1-8])\d{6}\b/g, '$1-$2******'],
 ];
 
-/** Whatever any scrubber could match starts with one of these: most lines hold none and are scanned once. */
-const MAY_HOLD_SECRET = /aik_|xox[abposr]-|bearer|Failed query|\d{6}/i;
+/**
+ * What any scrubber could match holds one of these: most lines hold none and are scanned once.
+ * The digits are a resident number's whole shape: a request id (a UUID) often holds six in a row.
+ */
+const MAY_HOLD_SECRET = /aik_|xox[abposr]-|bearer|Failed query|\d{6}\s?-?\s?[1-8]\d{6}/i;
 
 export function scrubSecrets(text: string): string {
   if (!MAY_HOLD_SECRET.test(text)) return text;

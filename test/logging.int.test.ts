@@ -10,6 +10,8 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets('xoxb-1234-5678-abcdef')).toBe('xoxb-[REDACTED]');
     expect(scrubSecrets('Authorization: Bearer abcdefghijkl.mnop')).toBe('Authorization: Bearer [REDACTED]');
     expect(scrubSecrets('order 2024-1234567 and phone 010-1234-5678')).toBe('order 2024-1234567 and phone 010-1234-5678');
+    const requestId = '"id":"12345678-1234-4234-9234-123456789012"';
+    expect(scrubSecrets(requestId)).toBe(requestId);
   });
 });
 
