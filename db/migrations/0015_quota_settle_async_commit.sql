@@ -2,7 +2,8 @@
 -- did: the wait held every answered call of a batch for a disk flush it does not need against a
 -- crash of the service's process. The embedded database dies with that process: there settles
 -- still wait (`p_flush_settles`).
-DROP FUNCTION "quota_take_settle"(integer, timestamptz, timestamptz, integer[], text[], integer[], integer[], integer, bigint[], integer[]);--> statement-breakpoint
+-- The ten-argument version stays beside it: instances of the previous release, still running on
+-- the same PostgreSQL while the new one starts, keep calling it until they are replaced.
 CREATE FUNCTION "quota_take_settle"(
 	p_instance integer, p_now timestamptz, p_next timestamptz,
 	p_accounts integer[], p_apis text[], p_wanted integer[], p_extra integer[], p_low integer,
