@@ -12,7 +12,7 @@ import { invalidJson } from './middleware/errors.js';
 import { setExhaustedQuotaHeaders, setQuotaHeaders } from './middleware/quota-headers.js';
 import { CLIENT_REQUEST_ID } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
-import { operationBodyLimitMb } from './routes/operations.js';
+import { operationBodyLimitMb, requestCancelled } from './routes/operations.js';
 
 /** Bodies read here: the default limit; operations declaring larger ones (the ID reader's images) stay with express. */
 const BODY_LIMIT = DEFAULT_BODY_LIMIT_MB * 1024 * 1024;
@@ -92,7 +92,7 @@ function serve(
   let gone = false;
   res.once('close', () => {
     gone = !res.writableFinished;
-    if (gone) controller?.abort(cancelled());
+    if (gone) controller?.abort(requestCancelled());
     const status = res.statusCode;
     const level = status === 500 ? 'error' : status > 500 ? 'warn' : 'info';
     const responseTime = Date.now() - started;
@@ -120,7 +120,7 @@ function serve(
       get signal() {
         if (!controller) {
           controller = new AbortController();
-          if (gone) controller.abort(cancelled());
+          if (gone) controller.abort(requestCancelled());
         }
         return controller.signal;
       },
@@ -142,8 +142,6 @@ function serve(
     );
   });
 }
-
-const cancelled = () => new AppError('INVALID_REQUEST', '요청이 취소되었습니다.');
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 

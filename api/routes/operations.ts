@@ -18,13 +18,16 @@ import { linkStatsBody, operationBody } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
 import { DEFAULT_BODY_LIMIT_MB } from '../middleware/body.js';
 
+/** Why a caller's work stops when its client has gone away. */
+export const requestCancelled = () => new AppError('INVALID_REQUEST', '요청이 취소되었습니다.');
+
 export function callerOf(req: Request, res?: Response): Caller {
   const caller: Caller = { account: accountOf(req), logger: req.log, requestId: String(req.id) };
   if (!res) return caller;
   // A client that disconnects before the answer aborts the work (an image waiting for OCR).
   const controller = new AbortController();
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new AppError('INVALID_REQUEST', '요청이 취소되었습니다.'));
+    if (!res.writableFinished) controller.abort(requestCancelled());
   });
   return { ...caller, signal: controller.signal };
 }

@@ -125,8 +125,7 @@ export function rerank(chunks: RetrievedChunk[], contents: Map<number, string>, 
         if (covered > window) {
           window = covered;
           // The focus is the window's better sentence alone when it covers as much.
-          const single = words.reduce((sum, word) => sum + weightOf(word, (term) => tokens[i]!.has(term)), 0) / total;
-          const end = single >= covered ? sentences[i]!.end : sentences[last]!.end;
+          const end = alone >= covered ? sentences[i]!.end : sentences[last]!.end;
           focus = { start: chunk.start + sentences[i]!.start, end: chunk.start + end };
           if (hasTypeSigns(input.question.type)) type = hasTypeSign(passage, input.question.type) ? 1 : 0;
         }
