@@ -3,7 +3,8 @@ import { extractAnswer, questionLanguage } from '../src/operations/chatbot/answe
 import { chunkSpans, chunkText, splitSentences } from '../src/operations/chatbot/chunk.js';
 import { reciprocalRankFusion } from '../src/operations/chatbot/retrieve.js';
 import { MAX_QUERY_TERMS, queryTerms, tokenize, toOrQueryLiteral, toTsvectorLiteral } from '../src/operations/chatbot/tokenize.js';
-import { analyzeQuestion } from '../src/operations/chatbot/question.js';
+import { analyzeQuestion, numbersIn } from '../src/operations/chatbot/question.js';
+import { rerank } from '../src/operations/chatbot/rerank.js';
 import { pairEvidence } from '../src/operations/chatbot/word-pairs.js';
 
 describe('chatbot tokens', () => {
@@ -131,6 +132,27 @@ describe('sentence evidence', () => {
     expect(share('대통령 선거는 12월에 치러졌다.')).toBeCloseTo(1 / 3);
     // A question of one word has no pairs.
     expect(pairEvidence(['환불'], idf)('환불 규정')).toBe(0);
+  });
+});
+
+describe('numbers in a question', () => {
+  it('reads the numbers a question names, thousands separators dropped', () => {
+    expect(numbersIn('2014년 동계 올림픽 개최 도시는?')).toEqual(['2014']);
+    expect(numbersIn('2.26사건 당시 1,000명이 모인 곳은?')).toEqual(['2.26', '1000']);
+    expect(numbersIn('환불은 언제 되나요?')).toEqual([]);
+  });
+
+  it('counts the share of them a chunk does not name as a whole number', () => {
+    const question = analyzeQuestion('1996년 15대 총선에서 출마한 지역구는?');
+    const idf = new Map(question.terms.map((term) => [term, 1]));
+    const missing = (text: string) => {
+      const chunk = { chunkId: 1, entryId: 1, start: 0, end: text.length, matched: [], bm25: 1, coverage: 0.5, score: 1 };
+      return rerank([chunk], new Map([[1, text]]), { question, idf, df: new Map() })[0]!.features.numbersMissing;
+    };
+    expect(missing('1996.04.11 제15대 총선에서 종로구에 출마했다.')).toBe(0);
+    // 150 and 1999 are other numbers than 15 and 1996.
+    expect(missing('1999년 150대 총선에서 종로구에 출마했다.')).toBe(1);
+    expect(missing('2006년 제15대 총선에서 종로구에 출마했다.')).toBe(0.5);
   });
 });
 

@@ -17,6 +17,8 @@ export interface QuestionAnalysis {
   /** Its whole words without particles or endings, matched verbatim when ranking passages. */
   stems: string[];
   type: AnswerType;
+  /** The numbers it names ("2014년" → 2014, "2.26사건" → 2.26): a passage that answers it names them too. */
+  numbers: string[];
 }
 
 const INTERROGATIVES: Array<[RegExp, AnswerType]> = [
@@ -71,7 +73,12 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     for (const token of [...tokenize(stem), ...tokenize(word)]) drop.add(token);
   }
   const words = queryWords(question, drop, MAX_QUERY_CANDIDATES);
-  return { terms: words.flat(), words, stems: queryStems(question, drop), type };
+  return { terms: words.flat(), words, stems: queryStems(question, drop), type, numbers: numbersIn(question) };
+}
+
+/** Numbers written in digits, thousands separators dropped ("1,000" and "1000" are one number). */
+export function numbersIn(text: string): string[] {
+  return [...new Set(text.match(/\d+(?:[.,:]\d+)*/g) ?? [])].map((number) => number.replace(/(?<=\d),(?=\d{3}\b)/g, ''));
 }
 
 /** Signs in a sentence that it holds the kind of answer asked for. */

@@ -1,5 +1,5 @@
 import { sentenceSpans, type Span } from './chunk.js';
-import { hasTypeSign, hasTypeSigns, type QuestionAnalysis } from './question.js';
+import { hasTypeSign, hasTypeSigns, numbersIn, type QuestionAnalysis } from './question.js';
 import type { RetrievedChunk } from './retrieve.js';
 import { normalizeText, tokenize } from './tokenize.js';
 import { pairEvidence } from './word-pairs.js';
@@ -20,6 +20,8 @@ const WINDOW_SENTENCES = 2;
  * rather than sharing some of its words, fitted on the KorQuAD tuning seeds 1–3 (answerable
  * questions whose best chunk is right vs questions about articles not stored) and the
  * customer-support evaluation set, and checked on seeds 4–6. Its output is a log-odds.
+ * `numbersMissing` was added later (seeds 1–5, checked on 6–10): a question about another
+ * article often shares a topic's words with a stored chunk but not its year or number.
  */
 const RELEVANCE_WEIGHTS = {
   coverage: 8.02,
@@ -30,6 +32,7 @@ const RELEVANCE_WEIGHTS = {
   type: 0.63,
   unknown: -0.57,
   words: 1.32,
+  numbersMissing: -2,
   bias: -12.2,
 };
 /**
@@ -57,6 +60,8 @@ export interface RankFeatures {
   type: number;
   /** Share of the question's weight in words the chunk lacks and the knowledge holds at most once (unknown topics). */
   unknown: number;
+  /** Share of the numbers the question names that the chunk does not (a year, an ordinal, "2.26"). */
+  numbersMissing: number;
   /** Share of the question's weight covered by the chunk's best single sentence. */
   sentence: number;
   /** Share of the question's neighbouring whole-word pairs found close together, in order, in one sentence (IDF-weighted). */
@@ -72,7 +77,7 @@ export interface RankedChunk extends RetrievedChunk {
 }
 
 export interface RerankInput {
-  question: Pick<QuestionAnalysis, 'words' | 'stems' | 'type'>;
+  question: Pick<QuestionAnalysis, 'words' | 'stems' | 'type' | 'numbers'>;
   idf: Map<string, number>;
   /** Document frequency of each question term in the account's chunks. */
   df: Map<string, number>;
@@ -144,6 +149,7 @@ export function rerank(chunks: RetrievedChunk[], contents: Map<number, string>, 
         bm25OfBest: chunk.bm25 / (BM25_CEILING * idfSum),
         type,
         unknown,
+        numbersMissing: missingShare(input.question.numbers, text),
         sentence,
         pairs,
       };
@@ -180,6 +186,7 @@ export function relevance(ranked: RankedChunk[], index: number, wordCount: numbe
     w.margin * margin +
     w.type * f.type +
     w.unknown * f.unknown +
+    w.numbersMissing * f.numbersMissing +
     w.words * Math.log(1 + wordCount) +
     w.bias
   );
@@ -200,4 +207,18 @@ export function isAnswerable(ranked: RankedChunk[], wordCount: number, minReleva
   if (relevance(ranked, 0, wordCount) >= minRelevance) return true;
   const f = best.features;
   return f.type === 1 && best.coverage >= TYPED_MATCH.coverage && f.stemsInWindow >= TYPED_MATCH.stems;
+}
+
+/**
+ * Share of `numbers` that `text` does not name as a whole number (15 is in "제15대", not in
+ * "150"); a date's parts count alone ("2014.05.03" names 2014), leading zeros aside.
+ */
+function missingShare(numbers: string[], text: string): number {
+  if (numbers.length === 0) return 0;
+  const named = new Set<string>();
+  for (const number of numbersIn(text)) {
+    named.add(number);
+    for (const part of number.split(/[.:]/)) named.add(part.replace(/^0+(?=\d)/, ''));
+  }
+  return numbers.filter((number) => !named.has(number.replace(/^0+(?=\d)/, ''))).length / numbers.length;
 }
