@@ -20,7 +20,30 @@ afterEach(async () => {
   pool = undefined;
 });
 
+/** A page of several lines turned by `degrees`, so tesseract finds a skew in it. */
+async function turnedPage(degrees: number): Promise<Buffer> {
+  const lines = ['서울특별시 강남구 테헤란로 12', '경기도 성남시 분당구 판교역로 235', '부산광역시 해운대구 센텀중앙로 79'];
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="400"><rect width="100%" height="100%" fill="#fff"/>' +
+    lines
+      .map((line, i) => `<text x="40" y="${110 + i * 90}" font-size="36" font-family="NanumGothic, sans-serif">${line}</text>`)
+      .join('') +
+    '</svg>';
+  return sharp(Buffer.from(svg)).rotate(degrees, { background: '#fff' }).png().toBuffer();
+}
+
 describe('tesseract pool', () => {
+  it('reads a band at the rotation it is given, whatever image the worker read before', async () => {
+    pool = createTesseractPool({ size: 1 });
+    const band = await textPng('석촌호수로 022 거리');
+    const before = await pool.recognize(band, undefined, 0);
+    // Tesseract finds no skew in one line and reported the turned page's instead.
+    expect((await pool.recognize(await turnedPage(4))).rotateRadians).not.toBe(0);
+    const after = await pool.recognize(band, undefined, 0);
+    expect(after.rotateRadians).toBe(0);
+    expect([after.text, after.lines[0]?.confidence]).toEqual([before.text, before.lines[0]?.confidence]);
+  });
+
   it('reads Korean offline from the npm model, writing nothing to the working directory', async () => {
     const before = readdirSync('.').sort();
     pool = createTesseractPool({ size: 1 });

@@ -1,6 +1,6 @@
 import type { Box, OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { findDate, findLicenceNumber, findResidentNumber } from './numbers.js';
-import { cropPng, pageBand, pngSize } from './preprocess.js';
+import { cropPng, pageBand, pngSize, readBand } from './preprocess.js';
 import { compact, trimJunk } from './text.js';
 
 /** The renewal period is a date range, never the issue date. */
@@ -59,7 +59,7 @@ export async function readDateBand(engine: OcrEngine, png: Buffer, lines: OcrLin
   for (const [scale, extra] of TRIES) {
     const top = Math.max(0, Math.round(band.top - (band.height * extra) / 2));
     const bottom = Math.min(size.height, Math.round(band.top + band.height * (1 + extra / 2)));
-    const read = await engine.recognize(await cropPng(png, { ...band, top, height: bottom - top }, scale), signal);
+    const read = await readBand(engine, await cropPng(png, { ...band, top, height: bottom - top }, scale), signal);
     for (const line of read.lines) {
       const date = findDate(line.text) ?? spacedDate(trimJunk(line.text));
       if (date) return { date, line };

@@ -1,7 +1,7 @@
 import type { Box, OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { findDate, findLicenceNumber, findResidentNumber } from './numbers.js';
 import { nameFrom } from './parse-card.js';
-import { cropPng, pageBand, pngSize } from './preprocess.js';
+import { cropPng, pageBand, pngSize, readBand } from './preprocess.js';
 import { compact } from './text.js';
 
 /**
@@ -87,7 +87,7 @@ export async function readNameBand(engine: OcrEngine, png: Buffer, lines: OcrLin
   if (!band) return '';
   // The name's own line was read once already at this size: enlarged, its strokes separate.
   const crop = await cropPng(png, band, band.own ? 2 : 1);
-  const read = await engine.recognize(crop, signal);
+  const read = await readBand(engine, crop, signal);
   for (const line of read.lines) {
     // The band may reach into the licence number's line above it: no name there.
     if (!mayHoldName(line.text)) continue;

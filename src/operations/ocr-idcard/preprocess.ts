@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { AppError } from '../../errors.js';
 import type { RawImage } from '../../providers/ocr/pdf-page.js';
+import type { OcrEngine, OcrText } from '../../providers/ocr/tesseract-pool.js';
 import { findDocumentQuad, warpQuad } from './document-quad.js';
 
 /** Decompression-bomb guard: more pixels than this are refused before decoding. */
@@ -147,6 +148,15 @@ export function pageBand(
   const bottom = Math.min(height, Math.round(edges.bottom));
   if (bottom - top < 8 || right - left < 16) return undefined;
   return { left, top, width: right - left, height: bottom - top };
+}
+
+/**
+ * A band cut from a page already read (its straightened image) is read at no rotation:
+ * tesseract finds no skew in one or two lines and reports the previous image's instead, so
+ * the same band read differently depending on what its worker had read before (석촌/식존).
+ */
+export function readBand(engine: OcrEngine, png: Buffer, signal?: AbortSignal): Promise<OcrText> {
+  return engine.recognize(png, signal, 0);
 }
 
 /** A part of a prepared page with a white margin, as a PNG for the engine; `scale` enlarges it first. */

@@ -1,7 +1,7 @@
 import type { Box, OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { cleanAddress, looksLikeAddress } from './address.js';
 import { findDate } from './numbers.js';
-import { cropPng, pageBand, pngSize } from './preprocess.js';
+import { cropPng, pageBand, pngSize, readBand } from './preprocess.js';
 import { SIDO_NAMES, SIGUNGU_NAMES } from './regions.js';
 import { compact, respaceHangul, trimJunk } from './text.js';
 
@@ -68,7 +68,7 @@ export async function withAddressBand(
   const size = pngSize(png);
   const band = referenceBand(lines, size.width, size.height, road);
   if (!band) return address;
-  const read = await engine.recognize(await cropPng(png, band), signal);
+  const read = await readBand(engine, await cropPng(png, band), signal);
   for (const line of read.lines) {
     if (line.confidence < MIN_CONFIDENCE) continue;
     const text = compact(respaceHangul(trimJunk(line.text)));

@@ -108,10 +108,15 @@ function splitAtColumnGaps(words: PlacedWord[], whole: OcrLine): OcrLine[] {
 /**
  * One page: single-block segmentation with automatic deskew, then every line the line
  * finder cut in two is read again as one line (page segmentation mode 7) in its union box.
+ * With `knownRotation` the image is read at that rotation instead (see readBand).
  */
-export async function readPage(worker: Worker, png: Buffer, signal?: AbortSignal): Promise<OcrText> {
-  const { data } = await worker.recognize(png, { rotateAuto: true }, OUTPUT);
-  const rotateRadians = data.rotateRadians ?? 0;
+export async function readPage(worker: Worker, png: Buffer, signal?: AbortSignal, knownRotation?: number): Promise<OcrText> {
+  const { data } = await worker.recognize(
+    png,
+    knownRotation === undefined ? { rotateAuto: true } : { rotateRadians: knownRotation },
+    OUTPUT,
+  );
+  const rotateRadians = data.rotateRadians ?? knownRotation ?? 0;
   let lines = linesOf(data).filter((line) => line.text.length > 0);
   const groups = overlappingGroups(lines);
   if (groups.length === 0) return { text: lines.map((line) => line.text).join('\n'), lines, rotateRadians };

@@ -12,8 +12,12 @@ export type { Box, OcrLine, OcrText, WordConfidence } from './read-page.js';
 
 /** The embedded text engine as the operations see it: one image in, text out. */
 export interface OcrEngine {
-  /** `signal`: the caller went away; a queued image is dropped, a running one stops at its next step. */
-  recognize(png: Buffer, signal?: AbortSignal): Promise<OcrText>;
+  /**
+   * `signal`: the caller went away; a queued image is dropped, a running one stops at its next step.
+   * `rotateRadians`: the image's known rotation (a band cut from a page already read); without
+   * it the engine finds the skew itself.
+   */
+  recognize(png: Buffer, signal?: AbortSignal, rotateRadians?: number): Promise<OcrText>;
   stats(): OcrPoolStats;
   close(): Promise<void>;
 }
@@ -42,6 +46,7 @@ function koreanLangPath(): string {
 interface Job {
   png: Buffer;
   signal?: AbortSignal;
+  rotateRadians?: number;
   resolve(value: OcrText): void;
   reject(error: unknown): void;
 }
@@ -97,7 +102,7 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(ocrTimedOut()), timeoutMs);
     });
-    const work = workerOf(slot).then((worker) => readPage(worker, job.png, job.signal));
+    const work = workerOf(slot).then((worker) => readPage(worker, job.png, job.signal, job.rotateRadians));
     // After a timeout the abandoned recognition fails on its terminated worker: nobody awaits it.
     work.catch(() => {});
     try {
@@ -138,7 +143,7 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
   }
 
   return {
-    recognize(png, signal) {
+    recognize(png, signal, rotateRadians) {
       if (signal?.aborted) return Promise.reject(signal.reason);
       if (closed) return Promise.reject(new AppError('UNAVAILABLE', '문자 인식 엔진이 종료되었습니다.', {}, 5));
       const busy = slots.filter((slot) => slot.busy).length;
@@ -148,7 +153,7 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
         );
       }
       return new Promise<OcrText>((resolve, reject) => {
-        const job: Job = { png, signal, resolve, reject };
+        const job: Job = { png, signal, rotateRadians, resolve, reject };
         // A caller that disconnects while waiting leaves the queue at once.
         const onAbort = () => {
           const at = queue.indexOf(job);
