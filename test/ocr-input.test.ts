@@ -48,6 +48,23 @@ describe('input formats', () => {
       .toBuffer();
     await expect(prepareImage(huge)).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
+
+  it('reads an upright page larger than a card, whose text is about twice as high for its size', async () => {
+    const blank = (width: number, height: number) =>
+      sharp({ create: { width, height, channels: 3, background: '#fff' } })
+        .jpeg()
+        .toBuffer();
+    const card = await prepareImage(await blank(856, 540));
+    const page = await prepareImage(await blank(1240, 1754));
+    expect([card.width, card.height]).toEqual([1400, 883]);
+    expect(page.height).toBe(1800);
+    // A page photographed sideways and turned upright by its EXIF orientation is a page too.
+    const sideways = await sharp(await blank(1754, 1240))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    expect((await prepareImage(sideways)).height).toBe(1800);
+  });
 });
 
 describe('PDF input', () => {

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../../errors.js';
 import type { RawImage } from '../../providers/ocr/pdf-page.js';
 import type { OcrEngine, OcrText } from '../../providers/ocr/tesseract-pool.js';
@@ -7,8 +7,14 @@ import { findDocumentQuad, warpQuad } from './document-quad.js';
 /** Decompression-bomb guard: more pixels than this are refused before decoding. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-/** Long side after scaling: text on a card or an A4 page lands near the height Tesseract reads best. */
+/** Long side after scaling: text on a card lands near the height Tesseract reads best. */
 const TARGET_LONG_SIDE = 1400;
+/**
+ * An upright page (a 사업자등록증, scanned, photographed or from a PDF) prints its text about
+ * half as high, relative to its long side, as a card: it is read larger. Measured on the tuning
+ * sets: photographed certificates' fields 93.8% → 97.9% at 1800 px (2000 read as well, slower).
+ */
+const PAGE_LONG_SIDE = 1800;
 const MAX_SKEW_DEGREES = 9;
 
 export interface PreparedImage {
@@ -22,7 +28,7 @@ export interface PreparedImage {
 export interface PrepareOptions {
   /** `drop-colour` (default) whitens strongly coloured print; `luminance` keeps it as grey. */
   ink?: 'drop-colour' | 'luminance';
-  /** Long side after scaling (default 1400 px). */
+  /** Long side after scaling (default 1400 px for a card, 1800 for an upright page). */
   longSide?: number;
   /**
    * Find the paper in a photo and undo its perspective. Off by default: measured with
@@ -58,7 +64,6 @@ async function straighten(image: Grey, luminance: Buffer): Promise<Grey> {
  * contrast and straightens a skew of up to ~9°. The result is a PNG for Tesseract.
  */
 export async function prepareImage(input: Buffer | RawImage, options: PrepareOptions = {}): Promise<PreparedImage> {
-  const longSide = options.longSide ?? TARGET_LONG_SIDE;
   const raw = Buffer.isBuffer(input) ? undefined : input;
   const bytes = Buffer.isBuffer(input) ? input : input.data;
   const decodeOptions = raw ? { raw: { width: raw.width, height: raw.height, channels: raw.channels } } : {};
@@ -73,6 +78,7 @@ export async function prepareImage(input: Buffer | RawImage, options: PrepareOpt
       });
     });
   const pixels = (meta.width ?? 0) * (meta.height ?? 0) * Math.max(1, meta.pages ?? 1);
+  const longSide = options.longSide ?? (isPortrait(meta) ? PAGE_LONG_SIDE : TARGET_LONG_SIDE);
   if (pixels > MAX_IMAGE_PIXELS) {
     throw new AppError('PAYLOAD_TOO_LARGE', `이미지 해상도가 너무 큽니다 (최대 ${MAX_IMAGE_PIXELS / 1_000_000}백만 화소).`);
   }
@@ -107,6 +113,12 @@ export async function prepareImage(input: Buffer | RawImage, options: PrepareOpt
   if (Math.abs(skew) >= 0.3) image = image.rotate(-skew, { background: '#ffffff' });
   const png = await image.toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   return { png, width, height, format: raw ? 'pdf' : (meta.format ?? 'unknown'), skewDegrees: skew };
+}
+
+/** Taller than wide once its EXIF orientation is applied (orientations 5–8 turn it a quarter). */
+function isPortrait(meta: Metadata): boolean {
+  const [width, height] = (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
+  return height > width * 1.2;
 }
 
 /**
