@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dateBand } from '../src/operations/ocr-idcard/date-band.js';
+import sharp from 'sharp';
+import { dateBand, readDateBand } from '../src/operations/ocr-idcard/date-band.js';
 import { nameBand } from '../src/operations/ocr-idcard/name-band.js';
 import { referenceBand } from '../src/operations/ocr-idcard/reference-band.js';
 import { linesFromWords, type PlacedWord } from '../src/providers/ocr/read-page.js';
+import type { OcrEngine } from '../src/providers/ocr/tesseract-pool.js';
 
 const word = (text: string, x0: number, x1: number, y0 = 100, y1 = 130): PlacedWord => ({
   text,
@@ -86,6 +88,42 @@ describe('the issue-date line of a card', () => {
 
   it('is none when the date was read whole', () => {
     expect(dateBand([line('2013.08.10.', 100, 400, 200)], 800, 600)).toBeUndefined();
+  });
+
+  /** An engine that reads each try of the band as the next of `reads` ([text, confidence]). */
+  const scripted = (reads: Array<[string, number]>) => {
+    let calls = 0;
+    const engine = {
+      recognize: async () => {
+        const [text, confidence] = reads[calls++] ?? ['', 0];
+        return { text, rotateRadians: 0, lines: [{ text, confidence, box: { left: 0, top: 0, width: 100, height: 20 } }] };
+      },
+    } as unknown as OcrEngine;
+    return { engine, calls: () => calls };
+  };
+  const page = () =>
+    sharp({ create: { width: 800, height: 600, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
+  const pageLines = [line('2021,05.025', 100, 400, 150)];
+
+  it('reads the line alone until a try reads a date surely, else takes the most confident date', async () => {
+    const unsure = scripted([
+      ['2021 ,05.07 ,. ~ 수', 45],
+      ['2021.05.03', 81],
+      ['2021,05.05', 40],
+    ]);
+    expect((await readDateBand(unsure.engine, await page(), pageLines))?.date).toBe('2021.05.03.');
+    expect(unsure.calls()).toBe(2);
+    const weak = scripted([
+      ['2021.05.07', 45],
+      ['2021 05 - 느', 50],
+      ['2021 05 03', 58],
+    ]);
+    expect((await readDateBand(weak.engine, await page(), pageLines))?.date).toBe('2021.05.03.');
+    const sure = scripted([['2021.05.03', 88]]);
+    expect((await readDateBand(sure.engine, await page(), pageLines))?.date).toBe('2021.05.03.');
+    expect(sure.calls()).toBe(1);
   });
 });
 

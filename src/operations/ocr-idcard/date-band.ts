@@ -45,27 +45,33 @@ const TRIES: Array<[number, number]> = [
   [2, 0],
 ];
 
+/** A date read with at least this line confidence ends the tries; a weaker one may be a slip (05.07 for 05.03). */
+const SURE_DATE = 75;
+
 /**
  * A card's issue date read from its own line alone, when the page reading kept only its year
  * (the dots and small digits lost in the guilloche or the blur). The engine's reading of a
  * small crop turns on its scale and margins, so a few are tried in turn until one reads as a
- * date. Here the line is known to hold a date only, so dots read as spaces ("2013 8 10") are
- * taken too. Empty when there is no such line or no try reads a date.
+ * date surely; otherwise the most confident date read wins. Here the line is known to hold a
+ * date only, so dots read as spaces ("2013 8 10") are taken too. Empty when there is no such
+ * line or no try reads a date.
  */
 export async function readDateBand(engine: OcrEngine, png: Buffer, lines: OcrLine[], signal?: AbortSignal): Promise<DateRead | undefined> {
   const size = pngSize(png);
   const band = dateBand(lines, size.width, size.height);
   if (!band) return undefined;
+  let best: DateRead | undefined;
   for (const [scale, extra] of TRIES) {
     const top = Math.max(0, Math.round(band.top - (band.height * extra) / 2));
     const bottom = Math.min(size.height, Math.round(band.top + band.height * (1 + extra / 2)));
     const read = await readBand(engine, await cropPng(png, { ...band, top, height: bottom - top }, scale), signal);
     for (const line of read.lines) {
       const date = findDate(line.text) ?? spacedDate(trimJunk(line.text));
-      if (date) return { date, line };
+      if (date && line.confidence > (best?.line.confidence ?? -1)) best = { date, line };
     }
+    if ((best?.line.confidence ?? 0) >= SURE_DATE) break;
   }
-  return undefined;
+  return best;
 }
 
 export interface DateRead {
