@@ -143,6 +143,36 @@ function isoTimeOncePerMillisecond(): string {
   return lastTime;
 }
 
+/** What the line of an answered request names (as api/middleware/request-log.ts's serializers do): never headers or bodies. */
+export interface RequestLine {
+  id: string;
+  method: string;
+  path: string;
+}
+
+/**
+ * Writes the `request completed` line of an answered request, the same bytes as
+ * `logger.info({ req, res: { statusCode }, responseTime }, 'request completed')`, built as one
+ * string: pino's generic path (serializers, formatter, redaction, stringify) was a tenth of a
+ * cached API call's CPU. Only the fields named here can be in it, none of them a secret key
+ * (`censorSecrets` has nothing to do), and the line still goes through the logger's stream,
+ * so the free-text scrubbers run on it as on every other line.
+ */
+export function requestLineWriter(logger: Logger): (req: RequestLine, statusCode: number, responseTime: number) => void {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const stream = internals[pino.symbols.streamSym] as DestinationStream;
+  const time = internals[pino.symbols.timeSym] as () => string;
+  const head = `{"level":${logger.levels.values.info}`;
+  const bindings = internals[pino.symbols.chindingsSym] as string;
+  return (req, statusCode, responseTime) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const fields = `"req":{"id":${JSON.stringify(req.id)},"method":${JSON.stringify(req.method)},"path":${JSON.stringify(req.path)}}`;
+    stream.write(
+      `${head}${time()}${bindings},${fields},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},"msg":"request completed"}\n`,
+    );
+  };
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const target = destination ?? logDestination();
   const logger = pino(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, scrubSecrets } from '../src/logger.js';
+import { createLogger, requestLineWriter, scrubSecrets } from '../src/logger.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 describe('scrubSecrets', () => {
@@ -26,6 +26,29 @@ describe('log lines', () => {
     const [first, second] = lines.map((line) => Date.parse((JSON.parse(line) as { time: string }).time));
     expect(first).toBeGreaterThanOrEqual(before);
     expect(second! - first!).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('the request line written by hand', () => {
+  it('is the line pino writes for the same fields, scrubbed the same way, and follows the level', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const child = logger.child({ worker: 2 });
+    for (const id of ['1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed', 'say "hi"\u2028', 'aik_AbCdEfGh1234567890', '900101-1234567']) {
+      const req = { id, method: 'POST', path: '/api/v1/url/detect' };
+      for (const target of [logger, child]) {
+        target.info({ req, res: { statusCode: 201 }, responseTime: 7 }, 'request completed');
+        requestLineWriter(target)(req, 201, 7);
+      }
+    }
+    const withoutTime = lines.map((line) => line.replace(/"time":"[^"]*"/, ''));
+    for (let i = 0; i < withoutTime.length; i += 2) expect(withoutTime[i + 1]).toBe(withoutTime[i]);
+    expect(lines.join('')).not.toMatch(/aik_AbCd|1234567/);
+    expect(JSON.parse(lines[3]!)).toMatchObject({ level: 30, service: 'ai-utility-hub', worker: 2, req: { path: '/api/v1/url/detect' } });
+
+    logger.level = 'warn';
+    requestLineWriter(logger)({ id: 'x', method: 'POST', path: '/' }, 200, 1);
+    expect(lines).toHaveLength(16);
   });
 });
 
