@@ -91,15 +91,10 @@ function serve(
   const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
   // What pino-http binds to the request's logger and logs when the answer is out (request-log.ts).
   const request = { id, method: 'POST', path: req.url! };
-  const logger = lazyChild(runtime.logger, { req: request });
+  const caller = new RequestCaller(account, lazyChild(runtime.logger, { req: request }), id);
   let failure: unknown;
-  // A client that disconnects before the answer aborts the work (as callerOf in
-  // api/routes/operations.ts). Made only when an operation asks for the signal: most never do.
-  let controller: AbortController | undefined;
-  let gone = false;
   res.once('close', () => {
-    gone = !res.writableFinished;
-    if (gone) controller?.abort(requestCancelled());
+    if (!res.writableFinished) caller.cancel();
     const status = res.statusCode;
     const responseTime = Date.now() - started;
     if (failure === undefined && status < 500) return door.line(request, status, responseTime);
@@ -116,18 +111,6 @@ function serve(
     } catch {
       return void sendError(res, id, invalidJson());
     }
-    const caller: Caller = {
-      account,
-      logger,
-      requestId: id,
-      get signal() {
-        if (!controller) {
-          controller = new AbortController();
-          if (gone) controller.abort(requestCancelled());
-        }
-        return controller.signal;
-      },
-    };
     executeOperation(quota, operation, caller, body).then(
       ({ output, quota: state }) =>
         sendOutput(res, id, { success: true, ...output, api: operation.api, remaining: state.remaining }, state, runtime.clock()),
@@ -143,6 +126,36 @@ function serve(
       },
     );
   });
+}
+
+/**
+ * The caller of one request. A client that disconnects before its answer aborts the work (as
+ * callerOf in api/routes/operations.ts); the signal is made only when an operation asks for it
+ * (most never do), from a getter on the prototype (one on an object literal is slow to build).
+ */
+class RequestCaller implements Caller {
+  private controller: AbortController | undefined;
+  private gone = false;
+
+  constructor(
+    readonly account: Caller['account'],
+    readonly logger: Logger,
+    readonly requestId: string,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.gone) this.controller.abort(requestCancelled());
+    }
+    return this.controller.signal;
+  }
+
+  /** The client went away before its answer. */
+  cancel(): void {
+    this.gone = true;
+    this.controller?.abort(requestCancelled());
+  }
 }
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
@@ -178,7 +191,8 @@ function parseJson(text: string): unknown {
  */
 function sendOutput(res: ServerResponse, id: string, envelope: object, state: QuotaState, now: Date): void {
   const body = JSON.stringify(envelope);
-  const headers = SECURITY_HEADERS.concat(
+  const headers = [
+    ...SECURITY_HEADERS,
     'X-Request-Id',
     id,
     'RateLimit-Policy',
@@ -189,7 +203,7 @@ function sendOutput(res: ServerResponse, id: string, envelope: object, state: Qu
     JSON_TYPE,
     'Content-Length',
     String(Buffer.byteLength(body)),
-  );
+  ];
   res.writeHead(200, headers).end(body);
 }
 
