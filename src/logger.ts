@@ -185,8 +185,8 @@ export interface RequestLine {
 /**
  * Writes the `request completed` line of an answered request, the same bytes as
  * `logger.info({ req, res: { statusCode }, responseTime }, 'request completed')`, built as one
- * string: pino's generic path (serializers, formatter, redaction, stringify) was a tenth of a
- * cached API call's CPU. Only the fields named here can be in it, none of them a secret key
+ * string instead of through pino's generic path (serializers, the log formatter, redaction,
+ * stringify) on every answered call. Only the fields named here can be in it, none of them a secret key
  * (`censorSecrets` has nothing to do), and the line still goes through the logger's stream,
  * so the free-text scrubbers run on it as on every other line.
  */
