@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, requestLineWriter, scrubSecrets } from '../src/logger.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, logDestination, requestLineWriter, scrubSecrets } from '../src/logger.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 describe('scrubSecrets', () => {
@@ -49,6 +52,28 @@ describe('the request line written by hand', () => {
     logger.level = 'warn';
     requestLineWriter(logger)({ id: 'x', method: 'POST', path: '/' }, 200, 1);
     expect(lines).toHaveLength(16);
+  });
+});
+
+describe('the log destination', () => {
+  it('writes lines in blocks of 4 KiB, the rest within a quarter second and on flush', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aih-log-'));
+    const file = join(dir, 'out.log');
+    writeFileSync(file, '');
+    const logger = createLogger('info', logDestination(file));
+    const written = () => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+    logger.info('first');
+    expect(written()).toBe(0);
+    for (let i = 0; i < 60; i++) logger.info({ i, padding: 'x'.repeat(40) }, 'more');
+    const inBlocks = written();
+    expect(inBlocks).toBeGreaterThan(0);
+    expect(inBlocks).toBeLessThan(61);
+    for (let waited = 0; written() < 61 && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(written()).toBe(61);
+    logger.info('last');
+    logger.flush();
+    expect(written()).toBe(62);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
