@@ -5,13 +5,14 @@ import { AppError, errorBody, fromDatabaseError, type Locale } from '../src/erro
 import { withJosa } from '../src/korean.js';
 import { CATALOG, type ApiId } from '../src/platform/catalog.js';
 import { executeOperation, type Caller, type Operation } from '../src/platform/execute.js';
-import type { Logger } from '../src/logger.js';
+import { requestLineWriter, type Logger } from '../src/logger.js';
+import type { QuotaState } from '../src/platform/quota.js';
 import type { Runtime } from '../src/runtime.js';
 import { DEFAULT_BODY_LIMIT_MB } from './middleware/body.js';
 import { invalidJson } from './middleware/errors.js';
-import { setExhaustedQuotaHeaders, setQuotaHeaders } from './middleware/quota-headers.js';
+import { rateLimit, rateLimitPolicy, setExhaustedQuotaHeaders } from './middleware/quota-headers.js';
 import { CLIENT_REQUEST_ID } from './middleware/request-log.js';
-import { securityHeaders } from './middleware/security-headers.js';
+import { SECURITY_HEADERS, securityHeaders } from './middleware/security-headers.js';
 import { operationBodyLimitMb, requestCancelled } from './routes/operations.js';
 
 /** Bodies read here: the default limit; operations declaring larger ones (the ID reader's images) stay with express. */
@@ -33,9 +34,12 @@ export function fastOperations(runtime: Runtime): (req: IncomingMessage, res: Se
   const operations: Record<ApiId, Operation> = runtime.operations;
   for (const api of CATALOG) if (operationBodyLimitMb(api.id) <= DEFAULT_BODY_LIMIT_MB) byPath.set(api.path, operations[api.id]);
   const { apiKeys, subscriptions } = runtime.platform;
-  // The request line names only id, method, path and status (never headers): pino's header
-  // redaction, a tenth of the line's cost, has nothing to find in it.
-  const lines = runtime.logger.child({}, { redact: [] });
+  const door: Door = {
+    line: requestLineWriter(runtime.logger),
+    // The error line names only id, method, path, status and the error (never headers): pino's
+    // header redaction, a tenth of the line's cost, has nothing to find in it.
+    lines: runtime.logger.child({}, { redact: [] }),
+  };
 
   return (req, res, fallback) => {
     if (req.method !== 'POST') return false;
@@ -54,11 +58,17 @@ export function fastOperations(runtime: Runtime): (req: IncomingMessage, res: Se
       return false;
     }
     void apiKeys.authenticate(key.trim()).then(
-      (account) => (account ? serve(runtime, lines, operation, subscriptions, account, req, res) : fallback()),
+      (account) => (account ? serve(runtime, door, operation, subscriptions, account, req, res) : fallback()),
       () => fallback(),
     );
     return true;
   };
+}
+
+/** Where the request's line goes: written by hand when answered, through pino when it failed. */
+interface Door {
+  line: ReturnType<typeof requestLineWriter>;
+  lines: Logger;
 }
 
 /** body-parser's JSON accepts any type whose charset, if named, is a UTF-8 one (api/middleware/body.ts). */
@@ -69,7 +79,7 @@ function utf8(contentType: string | undefined): boolean {
 
 function serve(
   runtime: Runtime,
-  lines: Logger,
+  door: Door,
   operation: Operation,
   quota: Runtime['platform']['subscriptions'],
   account: Caller['account'],
@@ -79,29 +89,17 @@ function serve(
   const started = Date.now();
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
-  const path = req.url!;
   // What pino-http binds to the request's logger and logs when the answer is out (request-log.ts).
-  const bindings = { req: { id, method: 'POST', path } };
-  const logger = lazyChild(runtime.logger, bindings);
-  securityHeaders(req as never, res as never, noop);
-  res.setHeader('X-Request-Id', id);
+  const request = { id, method: 'POST', path: req.url! };
+  const caller = new RequestCaller(account, lazyChild(runtime.logger, { req: request }), id);
   let failure: unknown;
-  // A client that disconnects before the answer aborts the work (as callerOf in
-  // api/routes/operations.ts). Made only when an operation asks for the signal: most never do.
-  let controller: AbortController | undefined;
-  let gone = false;
   res.once('close', () => {
-    gone = !res.writableFinished;
-    if (gone) controller?.abort(requestCancelled());
+    if (!res.writableFinished) caller.cancel();
     const status = res.statusCode;
-    const level = status === 500 ? 'error' : status > 500 ? 'warn' : 'info';
     const responseTime = Date.now() - started;
-    if (failure !== undefined || status >= 500) {
-      const err = failure ?? new Error(`failed with status code ${status}`);
-      lines[level]({ ...bindings, res: { statusCode: status }, err, responseTime }, 'request errored');
-    } else {
-      lines[level]({ ...bindings, res: { statusCode: status }, responseTime }, 'request completed');
-    }
+    if (failure === undefined && status < 500) return door.line(request, status, responseTime);
+    const err = failure ?? new Error(`failed with status code ${status}`);
+    door.lines[status === 500 ? 'error' : 'warn']({ req: request, res: { statusCode: status }, err, responseTime }, 'request errored');
   });
 
   const chunks: Buffer[] = [];
@@ -111,36 +109,53 @@ function serve(
     try {
       body = parseJson(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     } catch {
-      return void sendError(res, invalidJson());
+      return void sendError(res, id, invalidJson());
     }
-    const caller: Caller = {
-      account,
-      logger,
-      requestId: id,
-      get signal() {
-        if (!controller) {
-          controller = new AbortController();
-          if (gone) controller.abort(requestCancelled());
-        }
-        return controller.signal;
-      },
-    };
     executeOperation(quota, operation, caller, body).then(
-      ({ output, quota: state }) => {
-        setQuotaHeaders(res as unknown as Response, state, runtime.clock());
-        send(res, 200, { success: true, ...output, api: operation.api, remaining: state.remaining });
-      },
+      ({ output, quota: state }) =>
+        sendOutput(res, id, { success: true, ...output, api: operation.api, remaining: state.remaining }, state, runtime.clock()),
       (error: unknown) => {
         runtime.database.observe(error);
         const known = error instanceof AppError ? error : fromDatabaseError(error);
         if (!known || known.status >= 500) failure = error;
         sendError(
           res,
+          id,
           known ?? new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의하실 때 요청 ID ${withJosa(id, '을/를')} 알려 주세요.`),
         );
       },
     );
   });
+}
+
+/**
+ * The caller of one request. A client that disconnects before its answer aborts the work (as
+ * callerOf in api/routes/operations.ts); the signal is made only when an operation asks for it
+ * (most never do), from a getter on the prototype (one on an object literal is slow to build).
+ */
+class RequestCaller implements Caller {
+  private controller: AbortController | undefined;
+  private gone = false;
+
+  constructor(
+    readonly account: Caller['account'],
+    readonly logger: Logger,
+    readonly requestId: string,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.gone) this.controller.abort(requestCancelled());
+    }
+    return this.controller.signal;
+  }
+
+  /** The client went away before its answer. */
+  cancel(): void {
+    this.gone = true;
+    this.controller?.abort(requestCancelled());
+  }
 }
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
@@ -170,21 +185,41 @@ function parseJson(text: string): unknown {
   return JSON.parse(trimmed);
 }
 
-function send(res: ServerResponse, status: number, value: unknown): void {
-  const body = Buffer.from(JSON.stringify(value));
-  res.statusCode = status;
-  res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
+/**
+ * An answered call: every header in one `writeHead` (no header map built up call by call) and
+ * the body as a string, which node:http sends with the head in one write.
+ */
+function sendOutput(res: ServerResponse, id: string, envelope: object, state: QuotaState, now: Date): void {
+  const body = JSON.stringify(envelope);
+  const headers = [
+    ...SECURITY_HEADERS,
+    'X-Request-Id',
+    id,
+    'RateLimit-Policy',
+    rateLimitPolicy(state),
+    'RateLimit',
+    rateLimit(state, now.getTime()),
+    'Content-Type',
+    JSON_TYPE,
+    'Content-Length',
+    String(Buffer.byteLength(body)),
+  ];
+  res.writeHead(200, headers).end(body);
 }
 
 /** As api/middleware/errors.ts `sendError`, on a bare response. */
-function sendError(res: ServerResponse, error: AppError): void {
+function sendError(res: ServerResponse, id: string, error: AppError): void {
   if (res.headersSent) return;
+  securityHeaders(res.req as never, res as never, noop);
+  res.setHeader('X-Request-Id', id);
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   res.setHeader('Vary', 'Accept-Language');
   setExhaustedQuotaHeaders(res as unknown as Response, error);
-  send(res, error.status, errorBody(error, localeOf(res.req)));
+  const body = JSON.stringify(errorBody(error, localeOf(res.req)));
+  res.statusCode = error.status;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 function localeOf(req: IncomingMessage): Locale {

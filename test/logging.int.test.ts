@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, scrubSecrets } from '../src/logger.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, logDestination, requestLineWriter, scrubSecrets } from '../src/logger.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 describe('scrubSecrets', () => {
@@ -26,6 +29,51 @@ describe('log lines', () => {
     const [first, second] = lines.map((line) => Date.parse((JSON.parse(line) as { time: string }).time));
     expect(first).toBeGreaterThanOrEqual(before);
     expect(second! - first!).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('the request line written by hand', () => {
+  it('is the line pino writes for the same fields, scrubbed the same way, and follows the level', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const child = logger.child({ worker: 2 });
+    for (const id of ['1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed', 'say "hi"\u2028', 'aik_AbCdEfGh1234567890', '900101-1234567']) {
+      const req = { id, method: 'POST', path: '/api/v1/url/detect' };
+      for (const target of [logger, child]) {
+        target.info({ req, res: { statusCode: 201 }, responseTime: 7 }, 'request completed');
+        requestLineWriter(target)(req, 201, 7);
+      }
+    }
+    const withoutTime = lines.map((line) => line.replace(/"time":"[^"]*"/, ''));
+    for (let i = 0; i < withoutTime.length; i += 2) expect(withoutTime[i + 1]).toBe(withoutTime[i]);
+    expect(lines.join('')).not.toMatch(/aik_AbCd|1234567/);
+    expect(JSON.parse(lines[3]!)).toMatchObject({ level: 30, service: 'ai-utility-hub', worker: 2, req: { path: '/api/v1/url/detect' } });
+
+    logger.level = 'warn';
+    requestLineWriter(logger)({ id: 'x', method: 'POST', path: '/' }, 200, 1);
+    expect(lines).toHaveLength(16);
+  });
+});
+
+describe('the log destination', () => {
+  it('writes lines in blocks of 4 KiB, the rest within a quarter second and on flush', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aih-log-'));
+    const file = join(dir, 'out.log');
+    writeFileSync(file, '');
+    const logger = createLogger('info', logDestination(file));
+    const written = () => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+    logger.info('first');
+    expect(written()).toBe(0);
+    for (let i = 0; i < 60; i++) logger.info({ i, padding: 'x'.repeat(40) }, 'more');
+    const inBlocks = written();
+    expect(inBlocks).toBeGreaterThan(0);
+    expect(inBlocks).toBeLessThan(61);
+    for (let waited = 0; written() < 61 && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(written()).toBe(61);
+    logger.info('last');
+    logger.flush();
+    expect(written()).toBe(62);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -18,10 +18,19 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Name, value, name, value…: the shape `res.writeHead` takes (api/fast-operations.ts writes them in one go). */
+export const SECURITY_HEADERS: readonly string[] = [
+  'Content-Security-Policy',
+  CONTENT_SECURITY_POLICY,
+  'X-Frame-Options',
+  'DENY',
+  'X-Content-Type-Options',
+  'nosniff',
+  'Cross-Origin-Opener-Policy',
+  'same-origin',
+];
+
 export const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  for (let i = 0; i < SECURITY_HEADERS.length; i += 2) res.setHeader(SECURITY_HEADERS[i]!, SECURITY_HEADERS[i + 1]!);
   next();
 };

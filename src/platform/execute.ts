@@ -59,27 +59,14 @@ export async function executeOperation<Schema extends z.ZodType, Output extends 
   rawInput: unknown,
 ): Promise<Executed<Output>> {
   const input = parseInput(operation.schema, rawInput);
-  const leases: QuotaLease[] = [];
-  const ctx: OperationContext = {
-    account: caller.account,
-    logger: caller.logger,
-    requestId: caller.requestId,
-    // Read when the operation asks: a door may make the signal only then (api/fast-operations.ts).
-    get signal() {
-      return caller.signal;
-    },
-    async charge(api) {
-      const lease = await quota.reserve(caller.account.id, api);
-      leases.push(lease);
-      return lease;
-    },
-  };
+  const ctx = new RunContext(quota, caller);
   const own = await ctx.charge(operation.api);
+  const { leases } = ctx;
   try {
     const output = await operation.run(ctx, input);
     if (operation.isFree?.(output)) await refund(leases[0]!, caller.logger);
     // Every charge is recorded before the answer leaves: a crash before this gives them back.
-    await Promise.all(leases.map((lease) => lease.settle()));
+    await (leases.length === 1 ? own.settle() : Promise.all(leases.map((lease) => lease.settle())));
     return { output, quota: snapshot(own) };
   } catch (error) {
     const earned = error instanceof AppError ? error.earnedCharge : undefined;
@@ -96,6 +83,38 @@ export async function executeOperation<Schema extends z.ZodType, Output extends 
     // An earned charge that could not be recorded is not paid for: the call fails as unavailable.
     if (kept.includes(false)) throw new AppError('UNAVAILABLE', '호출을 기록하지 못했습니다. 잠시 후 다시 시도하세요.', {}, 1);
     throw error;
+  }
+}
+
+/**
+ * The context of one run: a class, so its `signal` getter lives on the prototype (an object
+ * literal with a getter is rebuilt through the runtime's slow path on every call).
+ */
+class RunContext implements OperationContext {
+  readonly account: Account;
+  readonly logger: Logger;
+  readonly requestId: string;
+  /** Every charge of the run, the operation's own first. */
+  readonly leases: QuotaLease[] = [];
+
+  constructor(
+    private readonly quota: Quota,
+    private readonly caller: Caller,
+  ) {
+    this.account = caller.account;
+    this.logger = caller.logger;
+    this.requestId = caller.requestId;
+  }
+
+  // Read when the operation asks: a door may make the signal only then (api/fast-operations.ts).
+  get signal(): AbortSignal | undefined {
+    return this.caller.signal;
+  }
+
+  async charge(api: ApiId): Promise<QuotaLease> {
+    const lease = await this.quota.reserve(this.account.id, api);
+    this.leases.push(lease);
+    return lease;
   }
 }
 

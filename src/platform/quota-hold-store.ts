@@ -322,7 +322,8 @@ export function createQuotaHolds(db: Database, options: QuotaHoldsOptions) {
       return spare ? Promise.resolve(spare) : (takes.add(request) as Promise<TakeResult>);
     },
     /** True once the call is recorded; false for a hold already given back (this instance was taken for dead). */
-    settle: (holdId: string, key: TakeRequest) => settles.add({ ...key, settle: holdId }) as Promise<boolean>,
+    settle: (holdId: string, key: TakeRequest) =>
+      settles.add({ accountId: key.accountId, api: key.api, settle: holdId }) as Promise<boolean>,
     giveBack: (holdId: string) => (refundToSpare(holdId) ? Promise.resolve() : givebacks.add({ holdId, units: 1 })),
 
     returnsLanded,
