@@ -215,10 +215,11 @@ export function isAnswerable(ranked: RankedChunk[], wordCount: number, minReleva
  */
 function missingShare(numbers: string[], text: string): number {
   if (numbers.length === 0) return 0;
+  const withoutZeros = (number: string) => number.replace(/^0+(?=\d)/, '');
   const named = new Set<string>();
   for (const number of numbersIn(text)) {
     named.add(number);
-    for (const part of number.split(/[.:]/)) named.add(part.replace(/^0+(?=\d)/, ''));
+    for (const part of number.split(/[.:]/)) named.add(withoutZeros(part));
   }
-  return numbers.filter((number) => !named.has(number.replace(/^0+(?=\d)/, ''))).length / numbers.length;
+  return numbers.filter((number) => !named.has(withoutZeros(number))).length / numbers.length;
 }
