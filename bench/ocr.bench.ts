@@ -19,7 +19,7 @@ import { percentile, startBenchService } from './lib.js';
  * HTTP), one at a time. Then Debian's tesseract binary against tesseract.js, when installed.
  */
 const SEED = 3;
-const PER_KIND = 2;
+const PER_KIND = 4;
 
 interface Figures {
   label: string;

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { createOcrIdcardOperation } from '../src/operations/ocr-idcard/ocr-idcard.js';
+import { pngSize } from '../src/operations/ocr-idcard/preprocess.js';
 import type { OcrEngine, OcrText } from '../src/providers/ocr/tesseract-pool.js';
 
 const CARD = ['주민등록증', '홍길동', '900101-1234568', '서울특별시 종로구 세종대로 209', '2020. 8. 16.', '서울특별시 종로구청장'];
@@ -86,5 +87,31 @@ describe('ID reader operation', () => {
     controller.abort(new Error('gone'));
     expect(await run).toMatchObject({ message: 'gone' });
     expect(held.aborted).toHaveLength(1);
+  });
+
+  it('fills the missing issue date of a card from its band alone, without reading the whole image a second time', async () => {
+    const lines = ['주민등록증', '홍길동', '900101-1234568', '서울특별시 종로구 세종대로 209 (세종로)', '2020 8 !| 으', '서울특별시 종로구청장'];
+    const pageWidths: number[] = [];
+    const engine: OcrEngine = {
+      recognize: async (png) => {
+        const { width, height } = pngSize(png);
+        if (height < 400) {
+          // A band cut from the page: its date line, clearly read.
+          return { text: '2020. 8. 16.', rotateRadians: 0, lines: [{ text: '2020. 8. 16.', confidence: 90, box: { left: 0, top: 0, width, height: 40 } }] };
+        }
+        pageWidths.push(width);
+        const box = (i: number) => ({ left: 100, top: 100 + i * 120, width: 600, height: 60 });
+        return { text: lines.join('\n'), rotateRadians: 0, lines: lines.map((text, i) => ({ text, confidence: 91, box: box(i) })) };
+      },
+      stats: () => ({ workers: 1, busy: 0, queued: 0 }),
+      close: async () => {},
+    };
+    const operation = createOcrIdcardOperation({ ocr: () => engine });
+    const card = (await sharp({ create: { width: 1400, height: 900, channels: 3, background: '#fff' } }).png().toBuffer()).toString('base64');
+    const result = await operation.run(ctx(5), { base64_image: card, mask: false });
+    expect(result.info.issue_date).toBe('2020.08.16.');
+    expect(result.warnings).toEqual([]);
+    // The page was read once: no second preparation (1800 px) was read.
+    expect(pageWidths).toEqual([1400]);
   });
 });
