@@ -90,14 +90,25 @@ describe('ID reader operation', () => {
   });
 
   it('fills the missing issue date of a card from its band alone, without reading the whole image a second time', async () => {
-    const lines = ['주민등록증', '홍길동', '900101-1234568', '서울특별시 종로구 세종대로 209 (세종로)', '2020 8 !| 으', '서울특별시 종로구청장'];
+    const lines = [
+      '주민등록증',
+      '홍길동',
+      '900101-1234568',
+      '서울특별시 종로구 세종대로 209 (세종로)',
+      '2020 8 !| 으',
+      '서울특별시 종로구청장',
+    ];
     const pageWidths: number[] = [];
     const engine: OcrEngine = {
       recognize: async (png) => {
         const { width, height } = pngSize(png);
         if (height < 400) {
           // A band cut from the page: its date line, clearly read.
-          return { text: '2020. 8. 16.', rotateRadians: 0, lines: [{ text: '2020. 8. 16.', confidence: 90, box: { left: 0, top: 0, width, height: 40 } }] };
+          return {
+            text: '2020. 8. 16.',
+            rotateRadians: 0,
+            lines: [{ text: '2020. 8. 16.', confidence: 90, box: { left: 0, top: 0, width, height: 40 } }],
+          };
         }
         pageWidths.push(width);
         const box = (i: number) => ({ left: 100, top: 100 + i * 120, width: 600, height: 60 });
@@ -107,7 +118,11 @@ describe('ID reader operation', () => {
       close: async () => {},
     };
     const operation = createOcrIdcardOperation({ ocr: () => engine });
-    const card = (await sharp({ create: { width: 1400, height: 900, channels: 3, background: '#fff' } }).png().toBuffer()).toString('base64');
+    const card = (
+      await sharp({ create: { width: 1400, height: 900, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer()
+    ).toString('base64');
     const result = await operation.run(ctx(5), { base64_image: card, mask: false });
     expect(result.info.issue_date).toBe('2020.08.16.');
     expect(result.warnings).toEqual([]);

@@ -208,6 +208,16 @@ export async function visionImage(bytes: Buffer): Promise<string> {
   return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
 }
 
+/** `DIVIDED[background * 256 + value]`: the value over its background, as 0–255 (flattenLight). */
+const DIVIDED = (() => {
+  const table = new Uint8Array(256 * 256);
+  for (let background = 0; background < 256; background++) {
+    for (let value = 0; value < 256; value++)
+      table[background * 256 + value] = Math.min(255, Math.round((value * 255) / Math.max(1, background)));
+  }
+  return table;
+})();
+
 /**
  * Flat-field correction: the background is the local maximum (a window wider than any pen
  * stroke, so ink disappears from it), softened; dividing by it turns uneven light and large
@@ -234,14 +244,10 @@ async function flattenLight(data: Buffer, width: number, height: number): Promis
     .raw()
     .toBuffer();
   // Both per-pixel steps go through tables: a division per pixel cost more than the rest.
-  const divided = new Uint8Array(256 * 256);
-  for (let bg = 0; bg < 256; bg++) {
-    for (let value = 0; value < 256; value++) divided[bg * 256 + value] = Math.min(255, Math.round((value * 255) / Math.max(1, bg)));
-  }
   const out = Buffer.alloc(data.length);
   const histogram = new Uint32Array(256);
   for (let i = 0; i < data.length; i++) {
-    const value = divided[background[i]! * 256 + data[i]!]!;
+    const value = DIVIDED[background[i]! * 256 + data[i]!]!;
     out[i] = value;
     histogram[value]!++;
   }
@@ -262,7 +268,8 @@ function maxFilter(data: Buffer, width: number, height: number, window: number):
   const rows = new Uint8Array(data.length);
   const forward = new Uint8Array(Math.max(width, height));
   const backward = new Uint8Array(forward.length);
-  for (let y = 0; y < height; y++) runningMax(data.subarray(y * width, (y + 1) * width), window, rows.subarray(y * width), forward, backward);
+  for (let y = 0; y < height; y++)
+    runningMax(data.subarray(y * width, (y + 1) * width), window, rows.subarray(y * width), forward, backward);
   return verticalRunningMax(rows, width, height, window);
 }
 
