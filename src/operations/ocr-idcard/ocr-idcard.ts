@@ -75,14 +75,14 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   let lines = read.lines;
   let parsed = parseDocument(rawText);
   const rereadBands = async () => {
-    if (!parsed || parsed.info.type === '사업자등록증') return false;
+    if (!isCard(parsed)) return;
     const reread = await rereadCardBands(deps.ocr(), image.png, read.lines, parsed, signal);
     [parsed, lines] = [reread.parsed, [...lines, ...reread.lines]];
-    return true;
   };
   // A card missing only its name or issue date has those lines read again from their bands
   // first (150–250 ms): when that fills them, the whole second reading (about 850 ms) is saved.
-  const bandsRead = onlyBandsMissing(parsed) && (await rereadBands());
+  const bandsFirst = onlyBandsMissing(parsed);
+  if (bandsFirst) await rereadBands();
   if (needsSecondLook(parsed)) {
     // A field is missing or fails its check: read once more, prepared the other way
     // (coloured print kept, a larger scale for small text), and fill the gaps from it.
@@ -94,7 +94,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
     if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
     parsed = combined;
   }
-  if (!bandsRead) await rereadBands();
+  if (!bandsFirst) await rereadBands();
   const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';
   if (deps.vision && format !== 'pdf') {
@@ -152,9 +152,14 @@ async function rereadCardBands(
 /** Fields a card's band re-reads look for when missing (rereadCardBands). */
 const BAND_FIELDS = new Set<keyof DocumentInfo>(['name', 'issue_date']);
 
+/** A 주민등록증 or 운전면허증: the documents whose lines are read again from their bands. */
+function isCard(parsed: ParsedDocument | undefined): parsed is ParsedDocument {
+  return parsed !== undefined && parsed.info.type !== '사업자등록증';
+}
+
 /** A card whose only gaps are fields its band re-reads look for, and whose numbers all pass their checks. */
 function onlyBandsMissing(parsed: ParsedDocument | undefined): boolean {
-  if (!parsed || parsed.info.type === '사업자등록증' || parsed.warnings.length === 0) return false;
+  if (!isCard(parsed) || parsed.warnings.length === 0) return false;
   return parsed.warnings.every((warning) => warning.code === 'NOT_FOUND' && BAND_FIELDS.has(warning.field));
 }
 
