@@ -13,6 +13,8 @@
  * the adult and gambling lists), and the hand-written clean URLs.
  */
 import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/detection-lists.js';
+import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
+import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from '../src/operations/url-detect/domains.js';
 import { createUrlEngine, type UrlEngine } from '../src/operations/url-detect/engine.js';
 import type { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
 import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect/list-index.js';
@@ -201,7 +203,9 @@ async function main(): Promise<void> {
     for (const part of PARTS) {
       const cases = [...harmCases(latest, (e) => partOf(e) === part, zeroEngine), ...cleanOf(part)];
       report(`zero-hour (train part loaded), ${part}`, zeroEngine, cases);
-      if (process.argv.includes('--model') && part === 'dev' && trainOnly.model) modelRoc(trainOnly.model, cases);
+      if (process.argv.includes('--model') && part === 'dev' && trainOnly.model) {
+        modelRoc(trainOnly.model, cases, createUrlEngine({ ...trainOnly, model: undefined }));
+      }
     }
   }
 
@@ -234,21 +238,37 @@ async function main(): Promise<void> {
   );
 }
 
-/** The lexical model alone (host only, no rules): recall per category at fixed clean-site FPRs. */
-function modelRoc(model: LexicalModel, cases: Case[]): void {
-  const harmOf = (url: string) => model.predict(new URL(url).hostname).harm;
-  const clean = cases
+/**
+ * The lexical model alone (host only, no rules): recall per category at fixed clean-site FPRs.
+ * Then the most the engine could make of the same cut: the rules' verdicts joined by the model
+ * wherever the engine lets it decide alone (not on shared hosting nor under public-body
+ * suffixes), with the clean sites that union flags.
+ */
+function modelRoc(model: LexicalModel, cases: Case[], rulesOnly: UrlEngine): void {
+  const scored = cases.flatMap((c) => {
+    const verdict = classifyOrUndefined(rulesOnly, c.url);
+    if (!verdict) return [];
+    const url = canonicalizeUrl(c.url);
+    const alone = !isSharedPlatformHost(url.host) && !SHARED_HOSTING.has(url.domain ?? '') && !isInstitutionalSuffix(url.publicSuffix);
+    return [{ ...c, harm: model.predict(url.host).harm, rules: verdict.isMalicious, alone }];
+  });
+  const clean = scored
     .filter((c) => c.label === 'clean' && c.site)
-    .map((c) => harmOf(c.url))
+    .map((c) => c.harm)
     .sort((x, y) => y - x);
+  const harmful = scored.filter((c) => c.label !== 'clean');
+  const share = (items: typeof scored, hit: (c: (typeof scored)[number]) => boolean) =>
+    `${((items.filter(hit).length / Math.max(1, items.length)) * 100).toFixed(1)}%`;
   for (const rate of [0.005, 0.01, 0.02]) {
     const cut = clean[Math.floor(clean.length * rate)] ?? 1;
     const recall = [...HARM_CATEGORIES, 'all'].map((category) => {
-      const items = cases.filter((c) => c.label !== 'clean' && (category === 'all' || c.label === category));
-      const hits = items.filter((c) => harmOf(c.url) > cut).length;
-      return `${category} ${((hits / Math.max(1, items.length)) * 100).toFixed(1)}%`;
+      const items = harmful.filter((c) => category === 'all' || c.label === category);
+      return `${category} ${share(items, (c) => c.harm > cut)}`;
     });
     console.log(`model alone at ${(rate * 100).toFixed(1)}% clean-site FPR (harm > ${cut.toFixed(3)}): ${recall.join(', ')}`);
+    const union = (c: (typeof scored)[number]) => c.rules || (c.alone && c.harm > cut);
+    const sites = scored.filter((c) => c.label === 'clean' && c.site);
+    console.log(`  rules or that model where it may decide alone: all ${share(harmful, union)} at ${share(sites, union)} of clean sites`);
   }
 }
 
