@@ -14,10 +14,10 @@
  */
 import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/detection-lists.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from '../src/operations/url-detect/domains.js';
 import { createUrlEngine, type UrlEngine } from '../src/operations/url-detect/engine.js';
 import type { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
 import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect/list-index.js';
+import { modelDecidesAlone } from '../src/operations/url-detect/rules-model.js';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
 import { FRESH, HOLDOUT, TUNE } from './data/url-labelled.js';
 import { CLEAN, isKorean, LATEST, OLDER, partOf, readReal, realListsPresent, urlOf, type Part } from './data/url-real.js';
@@ -251,13 +251,10 @@ function modelRoc(model: LexicalModel, cases: Case[], rulesOnly: UrlEngine): voi
     const verdict = classifyOrUndefined(rulesOnly, c.url);
     if (!verdict) return [];
     const url = canonicalizeUrl(c.url);
-    const alone = !isSharedPlatformHost(url.host) && !SHARED_HOSTING.has(url.domain ?? '') && !isInstitutionalSuffix(url.publicSuffix);
-    return [{ ...c, harm: model.predict(url.host).harm, rules: verdict.isMalicious, alone }];
+    return [{ ...c, harm: model.predict(url.host).harm, rules: verdict.isMalicious, alone: modelDecidesAlone(url) }];
   });
-  const clean = scored
-    .filter((c) => c.label === 'clean' && c.site)
-    .map((c) => c.harm)
-    .sort((x, y) => y - x);
+  const sites = scored.filter((c) => c.label === 'clean' && c.site);
+  const clean = sites.map((c) => c.harm).sort((x, y) => y - x);
   const harmful = scored.filter((c) => c.label !== 'clean');
   const share = (items: typeof scored, hit: (c: (typeof scored)[number]) => boolean) =>
     `${((items.filter(hit).length / Math.max(1, items.length)) * 100).toFixed(1)}%`;
@@ -269,7 +266,6 @@ function modelRoc(model: LexicalModel, cases: Case[], rulesOnly: UrlEngine): voi
     });
     console.log(`model alone at ${(rate * 100).toFixed(1)}% clean-site FPR (harm > ${cut.toFixed(3)}): ${recall.join(', ')}`);
     const union = (c: (typeof scored)[number]) => c.rules || (c.alone && c.harm > cut);
-    const sites = scored.filter((c) => c.label === 'clean' && c.site);
     console.log(`  rules or that model where it may decide alone: all ${share(harmful, union)} at ${share(sites, union)} of clean sites`);
   }
 }

@@ -18,15 +18,25 @@ export function modelSignals(url: CanonicalUrl, model: LexicalModel, ruleSignals
   const threshold = model.info.threshold;
   const evidence = prediction.evidence.length > 0 ? `, 근거: ${prediction.evidence.map((e) => `'${e}'`).join(', ')}` : '';
   const reason = `공개 차단 목록으로 학습한 주소 모델이 ${CATEGORY_LABEL[prediction.category]} 사이트 주소와 닮았다고 판단함(확률 ${Math.round(prediction.harm * 100)}%${evidence})`;
-  const shared = isSharedPlatformHost(url.host) || (url.domain !== undefined && SHARED_HOSTING.has(url.domain));
-  // Lists name hacked government and school sites by the hundred: the model learns their suffix, not harm.
-  const vouched = isInstitutionalSuffix(url.publicSuffix);
-  if (prediction.flagged) return [{ category: prediction.category, weight: shared || vouched ? 30 : 50, reason }];
+  if (prediction.flagged) return [{ category: prediction.category, weight: modelDecidesAlone(url) ? 50 : 30, reason }];
   // Between the suspicious level and the threshold: one more sign from the rules decides.
   const suspicious = model.info.suspicious ?? threshold;
   // Shape signals (cheap TLD, digits, random letters) are what the model already read: no second vote.
   const corroborated = ruleSignals.some((signal) => !signal.shape && signal.weight > 5);
   if (prediction.harm >= suspicious && corroborated)
-    return [{ category: prediction.category, weight: shared ? 20 : SUSPICIOUS_WEIGHT, reason }];
+    return [{ category: prediction.category, weight: onSharedHosting(url) ? 20 : SUSPICIOUS_WEIGHT, reason }];
   return [];
+}
+
+function onSharedHosting(url: CanonicalUrl): boolean {
+  return isSharedPlatformHost(url.host) || (url.domain !== undefined && SHARED_HOSTING.has(url.domain));
+}
+
+/**
+ * Whether the model's verdict alone may condemn this address: not on shared hosting, where
+ * anyone picks any name, nor under suffixes only public bodies and schools register (lists name
+ * hacked government and school sites by the hundred: the model learns their suffix, not harm).
+ */
+export function modelDecidesAlone(url: CanonicalUrl): boolean {
+  return !onSharedHosting(url) && !isInstitutionalSuffix(url.publicSuffix);
 }
