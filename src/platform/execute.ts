@@ -66,6 +66,7 @@ export async function executeOperation<Schema extends z.ZodType, Output extends 
     const output = await operation.run(ctx, input);
     if (operation.isFree?.(output)) await refund(leases[0]!, caller.logger);
     // Every charge is recorded before the answer leaves: a crash before this gives them back.
+    // Most runs charge once: that lease settles without Promise.all's array and extra promise.
     await (leases.length === 1 ? own.settle() : Promise.all(leases.map((lease) => lease.settle())));
     return { output, quota: snapshot(own) };
   } catch (error) {

@@ -266,8 +266,9 @@ async function flattenLight(data: Buffer, width: number, height: number): Promis
  */
 function maxFilter(data: Buffer, width: number, height: number, window: number): Buffer {
   const rows = new Uint8Array(data.length);
-  const forward = new Uint8Array(Math.max(width, height));
-  const backward = new Uint8Array(forward.length);
+  // Scratch for one row: the vertical pass has its own, a whole image each.
+  const forward = new Uint8Array(width);
+  const backward = new Uint8Array(width);
   for (let y = 0; y < height; y++)
     runningMax(data.subarray(y * width, (y + 1) * width), window, rows.subarray(y * width), forward, backward);
   return verticalRunningMax(rows, width, height, window);
