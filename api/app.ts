@@ -1,7 +1,8 @@
-import express, { type Router } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { Runtime } from '../src/runtime.js';
 import { databaseErrors, errorHandler, notFound, refuseWhileDatabaseAway } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
+import { operationDoor, type OperationDoor } from './operation-door.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { accountRoutes } from './routes/account.js';
 import { mountRoutes } from './route.js';
@@ -23,8 +24,16 @@ export interface AppOptions {
   botRouters?: Router[];
 }
 
-/** The HTTP door: express over the runtime, with the bot doors' routers handed in. */
-export function createApp(runtime: Runtime, options: AppOptions = {}) {
+/** The HTTP door: express over the runtime (the operations' door in it), with the bot doors' routers handed in. */
+export function createApp(runtime: Runtime, options: AppOptions = {}): Express {
+  return createDoors(runtime, options).app;
+}
+
+/**
+ * Express, and the operation door built from the same route declarations: the server asks the
+ * door first (api/http-server.ts); express asks it too, so the app alone serves every route.
+ */
+export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: Express; operations: OperationDoor } {
   const state = options.state ?? { draining: false };
   const app = express();
   app.disable('x-powered-by');
@@ -35,7 +44,11 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   const early = [...redirectRoutes(runtime), ...healthRoutes(runtime, state)];
   const api = [...accountRoutes(runtime), ...operationRoutes(runtime), ...watchRoutes(runtime), ...urlListRoutes(runtime)];
   const openApi = openApiRoute(runtime, [...early, ...api]);
+  const operations = operationDoor(runtime, api);
 
+  app.use((req, res, next) => {
+    if (!operations(req, res)) next();
+  });
   app.use(securityHeaders);
   // The redirect (the hottest path) and health: ahead of logging.
   app.use(mountRoutes(runtime, early));
@@ -52,5 +65,5 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.use(notFound);
   app.use(databaseErrors(runtime));
   app.use(errorHandler);
-  return app;
+  return { app, operations };
 }

@@ -1,26 +1,24 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { AppError, errorBody } from '../src/errors.js';
 import type { Runtime } from '../src/runtime.js';
-import { createApp, type AppOptions } from './app.js';
-import { fastOperations } from './fast-operations.js';
+import { createDoors, type AppOptions } from './app.js';
 import { sendRedirect } from './routes/redirect.js';
 
 /**
  * The HTTP server: express for everything, except the two hottest paths, answered straight
  * from node:http because express's per-request work costs several times their own: the
  * redirect of a cached short code (misses, warnings and 404s still go through express,
- * api/routes/redirect.ts), and an operation called with a cached API key (api/fast-operations.ts).
+ * api/routes/redirect.ts), and every operation call (api/operation-door.ts).
  */
 export function createHttpServer(runtime: Runtime, options: AppOptions = {}): Server {
   return createServer(createRequestListener(runtime, options));
 }
 
 export function createRequestListener(runtime: Runtime, options: AppOptions = {}): RequestListener {
-  const app = createApp(runtime, options);
+  const { app, operations } = createDoors(runtime, options);
   const fastRedirect = cachedRedirect(runtime);
-  const fastOperation = fastOperations(runtime);
   return (req, res) => {
-    if (!fastRedirect(req, res) && !fastOperation(req, res, () => app(req, res))) app(req, res);
+    if (!fastRedirect(req, res) && !operations(req, res)) app(req, res);
   };
 }
 

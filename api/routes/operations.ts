@@ -5,7 +5,7 @@ import { linkNotFound } from '../../src/operations/shorten/stats.js';
 import { checkNeedsSubscription, judgedHarmful, listedHarmful } from '../../src/operations/shorten/shorten.js';
 import { ENGINE_FAILURE } from '../../src/operations/translate/translate.js';
 import { CATALOG, type ApiId } from '../../src/platform/catalog.js';
-import { executeOperation, type Caller, type Operation } from '../../src/platform/execute.js';
+import { executeOperation, type Operation } from '../../src/platform/execute.js';
 import { quotaExceeded, subscriptionRequired } from '../../src/platform/subscriptions.js';
 import { notConfigured, timedOut, upstreamFailure } from '../../src/providers/llm-errors.js';
 import { ocrFailed, ocrTimedOut } from '../../src/providers/ocr/tesseract-pool.js';
@@ -16,25 +16,13 @@ import { setQuotaHeaders } from '../middleware/quota-headers.js';
 import { OPERATION_EXAMPLES } from '../openapi-examples.js';
 import { linkStatsBody, operationBody } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
-import { DEFAULT_BODY_LIMIT_MB } from '../middleware/body.js';
-
-/** Why a caller's work stops when its client has gone away. */
-export const requestCancelled = () => new AppError('INVALID_REQUEST', '요청이 취소되었습니다.');
-
-export function callerOf(req: Request, res?: Response): Caller {
-  const caller: Caller = { account: accountOf(req), logger: req.log, requestId: String(req.id) };
-  if (!res) return caller;
-  // A client that disconnects before the answer aborts the work (an image waiting for OCR).
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort(requestCancelled());
-  });
-  return { ...caller, signal: controller.signal };
-}
+import { DEFAULT_BODY_LIMIT_MB } from '../json-body.js';
+import { RequestCaller } from '../http-answer.js';
 
 /**
- * Runs an operation for the request (validate, charge, run, refund on failure), sets the
- * quota headers and returns its output with the HTTP envelope's `remaining`.
+ * Runs an operation for an express request (validate, charge, run, refund on failure), sets the
+ * quota headers and returns its output with the HTTP envelope's `remaining`: for a route that is
+ * not an operation's own but charges one (`POST /delivery/watch`).
  */
 export async function runForRequest<Schema extends z.ZodType, Output extends object>(
   runtime: Runtime,
@@ -42,7 +30,8 @@ export async function runForRequest<Schema extends z.ZodType, Output extends obj
   req: Request,
   res: Response,
 ): Promise<{ output: Output; remaining: number }> {
-  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, callerOf(req, res), req.body);
+  const caller = new RequestCaller(accountOf(req), req.log, String(req.id)).cancelOnClose(res);
+  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, caller, req.body);
   setQuotaHeaders(res, quota, runtime.clock());
   return { output, remaining: quota.remaining };
 }
@@ -57,8 +46,8 @@ const EXAMPLE_RENEWAL = new Date('2026-11-30T15:00:00.000Z');
 /** JSON body limits above the default: a 10 MB ID image in Base64 is ~13.4 MB. */
 const BODY_LIMIT_MB: Partial<Record<ApiId, number>> = { 'ocr-idcard': 15 };
 
-/** The body limit an operation's route declares (api/fast-operations.ts leaves larger ones to express). */
-export function operationBodyLimitMb(api: ApiId): number {
+/** The body limit an operation's route declares. */
+function operationBodyLimitMb(api: ApiId): number {
   return BODY_LIMIT_MB[api] ?? DEFAULT_BODY_LIMIT_MB;
 }
 
@@ -95,10 +84,7 @@ export function operationRoutes(runtime: Runtime): Route[] {
       body: { schema: operation.schema, example: example.request, validatedBy: 'core', limitMb: operationBodyLimitMb(api.id) },
       answers: { 200: { description: '성공', schema: operationBody(api.id), example: example.response, headers: RATE_LIMIT_HEADERS } },
       errors: [subscriptionRequired(api.id), quotaExceeded(api.id, EXAMPLE_RENEWAL, 721673), ...errors[api.id]],
-      handler: async (_input, req, res) => {
-        const { output, remaining } = await runForRequest(runtime, operation, req, res);
-        return { success: true, ...output, api: operation.api, remaining };
-      },
+      operation,
     });
   });
 

@@ -107,7 +107,7 @@ class RunContext implements OperationContext {
     this.requestId = caller.requestId;
   }
 
-  // Read when the operation asks: a door may make the signal only then (api/fast-operations.ts).
+  // Read when the operation asks: a door may make the signal only then (api/operation-door.ts).
   get signal(): AbortSignal | undefined {
     return this.caller.signal;
   }
