@@ -3,19 +3,24 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The longest files, longest first: server processes, OCR workers, Chromium, timers. They start
+ * The longest files, longest first: server processes, OCR workers, Chromium, timers, real lists. They start
  * first: Vitest orders by the durations it remembers, and a fresh checkout (CI) remembers none,
  * so they ran last and left one worker alone at the end (npm test 97 s → 89 s on 2 cores).
  */
 const SLOW_FILES = [
-  'server.test.ts',
-  'ocr-idcard.int.test.ts',
-  'quota-crash.int.test.ts',
-  'portal.browser.test.ts',
-  'url-lists.int.test.ts',
-  'data-dir-lock.test.ts',
-  'watch-e2e.test.ts',
+  'server.e2e.test.ts',
+  'ocr-idcard.e2e.test.ts',
+  'quota-crash.e2e.test.ts',
+  'portal.e2e.test.ts',
+  'url-lists.e2e.test.ts',
+  'url-accuracy.int.test.ts',
+  'data-dir-lock.e2e.test.ts',
+  'watch.e2e.test.ts',
   'watch-cron.test.ts',
+  // The longest unit files, so that a `test:unit` run ends with both workers busy.
+  'ocr-input.test.ts',
+  'ocr-operation.test.ts',
+  'url-model.test.ts',
 ];
 
 class SlowFilesFirst extends BaseSequencer {
@@ -28,10 +33,41 @@ class SlowFilesFirst extends BaseSequencer {
 }
 
 /**
- * Every test runs against embedded PGlite. When TEST_DATABASE_URL is set (CI sets it to the
- * local PostgreSQL), the integration tests (`*.int.test.ts`) run a second time against it.
+ * Tests by tier, one project each, named by the file (`npm run test:unit`, `test:int`, `test:e2e`):
+ * `*.test.ts` unit (no runtime, database, process, Tesseract or Chromium), `*.int.test.ts` the
+ * runtime on embedded PGlite, `*.e2e.test.ts` processes, the browser and OCR end to end. When
+ * TEST_DATABASE_URL is set (`.ci/run` sets it to the local PostgreSQL), the integration files and
+ * the end-to-end files whose subject is the database run a second time against it.
  */
 const postgresUrl = process.env.TEST_DATABASE_URL;
+const INT = 'test/**/*.int.test.ts';
+const E2E = 'test/**/*.e2e.test.ts';
+
+/**
+ * Integration files whose subject does not depend on the database run once, on PGlite: the
+ * tracker client against the real server's shapes, the LLM operations against the fake model
+ * (their refunds are the executor's, which quota, security and the other files check there), the
+ * OpenAPI document, the chatbot's storage and the messages (both on their own PGlite), and URL
+ * accuracy on the real lists.
+ */
+const PGLITE_ONLY_INT = ['tracker-contract', 'generate', 'translate', 'tone', 'openapi', 'chatbot-storage', 'messages', 'url-accuracy'].map(
+  (name) => `test/${name}.int.test.ts`,
+);
+
+/** End-to-end files whose subject is the database: a server killed mid-burst, an outage, the feeds' refresh. */
+const POSTGRES_E2E = ['quota-crash', 'db-outage', 'url-lists'].map((name) => `test/${name}.e2e.test.ts`);
+
+const project = (name: string, include: string[], options: { exclude?: string[]; db?: 'pglite' | 'postgres' } = {}) => ({
+  extends: true as const,
+  test: {
+    name,
+    include,
+    exclude: options.exclude ?? [],
+    ...(options.db ? { env: { TEST_DB: options.db } } : {}),
+    // One migrated PGlite database for the run; every test app loads a copy of it.
+    ...(options.db === 'pglite' ? { globalSetup: ['test/global-setup.ts'] } : {}),
+  },
+});
 
 export default defineConfig({
   test: {
@@ -43,42 +79,18 @@ export default defineConfig({
     isolate: false,
     // Two workers even on 2 cores (Vitest's default there is one): a quarter of a one-worker run
     // is spent waiting (server processes starting, lock waits, timers), which the other worker
-    // fills. Three workers starved start-up tests into timeouts on a loaded machine (README "Test").
+    // fills. Three workers starved start-up tests into timeouts on a loaded machine
+    // (docs/decisions/2026-11-26-two-test-workers.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: SlowFilesFirst },
     projects: [
-      {
-        extends: true as const,
-        test: {
-          name: 'pglite',
-          include: ['test/**/*.test.ts'],
-          env: { TEST_DB: 'pglite' },
-          // One migrated PGlite database for the run; every test app loads a copy of it.
-          globalSetup: ['test/global-setup.ts'],
-        },
-      },
+      project('unit', ['test/**/*.test.ts'], { exclude: [INT, E2E] }),
+      project('int', [INT], { db: 'pglite' }),
+      project('e2e', [E2E], { db: 'pglite' }),
       ...(postgresUrl
         ? [
-            {
-              extends: true as const,
-              test: {
-                name: 'postgres',
-                include: ['test/**/*.int.test.ts'],
-                // Files whose subject does not depend on the database run once, on PGlite: OCR
-                // recognition, the tracker client against the real server's shapes, the LLM
-                // operations against the fake model (their refunds are the executor's, which
-                // quota, security and the other files check here), and the OpenAPI document.
-                exclude: [
-                  'test/ocr-idcard.int.test.ts',
-                  'test/tracker-contract.int.test.ts',
-                  'test/generate.int.test.ts',
-                  'test/translate.int.test.ts',
-                  'test/tone.int.test.ts',
-                  'test/openapi.int.test.ts',
-                ],
-                env: { TEST_DB: 'postgres' },
-              },
-            },
+            project('int-postgres', [INT], { exclude: PGLITE_ONLY_INT, db: 'postgres' }),
+            project('e2e-postgres', POSTGRES_E2E, { db: 'postgres' }),
           ]
         : []),
     ],

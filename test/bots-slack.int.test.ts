@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lastUserText, startFakeOpenAI, systemText, type FakeOpenAI } from './fakes/openai-server.js';
 import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { makeDocument } from './helpers/id-documents.js';
 import { assertKoreanFonts, renderImage } from './helpers/id-images.js';
-import { sharedDataPath } from './helpers/shared-data.js';
+import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
 
 const SECRET = 'test-signing-secret';
 const BOT_TOKEN = 'xoxb-test-bot-token';
@@ -384,8 +384,7 @@ describe('images in a DM and retries', () => {
 
 /** Recorded Slack payloads, read in place (../shared/data/chat-payloads/slack, see its README). */
 const PAYLOADS = sharedDataPath('chat-payloads/slack/');
-const hasPayloads = existsSync(PAYLOADS);
-if (!hasPayloads) console.warn(`[slack door test] recorded payloads SKIPPED: ${PAYLOADS} is absent`);
+const hasPayloads = sharedDataPresent('chat-payloads/slack/');
 const recorded = (name: string) => JSON.parse(readFileSync(`${PAYLOADS}${name}`, 'utf8'));
 
 /** A recorded event delivered to this app: its team is the linked one, everything else as Slack sent it. */

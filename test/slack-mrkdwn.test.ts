@@ -1,12 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeSlackText, slackMessageUrls } from '../bots/slack/mrkdwn.js';
-import { sharedDataPath } from './helpers/shared-data.js';
+import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
 
 /** Recorded Slack payloads, read in place (../shared/data/chat-payloads, see its README). */
 const PAYLOADS = sharedDataPath('chat-payloads/slack/');
-const hasPayloads = existsSync(PAYLOADS);
-if (!hasPayloads) console.warn(`[slack mrkdwn test] recorded payloads SKIPPED: ${PAYLOADS} is absent`);
+const hasPayloads = sharedDataPresent('chat-payloads/slack/');
 const payload = (name: string) => JSON.parse(readFileSync(`${PAYLOADS}${name}`, 'utf8'));
 
 describe('decoding Slack text', () => {

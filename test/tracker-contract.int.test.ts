@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { TRACK_QUERY } from '../src/providers/tracker.js';
-import { ev, startFakeTracker, TRACKER_SCHEMA_PATH, type FakeTracker } from './fakes/tracker-server.js';
+import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { sharedDataPresent } from './helpers/shared-data.js';
 
 /**
  * The tracker client against the real Delivery Tracker's shapes (the fake validates every query
@@ -105,8 +105,7 @@ describe('hosted upstream: errors as callers and the operator see them', () => {
   afterAll(() => close(h));
 
   // The fake rejects a query only by validating it against the real schema (../shared/data).
-  const schemaPresent = existsSync(TRACKER_SCHEMA_PATH);
-  if (!schemaPresent) console.warn(`[tracker contract test] rejected-query case SKIPPED: ${TRACKER_SCHEMA_PATH} is absent`);
+  const schemaPresent = sharedDataPresent('tracker-schema.graphql');
   it.skipIf(!schemaPresent)(
     'a rejected query (HTTP 400 without path) is a 502 logged at error level, not "check your number"',
     async () => {

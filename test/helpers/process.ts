@@ -18,7 +18,7 @@ export interface ServerProcess {
 /**
  * A new PGlite data directory holding the run's migrated database (test/global-setup.ts): a
  * server process started on it opens an existing database, as after a restart, instead of
- * creating a cluster (~10 s of CPU). The first start on an empty directory is `watch-e2e`'s.
+ * creating a cluster (~10 s of CPU). The first start on an empty directory is `watch.e2e`'s.
  */
 export function migratedDataDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

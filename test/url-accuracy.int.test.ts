@@ -5,7 +5,8 @@ import { ListIndex } from '../src/operations/url-detect/list-index.js';
 import { buildDetectionLists, expressionHost, teamEntries } from '../src/operations/url-detect/detection-lists.js';
 import { evaluate, type Figures } from './data/url-evaluate.js';
 import { FRESH, HOLDOUT, TUNE, type LabelledUrl } from './data/url-labelled.js';
-import { CLEAN, LATEST, partOf, readReal, realListsPresent, urlOf } from './data/url-real.js';
+import { CLEAN, LATEST, partOf, readReal, urlOf } from './data/url-real.js';
+import { sharedDataPresent } from './helpers/shared-data.js';
 
 /** Offline engine: team lists and rules, no feeds, no LLM. */
 const engine = createUrlEngine({ index: ListIndex.build(teamEntries()) });
@@ -55,7 +56,7 @@ describe('labelled URL set (issue 4 targets)', () => {
  * margin below what it reaches now (68%, 36%, 9%), so they catch a regression without pinning the lists' exact
  * contents. `npm run eval:urls` gives the full figures.
  */
-describe.skipIf(!realListsPresent())('zero-hour detection on real public lists (dev part only)', () => {
+describe.skipIf(!sharedDataPresent('url-lists/README.md'))('zero-hour detection on real public lists (dev part only)', () => {
   const every = <T>(items: readonly T[], max: number) =>
     items.length <= max ? [...items] : Array.from({ length: max }, (_, i) => items[Math.floor((i * items.length) / max)]!);
   const files = () => LATEST.filter((spec) => ['gambling', 'adult', 'phishing'].includes(spec.category)).map(readReal);

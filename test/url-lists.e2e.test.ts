@@ -1,6 +1,4 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -16,6 +14,7 @@ import { loadConfig } from '../src/config.js';
 import type { FeedSpec } from '../src/operations/url-detect/feeds.js';
 import { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
 import { createRuntime } from '../src/runtime.js';
+import { startFakeFeedServer, type FakeFeedServer } from './fakes/feed-server.js';
 import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
 import { migratedDataDir } from './helpers/process.js';
 
@@ -24,55 +23,23 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/url-lists/${n
 const run = Math.random().toString(36).slice(2, 8);
 const execFileAsync = promisify(execFile);
 
-let feedServer: Server;
+let feeds: FakeFeedServer;
 let feedBase: string;
 let app: TestApp;
-/** Requests the fake feed server saw (path and Range header). */
-const seen: { path: string; range: string | undefined }[] = [];
-
-/** A feed server that behaves like GitHub raw / abuse.ch: ETag, byte ranges, gzip bodies, the odd reset. */
-function startFeedServer(): Promise<Server> {
-  const files: Record<string, Buffer> = {
-    '/urlhaus.csv': fixture('urlhaus.csv'),
-    '/phishing.adblock': fixture('phishing.adblock'),
-    '/messy.txt.gz': gzipSync(fixture('messy-domains.txt')),
-    '/adult.hosts': fixture('adult.hosts'),
-    '/gambling/domains': fixture('gambling-domains.txt'),
-    '/flaky/domains': fixture('gambling-domains.txt'),
-    '/empty.txt': Buffer.from('# nothing here\n'),
-  };
-  let flakyResets = 0;
-  const server = createServer((req, res) => {
-    const path = req.url ?? '';
-    seen.push({ path, range: req.headers.range });
-    const body = files[path];
-    if (!body) return void res.writeHead(500).end('broken');
-    const etag = `"${body.length}"`;
-    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-    if (range && req.headers['if-range'] === etag) {
-      const start = Number(range[1]);
-      res.writeHead(206, {
-        'content-range': `bytes ${start}-${body.length - 1}/${body.length}`,
-        'content-length': body.length - start,
-        etag,
-      });
-      return void res.end(body.subarray(start));
-    }
-    res.writeHead(200, { 'content-length': body.length, 'accept-ranges': 'bytes', etag });
-    if (path === '/flaky/domains' && flakyResets++ === 0) {
-      // Half the body, then the connection drops: the client must resume from there.
-      res.write(body.subarray(0, 40));
-      setTimeout(() => res.socket?.destroy(), 20);
-      return;
-    }
-    res.end(body);
-  }).listen(0, '127.0.0.1');
-  return new Promise((resolve) => server.once('listening', () => resolve(server)));
-}
-
 beforeAll(async () => {
-  feedServer = await startFeedServer();
-  feedBase = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
+  feeds = await startFakeFeedServer(
+    {
+      '/urlhaus.csv': fixture('urlhaus.csv'),
+      '/phishing.adblock': fixture('phishing.adblock'),
+      '/messy.txt.gz': gzipSync(fixture('messy-domains.txt')),
+      '/adult.hosts': fixture('adult.hosts'),
+      '/gambling/domains': fixture('gambling-domains.txt'),
+      '/flaky/domains': fixture('gambling-domains.txt'),
+      '/empty.txt': Buffer.from('# nothing here\n'),
+    },
+    { flaky: ['/flaky/domains'] },
+  );
+  feedBase = feeds.url;
   app = await startTestApp({}, { urlLists: { download: { sleep: async () => {} } } });
   // On PostgreSQL an interrupted earlier run may have left fixture feeds: start without them.
   await app.runtime.db.delete(urlListSources).where(like(urlListSources.name, 'fixture-%'));
@@ -82,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.runtime.db.delete(urlListSources).where(like(urlListSources.name, `fixture-%-${run}`));
   await app.close();
-  await new Promise<void>((resolve) => feedServer.close(() => resolve()));
+  await feeds.close();
 });
 
 const feed = (name: string, category: FeedSpec['category'], format: FeedSpec['format'], path: string): FeedSpec => ({
@@ -114,7 +81,7 @@ describe('list update from a local server', () => {
       [true, 3, 0],
       [true, 3, 0],
     ]);
-    expect(seen.filter((s) => s.path === '/flaky/domains').map((s) => s.range)).toEqual([undefined, 'bytes=40-']);
+    expect(feeds.seen.filter((s) => s.path === '/flaky/domains').map((s) => s.range)).toEqual([undefined, 'bytes=40-']);
     expect(await reload()).toBe(true);
     expect(await reload()).toBe(false);
 
