@@ -10,7 +10,9 @@ import type {
 } from '../src/operations/delivery-watch/channels.js';
 import type { Logger } from '../src/logger.js';
 import { createDiscordRest } from './discord/client.js';
+import { NO_MENTIONS } from './discord/render.js';
 import { createSlackClient } from './slack/client.js';
+import { escapeMrkdwn } from './slack/render.js';
 
 /** Slack errors after which posting to the channel cannot work until someone acts: the watch is disabled. */
 const SLACK_GONE = new Set([
@@ -44,7 +46,12 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
 
   async function postSlack(client: webApi.WebClient, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
     try {
-      await client.chat.postMessage({ channel: target.channelId, text: message.text, unfurl_links: false, unfurl_media: false });
+      await client.chat.postMessage({
+        channel: target.channelId,
+        text: escapeMrkdwn(message.text),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
       return { ok: true };
     } catch (error) {
       const code =
@@ -59,7 +66,7 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
   async function postDiscord(rest: REST, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
     const content = message.text.length > DISCORD_MAX_CONTENT ? `${message.text.slice(0, DISCORD_MAX_CONTENT - 1)}…` : message.text;
     try {
-      await rest.post(`/channels/${encodeURIComponent(target.channelId)}/messages`, { body: { content, allowed_mentions: { parse: [] } } });
+      await rest.post(`/channels/${encodeURIComponent(target.channelId)}/messages`, { body: { content, allowed_mentions: NO_MENTIONS } });
       return { ok: true };
     } catch (error) {
       if (error instanceof DiscordAPIError) {

@@ -138,6 +138,14 @@ const envSchema = z.object({
   LOGIN_MAX_PER_ADDRESS: positiveInt(30),
   SIGNUP_MAX_PER_ADDRESS: positiveInt(10),
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  // ── Hardening (issue 33): stalled connections ──
+  /** A request's headers must arrive within this; else 408 and the connection is closed. */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(20_000),
+  /** The whole request (headers and declared body) must arrive within this; else 408 and closed. */
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(60_000),
+  /** An idle keep-alive connection is closed after this. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
+  // ── end of hardening ──
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -15,7 +15,7 @@ import { stateOf, type Progress, type TrackingResult } from '../src/operations/d
 import { createWebhookSender, signatureHeader } from '../src/operations/delivery-watch/webhook-sender.js';
 import { checkWebhookUrl } from '../src/operations/delivery-watch/webhook-url.js';
 import { startFakeChannels } from './fakes/chat-channels.js';
-import { verifySignature } from './fakes/webhook-receiver.js';
+import { startWebhookReceiver, verifySignature } from './fakes/webhook-receiver.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -232,6 +232,19 @@ describe('webhook URLs and signatures', () => {
     await expect(sender.send('https://rebind.example.com/x', 's', '{}')).resolves.toEqual({ ok: false, gone: false, reason: 'EPRIVATE' });
     await expect(sender.send('http://rebind.example.com/x', 's', '{}')).resolves.toMatchObject({ ok: false, reason: 'refused_target' });
   });
+  it("drains a receiver's answer only up to a cap: an endless answer is cut off (#33 item 2)", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const endless = receiver.endless('/hook');
+      const sender = createWebhookSender({ allowInsecure: true, timeoutMs: 60_000 });
+      await expect(sender.send(`${receiver.url}/hook`, 's', '{}')).resolves.toEqual({ ok: true });
+      await endless.closed; // without the cap this never resolves (the deadline is a minute away)
+      expect(endless.bytes()).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('signs t.body with HMAC-SHA256 as a receiver verifies it', () => {
     const header = signatureHeader('whsec_abc', '{"a":1}', 1_790_000_000);
     expect(header).toBe(`t=1790000000,v1=${createHmac('sha256', 'whsec_abc').update('1790000000.{"a":1}').digest('hex')}`);
