@@ -44,7 +44,7 @@ export function csvLineParser(sink: CsvSink): (line: string) => void {
     const first = firstRow;
     firstRow = false;
     if (column === undefined) {
-      const named = fields.findIndex((field) => URL_COLUMNS.has(columnKey(field)));
+      const named = fields.findIndex(isUrlColumn);
       if (named !== -1) {
         column = named;
         return;
@@ -54,6 +54,17 @@ export function csvLineParser(sink: CsvSink): (line: string) => void {
     if (expression) sink.entry(expression);
     else if (!(first && isHeaderLike(fields))) sink.skipped(line);
   };
+}
+
+/** True for a column name that holds the address (`홈페이지주소`, `URL`, `url`, `Domain`…). */
+export function isUrlColumn(name: string): boolean {
+  return URL_COLUMNS.has(columnKey(name));
+}
+
+/** One value as a CSV field (quoted when it holds a comma, a quote or a line break). */
+export function csvCell(value: string): string {
+  const flat = value.replace(/[\r\n]+/g, ' ');
+  return /[",]/.test(flat) ? `"${flat.replace(/"/g, '""')}"` : flat;
 }
 
 function columnKey(field: string): string {
@@ -78,9 +89,9 @@ function firstAddress(fields: string[]): string | undefined {
   return undefined;
 }
 
-/** One address cell as a list expression: the publisher's note (`외`, `외 27건`) dropped. */
+/** One address cell as a list expression: the publisher's note (`외`, `외 27건`) dropped, a typed `http;//` read as `http://`. */
 export function addressExpression(cell: string): string | undefined {
-  const text = withoutCountNote(cell.trim());
+  const text = withoutCountNote(cell.trim()).replace(/^(https?);\/\//i, '$1://');
   return text ? entryExpression(text) : undefined;
 }
 

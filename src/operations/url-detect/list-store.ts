@@ -6,6 +6,7 @@ import { urlListChunks, urlListModels, urlListSources } from '../../../db/schema
 import type { Logger } from '../../logger.js';
 import { FeedCompactor, type CompactFeed } from './detection-lists.js';
 import { downloadFeed, type DownloadOptions } from './feed-download.js';
+import { downloadOdcloudFeed } from './feed-odcloud.js';
 import { parseFeedStream } from './feed-parse.js';
 import { MAX_LINE_BYTES } from './feed-lines.js';
 import { LexicalModel, type LexicalModelInfo } from './lexical-model.js';
@@ -103,14 +104,17 @@ export function createListStore(db: Database) {
      * the new one, never half of it. A failed or empty download keeps the previous entries and
      * records the error; one feed failing does not stop the others.
      */
-    async update(feeds: readonly FeedSpec[], options: DownloadOptions & { logger?: Logger; now?: () => Date } = {}): Promise<FeedResult[]> {
+    async update(
+      feeds: readonly FeedSpec[],
+      options: DownloadOptions & { logger?: Logger; now?: () => Date; serviceKey?: string | undefined } = {},
+    ): Promise<FeedResult[]> {
       const results: FeedResult[] = [];
       for (const feed of feeds) {
         if (options.signal?.aborted) break;
         const started = Date.now();
         const now = options.now?.() ?? new Date();
         try {
-          const parsed = await parseCompact(feed, await downloadFeed(feed.url, options), options.maxBytes);
+          const parsed = await parseCompact(feed, await downloadBody(feed, options), options.maxBytes);
           if (parsed.entries === 0)
             throw new Error(
               parsed.skipped > 0
@@ -183,6 +187,13 @@ export function createListStore(db: Database) {
       await db.delete(urlListChunks).where(sql`${urlListChunks.name} not in (${kept}, ${MODEL_CHUNKS})`);
     },
   };
+}
+
+/** A feed's body: one download, or an odcloud data set's pages as CSV (the service key added to the requests only). */
+async function downloadBody(feed: FeedSpec, options: DownloadOptions & { serviceKey?: string | undefined }): Promise<Buffer> {
+  if (feed.format !== 'odcloud') return downloadFeed(feed.url, options);
+  if (!options.serviceKey) throw new Error('DATA_GO_KR_SERVICE_KEY is not set');
+  return downloadOdcloudFeed(feed.url, options.serviceKey, options);
 }
 
 interface CompactParse {
