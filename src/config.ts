@@ -132,6 +132,15 @@ const envSchema = z.object({
     .default('0 */6 * * *'),
   /** Harmful-URL feeds: `name=category:format:url`, comma-separated (unset: the README's defaults); a bad entry is reported and skipped. */
   URL_LIST_FEEDS: optionalText,
+  /** Korean smishing (issue 31): the public-data portal's key (odcloud feeds such as KISA's), its API base, short-link expansion. */
+  DATA_GO_KR_SERVICE_KEY: optionalText,
+  DATA_GO_KR_API_URL: httpUrl.default('https://api.odcloud.kr/api'),
+  URL_EXPAND: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
+  /** Extra public URL shorteners whose links are followed (comma-separated host names). */
+  URL_EXPAND_SHORTENERS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,
   /** Abuse limits (README "Limits and abuse"). */
   LOGIN_MAX_FAILURES: positiveInt(10),

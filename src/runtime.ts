@@ -205,7 +205,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     databaseKind: database.kind,
     logger,
     judge: createLlmSecondOpinion(llm),
-    feeds: parseFeedSpecs(config.URL_LIST_FEEDS),
+    feeds: parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL }),
+    serviceKey: config.DATA_GO_KR_SERVICE_KEY,
     ...options.urlLists,
   });
   const redirects = createRedirects(links, clicks, { safety: urlDetection.engine });
