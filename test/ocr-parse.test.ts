@@ -188,7 +188,8 @@ describe('parseDocument', () => {
       name: '주식회사 한빛소프트',
       id_number: '124-81-00998',
       representative: '이서준',
-      address: '경기도 성남시 분당구 판교역로 235 (삼평동)',
+      // The floor is printed: it is kept (values never lose a printed part).
+      address: '경기도 성남시 분당구 판교역로 235, 3층 (삼평동)',
       issue_date: '2015.03.02.',
       biz_type: '정보통신업',
       biz_item: '응용소프트웨어 개발',
@@ -339,6 +340,68 @@ describe('parseDocument', () => {
   it('reads 업태 misread as 업타 in its bracketed box', () => {
     const text = ['사업자등록증', '등록번호 : 124-81-00998', '사 업 의 종 류 ：[ 업 타 ] 도매 [종목] 전 자 부 품'];
     expect(parseDocument(text.join('\n'))?.info).toMatchObject({ biz_type: '도매', biz_item: '전자부품' });
+  });
+
+  it('reads a 법인사업자 certificate with letter-spaced labels, values after colons, a wrapped address and 본점소재지', () => {
+    const text = [
+      '사 업 자 등 록 증',
+      '( 법인사업자 )',
+      '등 록 번 호 : 220-81-62517',
+      '법인명(단체명) : 주식회사 청솔커뮤',
+      '니케이션즈',
+      '대 표 자 : 박 정 우',
+      '개 업 연 월 일 : 2016 년 04 월 11 일',
+      '법인등록번호 : 110111-5234567',
+      '사업장소재지 : 인천광역시 연수구 컨벤시아대로 165, 12층 1203호',
+      '(송도동, 미래타워)',
+      '본점소재지 : 서울특별시 강남구 테헤란로 289 (역삼동)',
+      '사업의 종류 : 업태 종목',
+      '옴식점업 한식 일반 음식점업',
+      '도매 및 소매업 전자상거래 소매업',
+      '발 급 사 유 : 신규',
+      '2019 년 05 월 02 일',
+      '남인천세무서장',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toEqual({
+      type: '사업자등록증',
+      name: '주식회사 청솔커뮤 니케이션즈',
+      id_number: '220-81-62517',
+      representative: '박정우',
+      address: '인천광역시 연수구 컨벤시아대로 165, 12층 1203호 (송도동, 미래타워)',
+      issue_date: '2016.04.11.',
+      biz_type: '음식점업, 도매 및 소매업',
+      biz_item: '한식 일반 음식점업, 전자상거래 소매업',
+    });
+  });
+
+  it('reads a 개인 certificate without colons, not taking the birth date for the opening date, nor a partner for the representative', () => {
+    const text = [
+      '사업자등록증',
+      '(간이과세자)',
+      '등록번호 450-01-35166',
+      '상 호 우리들로지스틱스',
+      '생 년 월 일 1968 년 03 월 14 일',
+      '성 명 김한결 외 1명',
+      '개업연월일 2003 년 04 월 07 일',
+      '사업장소재지 광주광역시 서구 치평로 211, 1층 (치평동)',
+      '업태 : 서비스업',
+      '총목 : 경영 컨설팅업',
+      '공동사업자 윤정우 (550524-2******)',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      name: '우리들로지스틱스',
+      representative: '김한결',
+      issue_date: '2003.04.07.',
+      address: '광주광역시 서구 치평로 211, 1층 (치평동)',
+      biz_type: '서비스업',
+      biz_item: '경영 컨설팅업',
+    });
+  });
+
+  it('corrects a 업태 only when one known name is that close, and keeps an unknown one as read', () => {
+    const text = (row: string) => ['사업자등록증', '등록번호 : 124-81-00998', `사업의 종류 : 업태 ${row} 종목 커피 전문점`].join('\n');
+    expect(parseDocument(text('옴식점업'))?.info.biz_type).toBe('음식점업');
+    expect(parseDocument(text('양봉업'))?.info.biz_type).toBe('양봉업');
   });
 
   it('finds no document in other text', () => {
