@@ -130,12 +130,16 @@ function count(text: string, char: string): number {
   return text.split(char).length - 1;
 }
 
-/** The URL as WHATWG parses it, when it has a host with a dot; else nothing. */
+/**
+ * The URL as WHATWG parses it, when its host is an IP address or a dotted name ending in a
+ * label with a letter (a scheme makes any such ending a link; bare hosts were checked against
+ * the public suffixes already); else nothing.
+ */
 function absoluteUrl(candidate: string): string | undefined {
   if (candidate.length > MAX_URL_LENGTH || !URL.canParse(candidate)) return undefined;
   const url = new URL(candidate);
-  if (!url.hostname.includes('.') && !url.hostname.startsWith('[')) return undefined;
-  const parsed = parseHost(url.hostname);
-  if (!parsed.isIp && !parsed.isIcann) return undefined;
-  return url.href;
+  if (parseHost(url.hostname).isIp) return url.href;
+  const labels = url.hostname.split('.');
+  const last = labels.at(-1) ?? '';
+  return labels.length >= 2 && /^(?=.*[a-z])[a-z0-9-]{2,63}$/.test(last) ? url.href : undefined;
 }
