@@ -48,6 +48,11 @@ export default defineConfig({
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
+        // Type tests (`*.test-d.ts`, expectTypeOf): checked by tsc, a mismatch fails as a test.
+        extends: true as const,
+        test: { name: 'types', include: [], typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'] } },
+      },
+      {
         extends: true as const,
         test: {
           name: 'pglite',
