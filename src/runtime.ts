@@ -7,31 +7,23 @@ import { pollScheduleOf } from './jobs/poll-schedule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
 import { createWatches, type WatchOptions } from './jobs/watch-module.js';
+import { OPEN_APIS } from './operations/catalog.js';
+import { createOperations, type Operations } from './operations/modules.js';
 import type { createWatchOperation } from './operations/delivery-watch/watch-operation.js';
 import type { WatchService } from './operations/delivery-watch/watch-service.js';
 import type { WatchPoller } from './jobs/watch-poller.js';
-import { createGenerateOperation } from './operations/generate/generate.js';
-import { createOcrIdcardOperation } from './operations/ocr-idcard/ocr-idcard.js';
-import { createLlmVisionReader } from './operations/ocr-idcard/vision.js';
-import { createChatbotOperation } from './operations/chatbot/chatbot.js';
 import { createKnowledgeStore } from './operations/chatbot/knowledge-store.js';
 import { createClickRecorder } from './operations/shorten/clicks.js';
 import { createLinkStore, type LinkStoreOptions } from './operations/shorten/links.js';
 import { createRedirects, type Redirects } from './operations/shorten/redirects.js';
-import { createShortenOperation } from './operations/shorten/shorten.js';
 import { createLinkStats, type LinkStats } from './operations/shorten/stats.js';
-import { createToneOperation } from './operations/tone/tone.js';
-import { createTranslateOperation } from './operations/translate/translate.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
-import { createUrlDetectOperation } from './operations/url-detect/url-detect.js';
 import { parseFeedSpecs } from './operations/url-detect/feeds.js';
 import { createUrlDetection, type UrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
 import { createKeyCache } from './platform/key-cache.js';
-import type { ApiId } from './platform/catalog.js';
-import type { Operation } from './platform/execute.js';
 import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js';
 import { createLoginGuard } from './platform/login-guard.js';
 import { createPasswordHasher, type PasswordHasherOptions } from './platform/password-hasher.js';
@@ -74,17 +66,7 @@ export interface RuntimeOptions {
   urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists'>;
 }
 
-/** The eight operations by catalogue id, each typed by its own input and output. */
-export interface Operations {
-  'url-shortener': ReturnType<typeof createShortenOperation>;
-  'harmful-url-detection': ReturnType<typeof createUrlDetectOperation>;
-  'tone-transformation': ReturnType<typeof createToneOperation>;
-  'text-generation': ReturnType<typeof createGenerateOperation>;
-  translation: ReturnType<typeof createTranslateOperation>;
-  'delivery-tracking': Delivery['operation'];
-  'chatbot-rag': ReturnType<typeof createChatbotOperation>;
-  'ocr-idcard': ReturnType<typeof createOcrIdcardOperation>;
-}
+export type { Operations };
 
 /** Accounts, keys, subscriptions and workspace links: what the doors authenticate and charge with. */
 export interface Platform {
@@ -178,7 +160,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY, ...options.passwords });
   const platform: Platform = {
     subscriptions,
-    accounts: createAccounts(db, subscriptions, { clock, guard, passwords }),
+    accounts: createAccounts(db, subscriptions, { clock, guard, passwords, openApis: OPEN_APIS }),
     apiKeys: createApiKeys(db, keyCache),
     workspaceLinks: createWorkspaceLinks(db, clock),
     replayGuard: createReplayGuard(db, clock),
@@ -210,7 +192,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...options.urlLists,
   });
   const redirects = createRedirects(links, clicks, { safety: urlDetection.engine });
-  const shortUrlBase = config.SHORT_URL_BASE;
 
   /** The embedded OCR engine: its workers start on the first image, so start-up stays fast. */
   let ocrPool: OcrEngine | undefined;
@@ -237,33 +218,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     { schedule: pollScheduleOf(config), ...options.watches },
   );
 
-  /** The eight operations by catalogue id: every door serves them from here. */
-  const operations = {
-    'url-shortener': createShortenOperation({
-      links,
-      redirects,
-      urlChecker: options.urlChecker ?? urlDetection.engine,
-      shortUrlBase,
-      usage: subscriptions,
-    }),
-    'harmful-url-detection': createUrlDetectOperation({ engine: urlDetection.engine }),
-    'tone-transformation': createToneOperation({ llm }),
-    'text-generation': createGenerateOperation({ llm }),
-    translation: createTranslateOperation({ llm, chunkChars: options.translateChunkChars }),
-    'delivery-tracking': delivery.operation,
-    'chatbot-rag': createChatbotOperation({
-      db,
-      store: knowledge,
-      llm,
-      useEmbeddings: Boolean(config.OPENAI_EMBEDDING_MODEL),
-      minRelevance: options.chatbot?.minRelevance,
-      statementTimeout: Boolean(config.DATABASE_URL),
-    }),
-    'ocr-idcard': createOcrIdcardOperation({
-      ocr,
-      vision: config.OPENAI_VISION_MODEL && llm.configured ? createLlmVisionReader(llm) : undefined,
-    }),
-  } satisfies Operations & Record<ApiId, Operation>;
+  /** The eight operations by catalogue id, each built by its module (src/operations/modules.ts): every door serves them from here. */
+  const operations = createOperations({
+    config,
+    db,
+    llm,
+    knowledge,
+    chatbotMinRelevance: options.chatbot?.minRelevance,
+    urlEngine: urlDetection.engine,
+    ocr,
+    translateChunkChars: options.translateChunkChars,
+    delivery,
+    links,
+    redirects,
+    urlChecker: options.urlChecker ?? urlDetection.engine,
+    subscriptions,
+  });
 
   return {
     config,
@@ -278,7 +248,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     operations,
     redirects,
     urlDetection,
-    linkStats: createLinkStats({ links, clicks, shortUrlBase }),
+    linkStats: createLinkStats({ links, clicks, shortUrlBase: config.SHORT_URL_BASE }),
     delivery,
     watches: watches.service,
     watchOperation: watches.operation,

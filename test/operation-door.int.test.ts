@@ -6,7 +6,8 @@ import { invalidJson, payloadTooLarge } from '../api/json-body.js';
 import { missingKey } from '../api/middleware/auth.js';
 import { operationBody } from '../api/response-schemas.js';
 import { errorBody } from '../src/errors.js';
-import { CATALOG, type ApiId } from '../src/platform/catalog.js';
+import { CATALOG, operationModule } from '../src/operations/catalog.js';
+import type { ApiId } from '../src/platform/catalog.js';
 import { subscriptionRequired } from '../src/platform/subscriptions.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
@@ -120,7 +121,7 @@ describe.each(CATALOG.map((api) => [api.id, api.path] as const))('%s', (api, pat
     if (api === 'translation') llm.chat({ content: 'The meeting is at 3 tomorrow.' });
     const res = await post(path, JSON.stringify(valid[api]), key());
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(operationBody(api).parse(res.body)).toMatchObject({ success: true, api });
+    expect(operationBody(operationModule(api)).parse(res.body)).toMatchObject({ success: true, api });
     expect(res.body.remaining).toBe(await app.remaining(user.apiKey, api));
     expect(res.names).toEqual([...SECURITY, 'X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Content-Type', 'Content-Length']);
     expect(res.headers['x-request-id']).toBe(REQUEST_ID);

@@ -4,6 +4,7 @@ import { urlListSources } from '../db/schema.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import type { ApiId } from '../src/platform/catalog.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { callOperation } from './helpers/typed-client.js';
 
 const DETECT = '/api/v1/url/detect';
 let app: TestApp;
@@ -27,8 +28,10 @@ async function remaining(apiKey: string, api: ApiId = 'harmful-url-detection'): 
 describe('POST /api/v1/url/detect', () => {
   it('answers clean for a Naver search for 토토, with SPEC fields and the counter', async () => {
     const before = await remaining(user.apiKey);
-    const res = await app.post(DETECT, { url: 'https://search.naver.com/search.naver?query=토토' }, user.apiKey);
-    expect(res.status).toBe(200);
+    const res = await callOperation(app, 'harmful-url-detection', { url: 'https://search.naver.com/search.naver?query=토토' }, user.apiKey);
+    if (!res.ok) throw new Error(`answered ${res.status}: ${res.body.error}`);
+    // Typed from the route declaration: a field the declaration lacks would not compile here.
+    expect(res.body.source).toBe('allowlist');
     expect(res.body).toEqual({
       success: true,
       is_malicious: false,

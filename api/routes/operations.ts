@@ -1,23 +1,16 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../src/errors.js';
+import { MODULES } from '../../src/operations/modules.js';
 import { linkNotFound } from '../../src/operations/shorten/stats.js';
-import { checkNeedsSubscription, judgedHarmful, listedHarmful } from '../../src/operations/shorten/shorten.js';
-import { ENGINE_FAILURE } from '../../src/operations/translate/translate.js';
-import { CATALOG, type ApiId } from '../../src/platform/catalog.js';
+import type { ApiId } from '../../src/platform/catalog.js';
 import { executeOperation, type Operation } from '../../src/platform/execute.js';
 import { quotaExceeded, subscriptionRequired } from '../../src/platform/subscriptions.js';
-import { notConfigured, timedOut, upstreamFailure } from '../../src/providers/llm-errors.js';
-import { ocrFailed, ocrTimedOut } from '../../src/providers/ocr/tesseract-pool.js';
-import { trackerFailure } from '../../src/providers/tracker.js';
 import type { Runtime } from '../../src/runtime.js';
+import { RequestCaller, successEnvelope } from '../http-answer.js';
 import { accountOf } from '../middleware/auth.js';
 import { setQuotaHeaders } from '../middleware/quota-headers.js';
-import { OPERATION_EXAMPLES } from '../openapi-examples.js';
 import { linkStatsBody, operationBody } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
-import { DEFAULT_BODY_LIMIT_MB } from '../json-body.js';
-import { RequestCaller } from '../http-answer.js';
 
 /**
  * Runs an operation for an express request (validate, charge, run, refund on failure), sets the
@@ -43,48 +36,29 @@ export const RATE_LIMIT_HEADERS = {
 };
 const EXAMPLE_RENEWAL = new Date('2026-11-30T15:00:00.000Z');
 
-/** JSON body limits above the default: a 10 MB ID image in Base64 is ~13.4 MB. */
-const BODY_LIMIT_MB: Partial<Record<ApiId, number>> = { 'ocr-idcard': 15 };
-
-/** The body limit an operation's route declares. */
-function operationBodyLimitMb(api: ApiId): number {
-  return BODY_LIMIT_MB[api] ?? DEFAULT_BODY_LIMIT_MB;
-}
-
-/** The errors each operation can answer besides 400, 401, 403 (subscription) and 429 (quota). */
-function operationErrors(runtime: Runtime): Record<ApiId, AppError[]> {
-  const llm = [upstreamFailure(undefined, 'HTTP 500'), notConfigured(), timedOut(runtime.config.LLM_TIMEOUT_MS)];
-  const verdict = { category: 'gambling', reason: '도박 사이트 목록에 있는 도메인입니다.' };
-  return {
-    'chatbot-rag': llm,
-    'tone-transformation': llm,
-    'harmful-url-detection': [],
-    'text-generation': llm,
-    'ocr-idcard': [ocrFailed(), ocrTimedOut()],
-    translation: [upstreamFailure(ENGINE_FAILURE, 'HTTP 500'), notConfigured(), timedOut(runtime.config.LLM_TIMEOUT_MS)],
-    'delivery-tracking': [trackerFailure('택배 조회 서버에 연결하지 못했습니다.'), ...llm.slice(1)],
-    'url-shortener': [judgedHarmful(verdict, 998), listedHarmful(verdict, 999), checkNeedsSubscription()],
-  };
-}
-
-/** POST routes of the eight operations (from the catalogue), and the shortener's click statistics. */
+/** POST routes of the eight operations (from their modules), and the shortener's click statistics. */
 export function operationRoutes(runtime: Runtime): Route[] {
   const operations: Record<ApiId, Operation> = runtime.operations;
-  const errors = operationErrors(runtime);
-  const routes: Route[] = CATALOG.map((api) => {
-    const operation = operations[api.id];
-    const example = OPERATION_EXAMPLES[api.id];
+  const routes: Route[] = MODULES.map((module) => {
+    const { catalog, example } = module;
     return defineRoute({
       method: 'post',
-      path: api.path,
-      tag: api.category,
+      path: catalog.path,
+      tag: catalog.category,
       summary: example.summary,
-      operationId: api.id,
+      operationId: catalog.id,
       auth: 'key',
-      body: { schema: operation.schema, example: example.request, validatedBy: 'core', limitMb: operationBodyLimitMb(api.id) },
-      answers: { 200: { description: '성공', schema: operationBody(api.id), example: example.response, headers: RATE_LIMIT_HEADERS } },
-      errors: [subscriptionRequired(api.id), quotaExceeded(api.id, EXAMPLE_RENEWAL, 721673), ...errors[api.id]],
-      operation,
+      body: { schema: module.input, example: example.request, validatedBy: 'core', limitMb: module.bodyLimitMb },
+      answers: {
+        200: {
+          description: '성공',
+          schema: operationBody(module),
+          example: successEnvelope(catalog.id, example.response, 999),
+          headers: RATE_LIMIT_HEADERS,
+        },
+      },
+      errors: [subscriptionRequired(catalog.id), quotaExceeded(catalog.id, EXAMPLE_RENEWAL, 721673), ...module.errors(runtime.config)],
+      operation: operations[catalog.id],
     });
   });
 

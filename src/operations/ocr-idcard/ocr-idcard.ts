@@ -21,6 +21,8 @@ import {
 import { prepareImage, visionImage } from './preprocess.js';
 import { splitLines } from './text.js';
 import { mergeReadings, type VisionReader } from './vision.js';
+import type { z } from 'zod';
+import type { ocrIdcardOutputSchema } from './ocr-idcard.schema.js';
 
 export interface OcrIdcardDeps {
   /** The embedded engine; a function so the worker pool starts on first use, not at start-up. */
@@ -41,14 +43,8 @@ export interface OcrIdcardDeps {
   now?: () => number;
 }
 
-export interface OcrIdcardOutput {
-  info: DocumentInfo;
-  raw_text: string;
-  warnings: FieldWarning[];
-  /** Per field, 0–1: the engine's confidence in the lines read, lowered by failed checks. */
-  confidence: FieldConfidence;
-  engine: 'tesseract' | 'tesseract+vision';
-}
+/** What a read returns: `z.output` of its schema (ocr-idcard.schema.ts). */
+export type OcrIdcardOutput = z.output<typeof ocrIdcardOutputSchema>;
 
 const NOT_A_DOCUMENT =
   '주민등록증, 자동차운전면허증, 사업자등록증 중 하나로 인식하지 못했습니다. 문서 전체가 선명하게 보이도록 다시 촬영해 주세요.';
