@@ -149,6 +149,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       available
         ? logger.info('database reachable again')
         : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
+    writeProbe: database.writeProbe,
+    onStorageChange: (writable, error) =>
+      writable
+        ? logger.info('database storage writable again')
+        : logger.error({ err: error }, 'database disk full: writes answer 503 STORAGE_FULL and readiness fails until a write succeeds'),
   });
 
   const { coordination } = database;
