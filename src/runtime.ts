@@ -55,7 +55,7 @@ export interface RuntimeOptions {
   /** "Now" for every part of the service (tests fix it: monthly renewal, caches, watches, tokens). */
   clock?: Clock;
   /** Password hashing (tests hash at a lower scrypt cost: a sign-up costs ~0.9 s of CPU otherwise). */
-  passwords?: Pick<PasswordHasherOptions, 'hash' | 'verify'>;
+  passwords?: Partial<PasswordHasherOptions>;
   links?: LinkStoreOptions;
   urlChecker?: UrlSafetyChecker;
   /** LLM settings beyond the config (tests shorten the retry backoff). */
