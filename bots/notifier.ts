@@ -33,6 +33,14 @@ const DISCORD_GONE_CODES = new Set([10003, 50001, 50013]);
 const DISCORD_MAX_CONTENT = 2000;
 
 /**
+ * A notice's text for Slack: escaped, so nothing an upstream or a user wrote into it can ping
+ * anyone; the channel links the service writes itself (`<#C…>`, which notify nobody) stay links.
+ */
+function slackNoticeText(text: string): string {
+  return escapeMrkdwn(text).replace(/&lt;#([A-Za-z0-9_-]+)&gt;/g, '<#$1>');
+}
+
+/**
  * The watch poller's way into the channels (src/operations/delivery-watch/channels.ts): Slack through
  * `chat.postMessage` with the bot token, Discord through `POST /channels/{id}/messages`
  * with the bot token; base URLs from `SLACK_API_URL` / `DISCORD_API_URL`. A platform
@@ -48,7 +56,7 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
     try {
       await client.chat.postMessage({
         channel: target.channelId,
-        text: escapeMrkdwn(message.text),
+        text: slackNoticeText(message.text),
         unfurl_links: false,
         unfurl_media: false,
       });

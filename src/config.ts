@@ -146,7 +146,7 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES: positiveInt(10),
   LOGIN_MAX_PER_ADDRESS: positiveInt(30),
   SIGNUP_MAX_PER_ADDRESS: positiveInt(10),
-  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   // ── Hardening (issue 33): stalled connections ──
   /** A request's headers must arrive within this; else 408 and the connection is closed. */
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(20_000),

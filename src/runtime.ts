@@ -47,7 +47,7 @@ export interface RuntimeOptions {
   /** "Now" for every part of the service (tests fix it: monthly renewal, caches, watches, tokens). */
   clock?: Clock;
   /** Password hashing (tests hash at a lower scrypt cost: a sign-up costs ~0.9 s of CPU otherwise). */
-  passwords?: Pick<PasswordHasherOptions, 'hash' | 'verify'>;
+  passwords?: Partial<PasswordHasherOptions>;
   links?: LinkStoreOptions;
   urlChecker?: UrlSafetyChecker;
   /** LLM settings beyond the config (tests shorten the retry backoff). */
@@ -131,6 +131,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       available
         ? logger.info('database reachable again')
         : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
+    writeProbe: database.writeProbe,
+    onStorageChange: (writable, error) =>
+      writable
+        ? logger.info('database storage writable again')
+        : logger.error({ err: error }, 'database disk full: writes answer 503 STORAGE_FULL and readiness fails until a write succeeds'),
   });
 
   const { coordination } = database;
