@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
-import { entryExpression } from './expressions.js';
+import { entryExpression, expressionHost, isWholeHostExpression } from './expressions.js';
+import { shortenerOf } from './shorteners.js';
 import { csvLineParser } from './feed-csv.js';
 import { DEFAULT_MAX_FEED_BYTES, forEachFeedLine, forEachFeedLineSync } from './feed-lines.js';
 
@@ -17,6 +18,8 @@ export interface ParsedFeed {
   skippedSamples: string[];
   /** Lines longer than `MAX_LINE_BYTES`, dropped unread (a hostile or broken feed). */
   tooLong: number;
+  /** Entries that name a URL shortener's whole host (`https://bit.ly/`): no entry (issue 31). */
+  ignored: number;
 }
 
 const SINKHOLES = /^(0\.0\.0\.0|127\.0\.0\.1|::1?|0|::)$/;
@@ -41,6 +44,8 @@ export interface FeedSink {
   skipped(line: string): void;
   /** A line longer than `MAX_LINE_BYTES`, dropped unread. */
   tooLong(): void;
+  /** An entry naming a URL shortener's whole host: left out, counted in the lists status. */
+  ignored(expression: string): void;
 }
 
 /**
@@ -68,15 +73,17 @@ function setSink(parsed: ParsedFeed): FeedSink {
       if (parsed.skippedSamples.length < 3) parsed.skippedSamples.push(line.slice(0, 120));
     },
     tooLong: () => parsed.tooLong++,
+    ignored: () => parsed.ignored++,
   };
 }
 
 function emptyFeed(): ParsedFeed {
-  return { entries: new Set(), exceptions: new Set(), skipped: 0, skippedSamples: [], tooLong: 0 };
+  return { entries: new Set(), exceptions: new Set(), skipped: 0, skippedSamples: [], tooLong: 0, ignored: 0 };
 }
 
 /** The parser of one feed's lines, in order (a CSV feed remembers its header's URL column). */
-function lineParser(format: FeedFormat, sink: FeedSink): (line: string) => void {
+function lineParser(format: FeedFormat, given: FeedSink): (line: string) => void {
+  const sink = withoutShortenerRoots(given);
   // The open API's pages arrive as CSV with a `url` header (feed-odcloud.ts).
   if (format === 'csv' || format === 'odcloud') return csvLineParser(sink);
   return (rawLine) => {
@@ -92,6 +99,19 @@ function lineParser(format: FeedFormat, sink: FeedSink): (line: string) => void 
     const expressions = lineExpressions(withoutTrailingComment(line), format);
     if (expressions === undefined) sink.skipped(line);
     else for (const expression of expressions) sink.entry(expression);
+  };
+}
+
+/**
+ * A bare shortener root (`https://bit.ly/`, `c11.kr/`, `||han.gl^`) names every link of a public
+ * service, the harmless ones included: KISA reports such roots when the link itself was not
+ * kept. It is no entry; a listed short link (`han.gl/AbCd`) stays one and names that link only.
+ */
+function withoutShortenerRoots(sink: FeedSink): FeedSink {
+  return {
+    ...sink,
+    entry: (expression) =>
+      isWholeHostExpression(expression) && shortenerOf(expressionHost(expression)) ? sink.ignored(expression) : sink.entry(expression),
   };
 }
 

@@ -202,12 +202,14 @@ interface CompactParse {
   skipped: number;
   skippedSamples: string[];
   tooLong: number;
+  ignored: number;
+  ignoredSamples: string[];
 }
 
 /** Parses a downloaded body straight into sorted hashes and a training sample. */
 async function parseCompact(feed: FeedSpec, body: Buffer, maxBytes: number | undefined): Promise<CompactParse> {
   const compactor = new FeedCompactor(feed.name, feed.category);
-  const result = { entries: 0, skipped: 0, skippedSamples: [] as string[], tooLong: 0 };
+  const result = { entries: 0, skipped: 0, skippedSamples: [] as string[], tooLong: 0, ignored: 0, ignoredSamples: [] as string[] };
   let entries = 0;
   await parseFeedStream(
     body,
@@ -223,6 +225,10 @@ async function parseCompact(feed: FeedSpec, body: Buffer, maxBytes: number | und
         if (result.skippedSamples.length < 3) result.skippedSamples.push(line.slice(0, 120));
       },
       tooLong: () => result.tooLong++,
+      ignored: (expression) => {
+        result.ignored++;
+        if (result.ignoredSamples.length < 3 && !result.ignoredSamples.includes(expression)) result.ignoredSamples.push(expression);
+      },
     },
     maxBytes,
   );
@@ -354,6 +360,8 @@ function feedNotes(parsed: CompactParse): string | null {
   const notes: string[] = [];
   if (parsed.skipped > 0) notes.push(`${parsed.skipped} lines not understood were skipped (e.g. '${parsed.skippedSamples[0]}')`);
   if (parsed.tooLong > 0) notes.push(`${parsed.tooLong} lines longer than ${MAX_LINE_BYTES} bytes were skipped`);
+  if (parsed.ignored > 0)
+    notes.push(`${parsed.ignored} bare URL-shortener roots were ignored, not entries (e.g. ${parsed.ignoredSamples.join(', ')})`);
   return notes.length > 0 ? notes.join('; ') : null;
 }
 
