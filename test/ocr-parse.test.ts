@@ -208,6 +208,22 @@ describe('parseDocument', () => {
     expect(business?.warnings.map((w) => [w.field, w.code])).toEqual([['id_number', 'CHECKSUM_MISMATCH']]);
   });
 
+  it('reads an old licence whose number starts with its region name, and masks its serial', () => {
+    const text = [
+      '자동차운전면허증',
+      '충 남 15-188355-20',
+      '1종 보통',
+      '최민재',
+      '510312-1544859',
+      '대구광역시 달서구 월배로 362 (월성동)',
+      '2015.11.18',
+      '충남지방경찰청장',
+    ];
+    const parsed = parseDocument(text.join('\n'))!;
+    expect(parsed.info).toMatchObject({ type: '자동차운전면허증', name: '최민재', license_number: '충남 15-188355-20' });
+    expect(maskDocument(parsed.info, text.join('\n')).info.license_number).toBe('충남 15-******-20');
+  });
+
   it('reads a licence whose class boxes share the name line', () => {
     const text = [
       '자동차운전면허증',
