@@ -90,6 +90,13 @@ describe('Korean text clean-up', () => {
     expect(cleanAddress(['서울 종로구 세종대로 209', '( 세 종 로 )'])).toBe('서울 종로구 세종대로 209 (세종로)');
   });
 
+  it('keeps a reference part cut off at the edge of a photo, completing only what is unambiguous', () => {
+    expect(cleanAddress(['경기도 안양시 동안구 시민대로 112, 112동 902호 (관양동, 새빛아파!'])).toBe(
+      '경기도 안양시 동안구 시민대로 112, 112동 902호 (관양동, 새빛아파트)',
+    );
+    expect(cleanAddress(['인천광역시 연수구 컨벤시아대로 165', '(송도동) 」'])).toBe('인천광역시 연수구 컨벤시아대로 165 (송도동)');
+  });
+
   it('spells a word-initial 려/료/류 as 여/요/유 (두음 법칙), but not after a syllable OCR spaced off', () => {
     expect(cleanAddress(['제주특별자치도 안양시 력삼1길 12'])).toBe('제주특별자치도 안양시 역삼1길 12');
     expect(cleanAddress(['서울특별시 영등포구 여의대로 24 (려의도동)'])).toBe('서울특별시 영등포구 여의대로 24 (여의도동)');
