@@ -229,6 +229,11 @@ describe('parseDocument', () => {
     const parsed = parseDocument(text.join('\n'))!;
     expect(parsed.info).toMatchObject({ type: '자동차운전면허증', name: '최민재', license_number: '충남 15-188355-20' });
     expect(maskDocument(parsed.info, text.join('\n')).info.license_number).toBe('충남 15-******-20');
+    // Without the resident number the name is still looked for above the address, not above the licence number.
+    expect(parseDocument(text.filter((line) => !line.startsWith('5103')).join('\n'))?.info.name).toBe('최민재');
+    // A speck read as a digit before the resident number is dropped when the check digit then holds.
+    expect(parseDocument(text.join('\n').replace('510312-1544859', '3510312-1544859'))?.info.id_number).toBe('510312-1544859');
+    expect(parseDocument(text.join('\n').replace('510312-1544859', '3510312-1544858'))?.info.id_number).not.toBe('510312-1544858');
   });
 
   it('reads a licence whose class boxes share the name line', () => {
@@ -418,6 +423,39 @@ describe('parseDocument', () => {
       address: '광주광역시 서구 치평로 211, 1층 (치평동)',
       biz_type: '서비스업',
       biz_item: '경영 컨설팅업',
+    });
+  });
+
+  it('reads labels printed apart from their values (a wide column gap cuts them onto lines of their own)', () => {
+    const text = [
+      '사 업 자 등 록 증',
+      '( 법 인 사업자 )',
+      '등 록 번호 :',
+      '615-87-85684',
+      '법 인 명 (단체명) : ( 주 ) 늘 푸 른 정밀',
+      '대표자 :',
+      '강지환',
+      '개 업 연 월일 : 2005 년 03 월 18 일',
+      '사 업 장 소재지 :',
+      '대 구 광역시 달서구 달 구 벌 대로 163, 4 증 726 호 ( 감 삼동)',
+      '본 점 소재지 :',
+      '광 주 광역시 서구 무 진 대 로 379, 7 층 ( 농 성 동)',
+      '사 업 의 종 류 : 업태',
+      '종목 커피 전문점',
+      '음식점업',
+      '커피 전문점',
+      '음식점업',
+      '한식 일반 음식점업',
+      '발 급 사유:',
+      '정정',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      id_number: '615-87-85684',
+      representative: '강지환',
+      // 층 read as 증 after a number can only be 층.
+      address: '대구광역시 달서구 달구벌대로 163, 4층 726호 (감삼동)',
+      biz_type: '음식점업, 음식점업',
+      biz_item: '커피 전문점, 커피 전문점, 한식 일반 음식점업',
     });
   });
 

@@ -66,7 +66,14 @@ function findNumber(line: string, pattern: RegExp, format: (m: RegExpExecArray) 
 }
 
 export function findResidentNumber(line: string): string | undefined {
-  return findNumber(line, RESIDENT, (m) => `${m[1]}${m[2]}${m[3]}-${m[4]}`, residentChecksumOk);
+  const format = (m: RegExpExecArray) => `${m[1]}${m[2]}${m[3]}-${m[4]}`;
+  const found = findNumber(line, RESIDENT, format, residentChecksumOk);
+  if (found) return found;
+  // A speck of the portrait read as a digit before the number ("3510312-1544859"): taken
+  // off only when what is left is a number whose check digit holds.
+  const trimmed = line.replace(/(?<!\d)\d(?=\d{6}\s*[-–]\s*\d{7}(?!\d))/, '');
+  const number = trimmed !== line ? findNumber(trimmed, RESIDENT, format, residentChecksumOk) : undefined;
+  return number && residentChecksumOk(number) ? number : undefined;
 }
 
 export function findLicenceNumber(line: string): string | undefined {
