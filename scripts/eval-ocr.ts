@@ -63,6 +63,8 @@ const { values: args } = parseArgs({
     per: { type: 'string', default: '6' },
     verbose: { type: 'boolean', default: false },
     show: { type: 'string' },
+    /** Write each item's label, truth and text read to this JSON file (for replaying the parser while tuning). */
+    dump: { type: 'string' },
     detect: { type: 'boolean', default: false },
     engine: { type: 'string', default: 'js' },
     psm: { type: 'string', default: '6' },
@@ -239,6 +241,7 @@ async function main(): Promise<void> {
   };
   const parts = args.part.split(',') as Part[];
   const tallies = new Map<string, Tally>();
+  const dumped: Array<{ label: string; truth: Record<string, string>; raw_text: string }> = [];
   const started = performance.now();
   for (const set of args.sets.split(',')) {
     const groups: Array<[string, Item[]]> =
@@ -273,6 +276,7 @@ async function main(): Promise<void> {
             const info = await operation
               .run(ctx, { base64_image: item.image.toString('base64'), mask: false })
               .then((out) => {
+                if (args.dump) dumped.push({ label: item.label, truth: item.truth, raw_text: out.raw_text });
                 if (args.show && item.label.includes(args.show))
                   console.log(`--- ${item.label}\n${out.raw_text}\n${JSON.stringify(out.warnings)}`);
                 warned = new Set(out.warnings.map((warning) => warning.field));
@@ -317,6 +321,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`(${PER_KIND} documents per type and level; ${Math.round((performance.now() - started) / 1000)} s)`);
+  if (args.dump) writeFileSync(args.dump, JSON.stringify(dumped, null, 1));
   await pool.close();
 }
 

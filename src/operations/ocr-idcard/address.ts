@@ -38,7 +38,8 @@ const ROAD = /^(.*?[가-힣\d](?:로|길)(?:\d+번?길)?\s*\d+(?:-\d+)?)(?!\d)/;
  * a number and 호, 농/둥/통 are 동 misread (no address has 통 there).
  */
 const UNIT_PART = /^(?:제|지하|B)?\d+(?:-\d+)?(?:동|층|호)$/;
-const REFERENCES = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|$)/g;
+/** The reference part "(동, 건물)"; one cut off at the photo's edge ends at the specks after it ("(관양동, 새빛아파!"). */
+const REFERENCES = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|[^가-힣\d,\s()（）]*$)/g;
 
 /**
  * Division names read against the real list: the 시·도 (also glued to its 시·군·구, as in
@@ -160,11 +161,15 @@ function dropSpecksBeforeRoad(tokens: string[]): string[] {
 
 /** Every unit, floor and room printed before the reference part; specks between them fall away. */
 function unitParts(detail: string): string[] {
-  return detail
-    .replace(/(\d+)\s*[농둥통](?=\s*\d+\s*호)/g, '$1동')
-    .replace(/(\d)\s+(동|층|호)(?![가-힣])/g, '$1$2')
-    .split(/[\s,()（）]+/)
-    .filter((token) => UNIT_PART.test(token));
+  return (
+    detail
+      .replace(/(\d+)\s*[농둥통](?=\s*\d+\s*호)/g, '$1동')
+      // 층 is often read 증 (one stroke): after a number in an address it can only be 층.
+      .replace(/(\d)\s*증(?![가-힣])/g, '$1층')
+      .replace(/(\d)\s+(동|층|호)(?![가-힣])/g, '$1$2')
+      .split(/[\s,()（）]+/)
+      .filter((token) => UNIT_PART.test(token))
+  );
 }
 
 /**
@@ -207,7 +212,13 @@ export function cleanAddress(lines: string[]): string {
   for (const reference of references.slice(0, 2)) {
     // A reference is one or two names ("세종로, 정부서울청사"): spaces inside them are OCR's.
     // A 법정동 in the reference never ends in 통 (a 통 is a ward of a 동, never named there): ㄷ read as ㅌ.
-    const names = reference.split(',').map((name) => name.replace(/\s+/g, '').replace(/(?<=[가-힣])통$/, '동'));
+    // A building name cut after "아파" can only be an 아파트.
+    const names = reference.split(',').map((name) =>
+      name
+        .replace(/\s+/g, '')
+        .replace(/(?<=[가-힣])통$/, '동')
+        .replace(/아파$/, '아파트'),
+    );
     address += ` (${names.filter(Boolean).join(', ')})`;
   }
   return address.replace(/\s+/g, ' ').trim();

@@ -12,7 +12,7 @@ const BIZ_ITEM_LABEL = /[[(（]?\s*(?<![가-힣])[종총중]\s*목(?![가-힣])\
 /** Lines that end every field: the title, the kind of taxpayer, the issuer, a date standing alone. */
 const FORM_FURNITURE = /사업자등록증|세무서장|과세자\)?$|사업자\)$/;
 /** How many printed lines a field may run over after its label's line. */
-const MAX_CONTINUATIONS: Partial<Record<LabelField, number>> = { name: 1, address: 2, kinds: 4, biz_type: 3, biz_item: 3, other: 2 };
+const MAX_CONTINUATIONS: Partial<Record<LabelField, number>> = { name: 1, address: 2, kinds: 8, biz_type: 8, biz_item: 8, other: 2 };
 
 interface Segment {
   field: LabelField;
@@ -41,7 +41,7 @@ export function parseBusiness(lines: string[]): BusinessFields {
   return {
     name: name ? trimValue(respaceHangul(name.rows.join(' '))) : '',
     id_number: businessNumber(lines),
-    representative: representative ? personName(representative.rows[0] ?? '') : '',
+    representative: representative ? personName(representative.rows.find(Boolean) ?? '') : '',
     address: address ? cleanAddress(address.rows.filter(Boolean)) : '',
     // The opening date by its label; failing that the first date not printed under another label (생년월일).
     issue_date:
@@ -72,7 +72,11 @@ function segmentsOf(lines: string[]): Segment[] {
       return;
     }
     const ends = FORM_FURNITURE.test(flat) || (findDate(line) !== undefined && flat.length <= 14) || !/[가-힣\d]/.test(line);
-    if (!current || !current.continues || ends || current.rows.length > (MAX_CONTINUATIONS[current.field] ?? 0)) {
+    // A label printed apart from its value (another column, cut off by a wide gap) has it on the next line.
+    const valueBelow = current !== undefined && current.rows.length === 1 && current.rows[0] === '';
+    const room =
+      valueBelow || (current !== undefined && current.continues && current.rows.length <= (MAX_CONTINUATIONS[current.field] ?? 0));
+    if (!current || ends || !room) {
       current = undefined;
       return;
     }
