@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
 import { redirectRoutes } from './routes/redirect.js';
 import { urlListRoutes } from './routes/url-lists.js';
+import { urlScanRoutes } from './routes/url-scan.js';
 import { watchRoutes } from './routes/watches.js';
 
 export interface AppState {
@@ -42,7 +43,13 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
 
   // Every route is declared once (api/route.ts); /openapi.json is generated from the same list.
   const early = [...redirectRoutes(runtime), ...healthRoutes(runtime, state)];
-  const api = [...accountRoutes(runtime), ...operationRoutes(runtime), ...watchRoutes(runtime), ...urlListRoutes(runtime)];
+  const api = [
+    ...accountRoutes(runtime),
+    ...operationRoutes(runtime),
+    ...watchRoutes(runtime),
+    ...urlListRoutes(runtime),
+    ...urlScanRoutes(runtime),
+  ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
   const operations = operationDoor(runtime, api);
 

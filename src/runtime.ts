@@ -19,6 +19,7 @@ import { createRedirects, type Redirects } from './operations/shorten/redirects.
 import { createLinkStats, type LinkStats } from './operations/shorten/stats.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
+import { createUrlScanOperation } from './operations/url-scan/url-scan.js';
 import { parseFeedSpecs } from './operations/url-detect/feeds.js';
 import { createUrlDetection, type UrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
@@ -33,6 +34,7 @@ import { createThrottleStore } from './platform/throttle-store.js';
 import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
+import { createMessageImageDecoder } from './providers/message-image.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
 
 /** How often a PostgreSQL instance looks for calls held by instances that died. */
@@ -101,6 +103,8 @@ export interface Runtime {
   /** `POST /delivery/watch`: the creation charged as one `delivery-tracking` call. */
   watchOperation: ReturnType<typeof createWatchOperation>;
   watchPoller: WatchPoller;
+  /** `POST /url/scan`: the message check (text, SMS screenshot or QR code), one `harmful-url-detection` call per URL. */
+  urlScan: ReturnType<typeof createUrlScanOperation>;
   /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
   ocrStats(): { workers: number; busy: number; queued: number };
   /** Flushes buffered work and closes the database. */
@@ -258,6 +262,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     watches: watches.service,
     watchOperation: watches.operation,
     watchPoller: watches.poller,
+    urlScan: createUrlScanOperation({ checker: options.urlChecker ?? urlDetection.engine, ocr, images: createMessageImageDecoder() }),
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
       await housekeeping.stop();

@@ -138,3 +138,19 @@ describe('message rules table', () => {
     expect(messageRulesSchema.safeParse(broken).success).toBe(false);
   });
 });
+
+describe('extractUrls: what OCR does to links', () => {
+  it('joins a dot read as a space before a known ending, and only then', () => {
+    expect(urlsOf('http://ca05.n2yd wtf/abc 클릭')).toEqual(['http://ca05.n2yd.wtf/abc']);
+    expect(urlsOf('http://naver.com 에서 검색')).toEqual(['http://naver.com/']);
+    expect(urlsOf('https://www.example.com and more')).toEqual(['https://www.example.com/']);
+  });
+});
+
+describe('extractUrls: a host wrapped at the end of a line', () => {
+  it('joins the parts when only the joined host has a known ending', () => {
+    expect(urlsOf('확인 https://www.koreaher\nald.com/news 클릭')).toEqual(['https://www.koreaherald.com/news']);
+    expect(urlsOf('https://www.naver.com\n다음 줄')).toEqual(['https://www.naver.com/']);
+    expect(urlsOf('https://a.example.com\nb.example.org/x')).toEqual(['https://a.example.com/', 'http://b.example.org/x']);
+  });
+});

@@ -101,7 +101,27 @@ function defang(text: string, rules: MessageRules): string {
       .replace(/(?<=[A-Za-z0-9-])[ \t]+\.[ \t]*(?=[A-Za-z0-9])/g, '.')
       // `bit. ly/x`, `naver. com`: only before a common ending, so a sentence's full stop stays.
       .replace(new RegExp(String.raw`(?<=[A-Za-z0-9-])\.[ \t]+(?=(?:${tlds})(?![A-Za-z0-9-]))`, 'gi'), '.')
+      .replace(DOT_READ_AS_SPACE, (whole, host: string, ending: string) => joinedHost(whole, host, `.${ending}`))
+      .replace(HOST_BROKEN_AT_LINE, (whole, head: string, rest: string) => joinedHost(whole, head, rest))
   );
+}
+
+/** `head` + `rest` when only the joined host ends in a known public suffix (OCR's and phones' breaks); else `whole` unchanged. */
+function joinedHost(whole: string, head: string, rest: string): string {
+  const host = (url: string) => url.replace(/^https?:\/\//i, '');
+  return endsInSuffix(host(head)) || !endsInSuffix(host(head + rest)) ? whole : head + rest;
+}
+
+/** `http://ca05.n2yd wtf/abc`: OCR read a dot as a space before the ending (joined only when that makes a known suffix). */
+const DOT_READ_AS_SPACE = /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]+([A-Za-z]{2,24})(?=[/?#:]|[ \t]|$)/gi;
+
+/** `https://www.koreaher⏎ald.com/`: a phone wrapped the host at the bubble's edge. */
+const HOST_BROKEN_AT_LINE =
+  /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]*\r?\n[ \t]*([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*)(?=[/?#:]|\s|$)/gi;
+
+function endsInSuffix(host: string): boolean {
+  const parsed = parseHost(host.toLowerCase());
+  return parsed.isIcann === true && Boolean(parsed.domainWithoutSuffix);
 }
 
 /** Whether a host without a scheme is a link and not a word (`Mr.Kim`), a file name or a number. */

@@ -25,3 +25,19 @@ export const urlScanSchema = z
   });
 
 export type UrlScanInput = z.output<typeof urlScanSchema>;
+
+/** The answer's domain part (the door adds `success`, `api`, `remaining`). */
+export const urlScanOutputSchema = z.object({
+  urls: z.array(
+    z.object({
+      url: z.string().describe('메시지에서 찾은 URL (절대 주소로 고친 형태)'),
+      final_url: z.string().describe('단축 URL을 따라간 최종 주소 (따라가지 않았으면 url과 같음)'),
+      is_malicious: z.boolean(),
+      category: z.enum(['clean', 'spam', 'gambling', 'adult', 'phishing', 'malware']),
+      reason: z.string(),
+    }),
+  ),
+  is_smishing: z.boolean().describe('스미싱으로 판단했는지'),
+  reasons: z.array(z.string()).describe('판단 이유 (한국어 문장)'),
+  urls_found: z.number().int().describe('메시지에서 찾은 서로 다른 URL 수 (처음 20개만 검사·과금)'),
+});

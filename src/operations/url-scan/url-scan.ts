@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { OcrEngine } from '../../providers/ocr/tesseract-pool.js';
 import type { MessageImageDecoder } from '../../providers/message-image.js';
 import { AppError } from '../../errors.js';
@@ -8,15 +9,9 @@ import { decodeBase64Image, sniffFormat } from '../ocr-idcard/image-input.js';
 import { extractUrls, MAX_URLS } from './extract-urls.js';
 import { MESSAGE_RULES, type MessageRules } from './message-rules.js';
 import { judgeMessage, type CheckedUrl } from './smishing-signals.js';
-import { urlScanSchema } from './url-scan.schema.js';
+import { urlScanSchema, type urlScanOutputSchema } from './url-scan.schema.js';
 
-export interface UrlScanOutput {
-  urls: CheckedUrl[];
-  is_smishing: boolean;
-  reasons: string[];
-  /** Distinct URLs found in the message; only the first MAX_URLS are checked (and charged). */
-  urls_found: number;
-}
+export type UrlScanOutput = z.output<typeof urlScanOutputSchema>;
 
 export interface UrlScanDeps {
   checker: UrlSafetyChecker;
