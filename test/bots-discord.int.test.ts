@@ -322,14 +322,15 @@ describe('npm run bots:register', () => {
       'track',
       'untrack',
       'shorten',
+      'bizcheck',
       '링크 검사',
       '번역',
       '신분증 읽기',
     ]);
     const first = await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions, logger });
-    expect(first).toEqual({ changed: true, count: 14 });
+    expect(first).toEqual({ changed: true, count: 15 });
     const second = await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions, logger });
-    expect(second).toEqual({ changed: false, count: 14 });
+    expect(second).toEqual({ changed: false, count: 15 });
     expect(discord.find('PUT', `/applications/${APP_ID}/guilds/${GUILD}/commands`)).toHaveLength(1);
     const changed = definitions.map((definition) => (definition.name === 'ask' ? { ...definition, description: '바뀐 설명' } : definition));
     expect((await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions: changed, logger })).changed).toBe(

@@ -5,7 +5,7 @@ import { createNtsClient } from '../src/providers/nts.js';
 import { AppError } from '../src/errors.js';
 import { startFakeNts, type FakeNts } from './fakes/nts-server.js';
 import { createLogger } from '../src/logger.js';
-import { withBusinessVerification } from '../src/operations/business/verify-document.js';
+import { withBusinessVerification } from '../src/operations/ocr-idcard/verify-business.js';
 import { ocrIdcardSchema } from '../src/operations/ocr-idcard/ocr-idcard.schema.js';
 import type { OcrIdcardOutput } from '../src/operations/ocr-idcard/ocr-idcard.js';
 import type { Operation } from '../src/platform/execute.js';

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { LlmProvider } from '../../providers/llm.js';
 import { ocrFailed, ocrTimedOut, type OcrEngine } from '../../providers/ocr/tesseract-pool.js';
 import type { BusinessChecks } from '../business/business-checks.js';
-import { withBusinessVerification } from '../business/verify-document.js';
+import { withBusinessVerification } from './verify-business.js';
 import { defineOperation } from '../operation-module.js';
 import { createOcrIdcardOperation } from './ocr-idcard.js';
 import { ocrIdcardOutputSchema, ocrIdcardSchema } from './ocr-idcard.schema.js';

@@ -1,10 +1,10 @@
 import { AppError } from '../../errors.js';
 import type { Operation } from '../../platform/execute.js';
-import type { ocrIdcardSchema } from '../ocr-idcard/ocr-idcard.schema.js';
-import type { OcrIdcardOutput } from '../ocr-idcard/ocr-idcard.js';
-import type { BusinessChecks } from './business-checks.js';
-import { businessNumberProblem, compactBusinessNumber } from './business-number.js';
-import { openingDate, type DocumentVerification } from './business.schema.js';
+import type { BusinessChecks } from '../business/business-checks.js';
+import { businessNumberProblem, compactBusinessNumber } from '../business/business-number.js';
+import { openingDate, type DocumentVerification } from '../business/business.schema.js';
+import type { ocrIdcardSchema } from './ocr-idcard.schema.js';
+import type { OcrIdcardOutput } from './ocr-idcard.js';
 
 type Reader = Operation<typeof ocrIdcardSchema, OcrIdcardOutput>;
 
