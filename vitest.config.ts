@@ -93,6 +93,11 @@ export default defineConfig({
       project('unit', ['test/**/*.test.ts'], { exclude: [INT, E2E] }),
       project('int', [INT], { db: 'pglite' }),
       project('e2e', [E2E], { db: 'pglite' }),
+      {
+        // Type tests (`*.test-d.ts`, expectTypeOf): checked by tsc, a mismatch fails as a test.
+        extends: true as const,
+        test: { name: 'types', include: [], typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'] } },
+      },
       ...(postgresUrl
         ? [
             project('int-postgres', [INT], { exclude: PGLITE_ONLY_INT, db: 'postgres' }),

@@ -1,7 +1,8 @@
-import express, { type Router } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { Runtime } from '../src/runtime.js';
 import { databaseErrors, errorHandler, notFound, refuseWhileDatabaseAway } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
+import { operationDoor, type OperationDoor } from './operation-door.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { accountRoutes } from './routes/account.js';
 import { mountRoutes } from './route.js';
@@ -10,6 +11,7 @@ import { healthRoutes } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
 import { redirectRoutes } from './routes/redirect.js';
 import { urlListRoutes } from './routes/url-lists.js';
+import { urlScanRoutes } from './routes/url-scan.js';
 import { watchRoutes } from './routes/watches.js';
 
 export interface AppState {
@@ -23,8 +25,16 @@ export interface AppOptions {
   botRouters?: Router[];
 }
 
-/** The HTTP door: express over the runtime, with the bot doors' routers handed in. */
-export function createApp(runtime: Runtime, options: AppOptions = {}) {
+/** The HTTP door: express over the runtime (the operations' door in it), with the bot doors' routers handed in. */
+export function createApp(runtime: Runtime, options: AppOptions = {}): Express {
+  return createDoors(runtime, options).app;
+}
+
+/**
+ * Express, and the operation door built from the same route declarations: the server asks the
+ * door first (api/http-server.ts); express asks it too, so the app alone serves every route.
+ */
+export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: Express; operations: OperationDoor } {
   const state = options.state ?? { draining: false };
   const app = express();
   app.disable('x-powered-by');
@@ -33,9 +43,19 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
 
   // Every route is declared once (api/route.ts); /openapi.json is generated from the same list.
   const early = [...redirectRoutes(runtime), ...healthRoutes(runtime, state)];
-  const api = [...accountRoutes(runtime), ...operationRoutes(runtime), ...watchRoutes(runtime), ...urlListRoutes(runtime)];
+  const api = [
+    ...accountRoutes(runtime),
+    ...operationRoutes(runtime),
+    ...watchRoutes(runtime),
+    ...urlListRoutes(runtime),
+    ...urlScanRoutes(runtime),
+  ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
+  const operations = operationDoor(runtime, api);
 
+  app.use((req, res, next) => {
+    if (!operations(req, res)) next();
+  });
   app.use(securityHeaders);
   // The redirect (the hottest path) and health: ahead of logging.
   app.use(mountRoutes(runtime, early));
@@ -52,5 +72,5 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.use(notFound);
   app.use(databaseErrors(runtime));
   app.use(errorHandler);
-  return app;
+  return { app, operations };
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { OUTPUT_SCHEMAS } from '../src/operations/output-schemas.js';
+import type { OperationModule } from '../src/operations/operation-module.js';
 import { API_IDS, type ApiId } from '../src/platform/catalog.js';
 
 /**
  * Shapes of success bodies that the route declarations (api/routes/*.ts) share: the eight
- * operations' from the operations' own output schemas (src/operations/output-schemas.ts)
- * inside the door's envelope, the rest here.
+ * operations' from their modules' output schemas inside the door's envelope, the rest here.
  */
 export const iso = z.string().describe('ISO 8601');
 
@@ -92,13 +91,19 @@ export const urlListsBody = z.looseObject({
   ),
 });
 
-/** An operation's 200 body: its output in the envelope every door adds. */
-export function operationBody(api: ApiId): z.ZodType {
+/** The 200 body of an operation's route: its output inside the envelope every door adds. */
+export type OperationBody<Id extends ApiId, Output extends z.ZodType> = { success: true; api: Id; remaining: number } & z.output<Output>;
+
+/** An operation's 200 body schema: its module's output in the envelope (`successEnvelope`, api/http-answer.ts). */
+export function operationBody<Id extends ApiId, Output extends z.ZodType<object>>(
+  module: Pick<OperationModule<Id, z.ZodType, Output, never>, 'catalog' | 'output'>,
+): z.ZodType<OperationBody<Id, Output>> {
   const envelope = z.object({
     success: z.literal(true),
-    api: z.literal(api),
+    api: z.literal(module.catalog.id),
     remaining: z.number().int().describe('이번 달 남은 호출 수'),
   });
-  const output = OUTPUT_SCHEMAS[api];
-  return output instanceof z.ZodObject ? output.extend(envelope.shape) : z.intersection(envelope, output);
+  const { output } = module;
+  const body = output instanceof z.ZodObject ? output.extend(envelope.shape) : z.intersection(envelope, output);
+  return body as unknown as z.ZodType<OperationBody<Id, Output>>;
 }

@@ -1,15 +1,17 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { databaseUnavailable, type AppError } from '../src/errors.js';
+import type { Operation } from '../src/platform/execute.js';
 import type { Runtime } from '../src/runtime.js';
 import { parseInput } from '../src/validation.js';
+import { DEFAULT_BODY_LIMIT_MB, invalidJson, payloadTooLarge } from './json-body.js';
 import { authenticate, authErrors } from './middleware/auth.js';
-import { DEFAULT_BODY_LIMIT_MB, jsonBody } from './middleware/body.js';
-import { invalidJson, payloadTooLarge } from './middleware/errors.js';
+import { jsonBody } from './middleware/body.js';
 
 /**
- * One HTTP route, declared once: the express registration (`mountRoutes`) and its OpenAPI
- * path (api/openapi.ts) are both generated from it, so the docs cannot drift from the code.
+ * One HTTP route, declared once: its OpenAPI path (api/openapi.ts) and either the express
+ * registration (`mountRoutes`) or, for an operation, the operation door's table
+ * (api/operation-door.ts) are generated from it, so the docs cannot drift from the code.
  */
 export interface Route<Params = any, Body = any> {
   method: 'get' | 'post' | 'delete';
@@ -38,8 +40,11 @@ export interface Route<Params = any, Body = any> {
   /**
    * Returns the body (sent as JSON with the first 2xx status), `reply(status, body)`, or
    * nothing when it answered itself (HTML, a redirect) or passed on with `next()`.
+   * A route that names an `operation` has none: the operation door serves it.
    */
-  handler(input: { params: Params; body: Body }, req: Request, res: Response, next: NextFunction): unknown;
+  handler?(input: { params: Params; body: Body }, req: Request, res: Response, next: NextFunction): unknown;
+  /** The operation the route runs (validate, charge, run, envelope): served by api/operation-door.ts, not express. */
+  operation?: Operation;
 }
 
 export type AuthKind = 'none' | 'key' | 'token' | 'either';
@@ -82,17 +87,20 @@ export function declaredErrors(route: Route): AppError[] {
   return [...(route.auth === 'none' ? [] : authErrors(route.auth)), ...body, ...(route.errors ?? []), ...database];
 }
 
-/** Registers the routes on one router: auth (which reads the body after it), validation, handler, answer. */
+/** Registers the routes on one router (all but the operations'): auth (which reads the body after it), validation, handler, answer. */
 export function mountRoutes(runtime: Runtime, routes: readonly Route[]): Router {
   const router = Router();
   for (const route of routes) {
+    if (route.operation) continue;
+    const { handler } = route;
+    if (!handler) throw new Error(`${route.method} ${route.path}: a route has a handler or an operation`);
     const readBody = jsonBody(route.body?.limitMb);
     const before = route.auth !== 'none' ? [authenticate(runtime, route.auth, readBody)] : route.body ? [readBody] : [];
     const status = successStatus(route);
     router[route.method](route.path, ...before, async (req: Request, res: Response, next: NextFunction) => {
       const params = route.params ? parseInput(route.params, req.params) : {};
       const body = route.body?.validatedBy === 'route' ? parseInput(route.body.schema, req.body) : req.body;
-      const result = await route.handler({ params, body }, req, res, next);
+      const result = await handler({ params, body }, req, res, next);
       if (result instanceof Reply) res.status(result.status).json(result.body);
       else if (result !== undefined) res.status(status).json(result);
     });

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   // The port first: a taken port is reported at once, not after the database start-up.
-  const { server, serve } = createStartingServer();
+  const { server, serve } = createStartingServer(config);
   await listenOrExplain(server, config.PORT, config.HOST);
   const { port } = server.address() as AddressInfo;
   logger.info({ port }, `starting: port ${port} open (it answers 503 until ready); ${databaseStep(config)}`);

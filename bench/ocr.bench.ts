@@ -7,7 +7,8 @@ import { createWorker, OEM, PSM } from 'tesseract.js';
 import { prepareImage } from '../src/operations/ocr-idcard/preprocess.js';
 import { parseDocument } from '../src/operations/ocr-idcard/parse.js';
 import { makeImageSet } from '../test/helpers/id-images.js';
-import { pdfWithImage } from '../test/helpers/id-pdf.js';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pdfWithHugeImage, pdfWithImage } from '../test/helpers/id-pdf.js';
 import { makePhotoSet } from '../test/helpers/id-photos.js';
 import { percentile, startBenchService } from './lib.js';
 
@@ -151,6 +152,34 @@ async function compareBinary(images: Array<{ image: Buffer; expected: Record<str
   }
 }
 
+/**
+ * Four PDFs at once, each drawing one 12,000 × 12,000 image (issue 33): their answers, the
+ * event loop's delay and the process's peak RSS meanwhile (before the limit: 1.7 GB, 15 s each).
+ */
+async function hostilePdfs(base: string, headers: Record<string, string>): Promise<void> {
+  const body = JSON.stringify({ base64_image: pdfWithHugeImage(12_000).toString('base64') });
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  delay.enable();
+  const started = performance.now();
+  const statuses = await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      const res = await fetch(`${base}/api/v1/ocr/idcard`, { method: 'POST', headers, body });
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+  delay.disable();
+  clearInterval(sampler);
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  console.log(
+    `hostile PDFs (4 at once, one 12,000² image each): statuses ${statuses.join(',')} in ${Math.round(performance.now() - started)} ms;` +
+      ` event-loop delay p99 ${Math.round(delay.percentile(99) / 1e6)} ms; peak RSS ${mb(peak)} MB (${mb(peak - rssBefore)} MB over the start)`,
+  );
+}
+
 export async function run(): Promise<void> {
   const service = await startBenchService();
   const headers = { 'content-type': 'application/json', 'x-api-key': service.apiKey };
@@ -199,6 +228,8 @@ export async function run(): Promise<void> {
   }
   const pdf = await pdfWithImage(sets.clean.find((image) => image.kind === 'business')!.image);
   results.push(await load('service, PDF certificate, 1 at a time', 1, 2, () => post(pdf)));
+
+  await hostilePdfs(service.base, headers);
 
   // Where the time goes: preprocessing alone, in process.
   const prepare = await load('preprocessing only (sharp), clean', 1, clean.length, async (i) =>

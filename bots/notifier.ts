@@ -10,7 +10,9 @@ import type {
 } from '../src/operations/delivery-watch/channels.js';
 import type { Logger } from '../src/logger.js';
 import { createDiscordRest } from './discord/client.js';
+import { NO_MENTIONS } from './discord/render.js';
 import { createSlackClient } from './slack/client.js';
+import { escapeMrkdwn } from './slack/render.js';
 
 /** Slack errors after which posting to the channel cannot work until someone acts: the watch is disabled. */
 const SLACK_GONE = new Set([
@@ -31,6 +33,14 @@ const DISCORD_GONE_CODES = new Set([10003, 50001, 50013]);
 const DISCORD_MAX_CONTENT = 2000;
 
 /**
+ * A notice's text for Slack: escaped, so nothing an upstream or a user wrote into it can ping
+ * anyone; the channel links the service writes itself (`<#C…>`, which notify nobody) stay links.
+ */
+function slackNoticeText(text: string): string {
+  return escapeMrkdwn(text).replace(/&lt;#([A-Za-z0-9_-]+)&gt;/g, '<#$1>');
+}
+
+/**
  * The watch poller's way into the channels (src/operations/delivery-watch/channels.ts): Slack through
  * `chat.postMessage` with the bot token, Discord through `POST /channels/{id}/messages`
  * with the bot token; base URLs from `SLACK_API_URL` / `DISCORD_API_URL`. A platform
@@ -44,7 +54,12 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
 
   async function postSlack(client: webApi.WebClient, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
     try {
-      await client.chat.postMessage({ channel: target.channelId, text: message.text, unfurl_links: false, unfurl_media: false });
+      await client.chat.postMessage({
+        channel: target.channelId,
+        text: slackNoticeText(message.text),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
       return { ok: true };
     } catch (error) {
       const code =
@@ -59,7 +74,7 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
   async function postDiscord(rest: REST, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
     const content = message.text.length > DISCORD_MAX_CONTENT ? `${message.text.slice(0, DISCORD_MAX_CONTENT - 1)}…` : message.text;
     try {
-      await rest.post(`/channels/${encodeURIComponent(target.channelId)}/messages`, { body: { content, allowed_mentions: { parse: [] } } });
+      await rest.post(`/channels/${encodeURIComponent(target.channelId)}/messages`, { body: { content, allowed_mentions: NO_MENTIONS } });
       return { ok: true };
     } catch (error) {
       if (error instanceof DiscordAPIError) {

@@ -25,6 +25,13 @@ const OUTAGE_CODES = new Set([
   '53300', // too_many_connections
 ]);
 
+/**
+ * A full disk: SQLSTATE 53100 `disk_full` (PostgreSQL, and PGlite, whose embedded server turns
+ * its file system's ENOSPC into the same error: "could not extend file …: No space left on
+ * device"), or ENOSPC itself from a driver that reports the file system's error raw.
+ */
+const DISK_FULL_CODES = new Set(['53100', 'ENOSPC']);
+
 /** SQLSTATE 57014: the statement ran past `statement_timeout` (or was cancelled). */
 const STATEMENT_TIMEOUT = '57014';
 
@@ -44,6 +51,11 @@ export function isDatabaseOutage(error: unknown): boolean {
   return codesOf(error).some((code) => OUTAGE_CODES.has(code) || code.startsWith('08'));
 }
 
+/** True when a write failed because the database's disk is full. */
+export function isDiskFull(error: unknown): boolean {
+  return codesOf(error).some((code) => DISK_FULL_CODES.has(code));
+}
+
 export function isStatementTimeout(error: unknown): boolean {
   return codesOf(error).includes(STATEMENT_TIMEOUT);
 }
@@ -56,12 +68,20 @@ export interface DatabaseMonitorOptions {
   /** A probe that has not answered by then counts as failed (a wedged connection must not stall recovery). */
   probeTimeoutMs?: number;
   onChange?: (available: boolean, error?: unknown) => void;
+  /** A small committed write; after a disk-full error it decides when storage is writable again. */
+  writeProbe?: () => Promise<unknown>;
+  onStorageChange?: (writable: boolean, error?: unknown) => void;
 }
 
 export interface DatabaseMonitor {
   /** False from the first outage error until a probe succeeds. */
   available(): boolean;
-  /** Feeds a failure seen anywhere; an outage error marks the database away. */
+  /**
+   * False from a disk-full error until a write succeeds again: true at once while no such error
+   * was seen, else runs the write probe (reads keep working meanwhile; writes answer 503).
+   */
+  writable(): Promise<boolean>;
+  /** Feeds a failure seen anywhere; an outage error marks the database away, a disk-full error storage full. */
   observe(error: unknown): void;
   stop(): void;
 }
@@ -73,6 +93,23 @@ export function createDatabaseMonitor(options: DatabaseMonitorOptions): Database
   let checking = false;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let full = false;
+  let writeCheck: Promise<boolean> | undefined;
+
+  /** One write probe at a time, however many readiness checks ask. */
+  function checkWritable(): Promise<boolean> {
+    writeCheck ??= withTimeout((options.writeProbe ?? options.probe)(), probeTimeout)
+      .then(
+        () => {
+          full = false;
+          options.onStorageChange?.(true);
+          return true;
+        },
+        () => false,
+      )
+      .finally(() => (writeCheck = undefined));
+    return writeCheck;
+  }
 
   /** Probes now; while it fails the database is away and the probe repeats every `interval`. */
   function check(): void {
@@ -97,7 +134,12 @@ export function createDatabaseMonitor(options: DatabaseMonitorOptions): Database
 
   return {
     available: () => up,
+    writable: () => (full ? checkWritable() : Promise.resolve(true)),
     observe(error) {
+      if (!full && isDiskFull(error)) {
+        full = true;
+        options.onStorageChange?.(false, error);
+      }
       // One failed query is a suspicion (a single backend may have been terminated): the probe confirms.
       if (up && isDatabaseOutage(error)) check();
     },

@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** A trivial query: resolves when the database answers (readiness probe). */
   ping(): Promise<unknown>;
+  /** A small committed write: rejects while the disk is full (see db/availability.ts). */
+  writeProbe(): Promise<unknown>;
   /** Notifications between instances and this instance's liveness (db/coordination.ts). */
   coordination: Coordination;
   close(): Promise<void>;
@@ -89,6 +91,7 @@ async function openPglite(dataDir: string, lockOptions?: DirLockOptions, source?
       db: db as unknown as Database,
       kind: 'pglite',
       ping: () => client.query('select 1'),
+      writeProbe: () => client.query(WRITE_PROBE),
       coordination,
       close: async () => {
         await coordination.close();
@@ -101,6 +104,13 @@ async function openPglite(dataDir: string, lockOptions?: DirLockOptions, source?
     throw error;
   }
 }
+
+/**
+ * Committed to a real table, as an already ended throttle window (housekeeping sweeps it): a
+ * full disk refuses it like any other write.
+ */
+const WRITE_PROBE = `insert into throttle_windows (key, hits, window_ends_at) values ('storage-probe', 0, now())
+  on conflict (key) do update set window_ends_at = excluded.window_ends_at`;
 
 /** Arbitrary constant shared by every instance: serializes migrations across processes. */
 const MIGRATION_LOCK_ID = 720_2026;
@@ -129,6 +139,7 @@ async function openPostgres(url: string, statementTimeoutMs = 10_000): Promise<D
     db: db as unknown as Database,
     kind: 'postgres',
     ping: () => pingPostgres(url),
+    writeProbe: () => client.unsafe(WRITE_PROBE),
     coordination,
     close: async () => {
       await coordination.close();

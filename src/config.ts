@@ -132,12 +132,29 @@ const envSchema = z.object({
     .default('0 */6 * * *'),
   /** Harmful-URL feeds: `name=category:format:url`, comma-separated (unset: the README's defaults); a bad entry is reported and skipped. */
   URL_LIST_FEEDS: optionalText,
+  /** Korean smishing (issue 31): the public-data portal's key (odcloud feeds such as KISA's), its API base, short-link expansion. */
+  DATA_GO_KR_SERVICE_KEY: optionalText,
+  DATA_GO_KR_API_URL: httpUrl.default('https://api.odcloud.kr/api'),
+  URL_EXPAND: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
+  /** Extra public URL shorteners whose links are followed (comma-separated host names). */
+  URL_EXPAND_SHORTENERS: optionalText,
   WEBHOOK_ALLOW_INSECURE: flag,
   /** Abuse limits (README "Limits and abuse"). */
   LOGIN_MAX_FAILURES: positiveInt(10),
   LOGIN_MAX_PER_ADDRESS: positiveInt(30),
   SIGNUP_MAX_PER_ADDRESS: positiveInt(10),
-  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  // ── Hardening (issue 33): stalled connections ──
+  /** A request's headers must arrive within this; else 408 and the connection is closed. */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(20_000),
+  /** The whole request (headers and declared body) must arrive within this; else 408 and closed. */
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(60_000),
+  /** An idle keep-alive connection is closed after this. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
+  // ── end of hardening ──
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isDatabaseOutage, isStatementTimeout } from '../db/availability.js';
+import { isDatabaseOutage, isDiskFull, isStatementTimeout } from '../db/availability.js';
 import { englishIssueMessage } from './validation-messages.js';
 
 /**
@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   SUBSCRIPTION_REQUIRED: 403,
   NOT_FOUND: 404,
+  /** The request (headers or declared body) did not arrive in time; the connection is closed. */
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   EMAIL_TAKEN: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -36,6 +38,8 @@ export const ERROR_STATUS = {
   DATABASE_UNAVAILABLE: 503,
   /** A query ran past DB_STATEMENT_TIMEOUT_MS and was cancelled. */
   DATABASE_TIMEOUT: 503,
+  /** The database's disk is full: nothing can be stored until space is freed (not charged). */
+  STORAGE_FULL: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const;
 
@@ -54,6 +58,7 @@ const ENGLISH_DEFAULTS: Record<ErrorCode, string> = {
   FORBIDDEN: 'You are not allowed to do this.',
   SUBSCRIPTION_REQUIRED: 'Subscribe to this API first.',
   NOT_FOUND: 'Not found.',
+  REQUEST_TIMEOUT: 'The request did not arrive in time; the connection is closed.',
   CONFLICT: 'This conflicts with something that already exists.',
   EMAIL_TAKEN: 'This email is already registered.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
@@ -71,6 +76,7 @@ const ENGLISH_DEFAULTS: Record<ErrorCode, string> = {
   UPSTREAM_TIMEOUT: 'An outside service did not answer in time. Please try again shortly.',
   DATABASE_UNAVAILABLE: 'The database is unavailable. Please try again shortly.',
   DATABASE_TIMEOUT: 'The database took too long to answer. Please try again shortly.',
+  STORAGE_FULL: 'The server cannot store anything right now (its disk is full). This call was not charged; please try again later.',
 };
 
 export class AppError extends Error {
@@ -159,9 +165,22 @@ export function databaseUnavailable(): AppError {
   );
 }
 
+/** Seconds a caller is asked to wait while the disk is full: freeing space takes an operator. */
+export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+
+export function storageFull(): AppError {
+  return new AppError(
+    'STORAGE_FULL',
+    '서버의 저장 공간이 가득 차 지금은 저장할 수 없습니다. 이 호출은 차감되지 않았습니다. 잠시 후 다시 시도하세요.',
+    {},
+    STORAGE_FULL_RETRY_AFTER_SECONDS,
+  );
+}
+
 /** A database failure as what it means to the caller (503), or undefined for any other error. */
 export function fromDatabaseError(error: unknown): AppError | undefined {
   if (isDatabaseOutage(error)) return databaseUnavailable();
+  if (isDiskFull(error)) return storageFull();
   if (isStatementTimeout(error)) {
     return new AppError('DATABASE_TIMEOUT', '요청 처리 시간이 너무 오래 걸려 중단했습니다. 잠시 후 다시 시도하세요.', {}, 2);
   }

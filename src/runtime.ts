@@ -7,31 +7,24 @@ import { pollScheduleOf } from './jobs/poll-schedule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
 import { createWatches, type WatchOptions } from './jobs/watch-module.js';
+import { OPEN_APIS } from './operations/catalog.js';
+import { createOperations, type Operations } from './operations/modules.js';
 import type { createWatchOperation } from './operations/delivery-watch/watch-operation.js';
 import type { WatchService } from './operations/delivery-watch/watch-service.js';
 import type { WatchPoller } from './jobs/watch-poller.js';
-import { createGenerateOperation } from './operations/generate/generate.js';
-import { createOcrIdcardOperation } from './operations/ocr-idcard/ocr-idcard.js';
-import { createLlmVisionReader } from './operations/ocr-idcard/vision.js';
-import { createChatbotOperation } from './operations/chatbot/chatbot.js';
 import { createKnowledgeStore } from './operations/chatbot/knowledge-store.js';
 import { createClickRecorder } from './operations/shorten/clicks.js';
 import { createLinkStore, type LinkStoreOptions } from './operations/shorten/links.js';
 import { createRedirects, type Redirects } from './operations/shorten/redirects.js';
-import { createShortenOperation } from './operations/shorten/shorten.js';
 import { createLinkStats, type LinkStats } from './operations/shorten/stats.js';
-import { createToneOperation } from './operations/tone/tone.js';
-import { createTranslateOperation } from './operations/translate/translate.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
-import { createUrlDetectOperation } from './operations/url-detect/url-detect.js';
+import { createUrlScanOperation } from './operations/url-scan/url-scan.js';
 import { parseFeedSpecs } from './operations/url-detect/feeds.js';
 import { createUrlDetection, type UrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
 import { createKeyCache } from './platform/key-cache.js';
-import type { ApiId } from './platform/catalog.js';
-import type { Operation } from './platform/execute.js';
 import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js';
 import { createLoginGuard } from './platform/login-guard.js';
 import { createPasswordHasher, type PasswordHasherOptions } from './platform/password-hasher.js';
@@ -41,6 +34,7 @@ import { createThrottleStore } from './platform/throttle-store.js';
 import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
+import { createMessageImageDecoder } from './providers/message-image.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
 
 /** How often a PostgreSQL instance looks for calls held by instances that died. */
@@ -55,7 +49,7 @@ export interface RuntimeOptions {
   /** "Now" for every part of the service (tests fix it: monthly renewal, caches, watches, tokens). */
   clock?: Clock;
   /** Password hashing (tests hash at a lower scrypt cost: a sign-up costs ~0.9 s of CPU otherwise). */
-  passwords?: Pick<PasswordHasherOptions, 'hash' | 'verify'>;
+  passwords?: Partial<PasswordHasherOptions>;
   links?: LinkStoreOptions;
   urlChecker?: UrlSafetyChecker;
   /** LLM settings beyond the config (tests shorten the retry backoff). */
@@ -74,17 +68,7 @@ export interface RuntimeOptions {
   urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists'>;
 }
 
-/** The eight operations by catalogue id, each typed by its own input and output. */
-export interface Operations {
-  'url-shortener': ReturnType<typeof createShortenOperation>;
-  'harmful-url-detection': ReturnType<typeof createUrlDetectOperation>;
-  'tone-transformation': ReturnType<typeof createToneOperation>;
-  'text-generation': ReturnType<typeof createGenerateOperation>;
-  translation: ReturnType<typeof createTranslateOperation>;
-  'delivery-tracking': Delivery['operation'];
-  'chatbot-rag': ReturnType<typeof createChatbotOperation>;
-  'ocr-idcard': ReturnType<typeof createOcrIdcardOperation>;
-}
+export type { Operations };
 
 /** Accounts, keys, subscriptions and workspace links: what the doors authenticate and charge with. */
 export interface Platform {
@@ -119,6 +103,8 @@ export interface Runtime {
   /** `POST /delivery/watch`: the creation charged as one `delivery-tracking` call. */
   watchOperation: ReturnType<typeof createWatchOperation>;
   watchPoller: WatchPoller;
+  /** `POST /url/scan`: the message check (text, SMS screenshot or QR code), one `harmful-url-detection` call per URL. */
+  urlScan: ReturnType<typeof createUrlScanOperation>;
   /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
   ocrStats(): { workers: number; busy: number; queued: number };
   /** Flushes buffered work and closes the database. */
@@ -149,6 +135,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       available
         ? logger.info('database reachable again')
         : logger.error({ err: error }, 'database unreachable: answering 503 until it returns'),
+    writeProbe: database.writeProbe,
+    onStorageChange: (writable, error) =>
+      writable
+        ? logger.info('database storage writable again')
+        : logger.error({ err: error }, 'database disk full: writes answer 503 STORAGE_FULL and readiness fails until a write succeeds'),
   });
 
   const { coordination } = database;
@@ -178,7 +169,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY, ...options.passwords });
   const platform: Platform = {
     subscriptions,
-    accounts: createAccounts(db, subscriptions, { clock, guard, passwords }),
+    accounts: createAccounts(db, subscriptions, { clock, guard, passwords, openApis: OPEN_APIS }),
     apiKeys: createApiKeys(db, keyCache),
     workspaceLinks: createWorkspaceLinks(db, clock),
     replayGuard: createReplayGuard(db, clock),
@@ -205,11 +196,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     databaseKind: database.kind,
     logger,
     judge: createLlmSecondOpinion(llm),
-    feeds: parseFeedSpecs(config.URL_LIST_FEEDS),
+    feeds: parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL }),
+    serviceKey: config.DATA_GO_KR_SERVICE_KEY,
     ...options.urlLists,
   });
   const redirects = createRedirects(links, clicks, { safety: urlDetection.engine });
-  const shortUrlBase = config.SHORT_URL_BASE;
 
   /** The embedded OCR engine: its workers start on the first image, so start-up stays fast. */
   let ocrPool: OcrEngine | undefined;
@@ -236,33 +227,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     { schedule: pollScheduleOf(config), ...options.watches },
   );
 
-  /** The eight operations by catalogue id: every door serves them from here. */
-  const operations = {
-    'url-shortener': createShortenOperation({
-      links,
-      redirects,
-      urlChecker: options.urlChecker ?? urlDetection.engine,
-      shortUrlBase,
-      usage: subscriptions,
-    }),
-    'harmful-url-detection': createUrlDetectOperation({ engine: urlDetection.engine }),
-    'tone-transformation': createToneOperation({ llm }),
-    'text-generation': createGenerateOperation({ llm }),
-    translation: createTranslateOperation({ llm, chunkChars: options.translateChunkChars }),
-    'delivery-tracking': delivery.operation,
-    'chatbot-rag': createChatbotOperation({
-      db,
-      store: knowledge,
-      llm,
-      useEmbeddings: Boolean(config.OPENAI_EMBEDDING_MODEL),
-      minRelevance: options.chatbot?.minRelevance,
-      statementTimeout: Boolean(config.DATABASE_URL),
-    }),
-    'ocr-idcard': createOcrIdcardOperation({
-      ocr,
-      vision: config.OPENAI_VISION_MODEL && llm.configured ? createLlmVisionReader(llm) : undefined,
-    }),
-  } satisfies Operations & Record<ApiId, Operation>;
+  /** The eight operations by catalogue id, each built by its module (src/operations/modules.ts): every door serves them from here. */
+  const operations = createOperations({
+    config,
+    db,
+    llm,
+    knowledge,
+    chatbotMinRelevance: options.chatbot?.minRelevance,
+    urlEngine: urlDetection.engine,
+    ocr,
+    translateChunkChars: options.translateChunkChars,
+    delivery,
+    links,
+    redirects,
+    urlChecker: options.urlChecker ?? urlDetection.engine,
+    subscriptions,
+  });
 
   return {
     config,
@@ -277,11 +257,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     operations,
     redirects,
     urlDetection,
-    linkStats: createLinkStats({ links, clicks, shortUrlBase }),
+    linkStats: createLinkStats({ links, clicks, shortUrlBase: config.SHORT_URL_BASE }),
     delivery,
     watches: watches.service,
     watchOperation: watches.operation,
     watchPoller: watches.poller,
+    urlScan: createUrlScanOperation({ checker: options.urlChecker ?? urlDetection.engine, ocr, images: createMessageImageDecoder() }),
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
       await housekeeping.stop();

@@ -338,3 +338,35 @@ describe('npm run bots:register', () => {
     expect(discord.find('PUT', `/applications/${APP_ID}/guilds/${GUILD}/commands`)).toHaveLength(2);
   });
 });
+
+describe('user text never pings anyone (#33 item 4)', () => {
+  const hostile = '@everyone @here <@123456789012345678> <@&876543210987654321> 회의 취소';
+  const text = (name: string, value: string) => ({ name, type: 3, value });
+
+  it.each([
+    ['translate', [text('target', 'en'), text('text', hostile), { name: 'public', type: 5, value: true }]],
+    ['tone', [text('style', 'formal'), text('text', hostile)]],
+    ['generate', [text('prompt', hostile)]],
+    ['ask', [text('question', hostile)]],
+    ['kb', [{ name: 'add', type: 1, options: [text('content', hostile)] }]],
+  ])('/%s: the answer that echoes the mentions allows none', async (name, options) => {
+    llm.onChat(() => ({ content: hostile }));
+    const payload = command(name, options);
+    const first = await interact(payload);
+    const message = first.body.type === 5 ? await edited(payload) : first.body.data;
+    expect(message.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('quick answers, notices and shortcuts allow none either', async () => {
+    const shortened = await interact(
+      command('shorten', [text('url', 'https://example.com/@everyone'), { name: 'public', type: 5, value: true }]),
+    );
+    expect(shortened.body.data.allowed_mentions).toEqual({ parse: [] });
+    const unknown = await interact(command('no-such-command'));
+    expect(unknown.body.data.allowed_mentions).toEqual({ parse: [] });
+    llm.onChat(() => ({ content: hostile }));
+    const payload = messageCommand('번역', { content: hostile });
+    await interact(payload);
+    expect((await edited(payload)).allowed_mentions).toEqual({ parse: [] });
+  });
+});

@@ -176,7 +176,7 @@ describe('Slack signatures', () => {
 describe('/link', () => {
   it('tells an unlinked workspace how to link, in English for an English user', async () => {
     const ko = await slashCommand('/tone', 'formal 안녕', { team: 'TNEW' });
-    expect(textOf(await ko.response())).toContain('/link <API 키>');
+    expect(textOf(await ko.response())).toContain('/link &lt;API 키&gt;'); // Slack shows the escaped `<` as typed
     const en = await slashCommand('/tone', 'formal hello', { team: 'TNEW', user: 'UEN' });
     expect(textOf(await en.response())).toContain('not linked to an AI Utility Hub account');
     expect(llm.requests).toHaveLength(0);
@@ -209,7 +209,7 @@ describe('/link', () => {
     });
     expect(revoked.status).toBe(200);
     const after = await (await slashCommand('/shorten', 'https://example.com/revoke', { team: 'TREVOKE' })).response();
-    expect(textOf(after)).toContain('/link <API 키>');
+    expect(textOf(after)).toContain('/link &lt;API 키&gt;'); // Slack shows the escaped `<` as typed
   });
 });
 
@@ -477,5 +477,50 @@ describe.skipIf(!hasPayloads)('every direct message is answered (recorded DM pay
     const sheet = { ...shared.files[0], id: 'FXLS1', mimetype: 'application/vnd.ms-excel', filetype: 'xls' };
     await postSigned(recordedEvent({ ...shared, files: [sheet] }, 'Ev-DM-XLS', { channel: 'D4', channel_type: 'im' }), 'application/json');
     expect(shownIn(await postedTo('D4', before))).toContain('application/vnd.ms-excel');
+  });
+});
+
+describe('user text never pings anyone (#33 item 4)', () => {
+  // What a user who types the characters `<!channel>` sends: Slack escapes them, the door decodes them once.
+  const typed = '&lt;!channel&gt; &lt;!here&gt; &lt;!everyone&gt; &lt;@U0ADMIN&gt; &lt;!subteam^S0TEAM|@devs&gt;';
+  const hostile = '<!channel> <!here> <!everyone> <@U0ADMIN> <!subteam^S0TEAM|@devs>';
+  /** A mention Slack would act on: `<!…>`, `<@…>` or `<#…>` anywhere in the message, fallback text included. */
+  const live = /<[!@#]/;
+
+  function expectInert(answer: any) {
+    expect(answer.text).not.toMatch(live);
+    expect(JSON.stringify(answer.blocks ?? [])).not.toMatch(live);
+  }
+
+  it.each([
+    ['/translate', `en ${typed} 회의 취소 public`],
+    ['/tone', `formal ${typed} 회의 취소`],
+    ['/generate', `${typed} 회의 취소 공지를 써 줘`],
+    ['/ask', `${typed} 회의는 언제인가요?`],
+  ])('%s: an answer echoing the mentions shows them as text', async (command, text) => {
+    llm.onChat(() => ({ content: `${hostile} 회의 취소` }));
+    const answer = await (await slashCommand(command, text)).response();
+    expectInert(answer);
+    expect(answer.text + JSON.stringify(answer.blocks)).toContain('&lt;!channel&gt;');
+  });
+
+  it('/kb add and list show the stored text with its mentions inert', async () => {
+    await (await slashCommand('/kb', `add ${typed} 공지 채널 규칙`)).response().then(expectInert);
+    const listed = await (await slashCommand('/kb', 'list')).response();
+    expectInert(listed);
+    expect(textOf(listed)).toContain('&lt;@U0ADMIN&gt;');
+  });
+
+  it('/urlcheck and /shorten echo what was typed without a live mention', async () => {
+    await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, owner.apiKey);
+    expectInert(await (await slashCommand('/urlcheck', `https://example.com/${typed}`)).response());
+    expectInert(await (await slashCommand('/shorten', `https://example.com/a?${typed} public`)).response());
+    expectInert(await (await slashCommand('/track', `${typed} 1234`)).response());
+  });
+
+  it('the "번역" shortcut on a message that carries mentions', async () => {
+    llm.onChat(() => ({ content: hostile }));
+    const answer = await (await messageShortcut('translate_message', { text: `${hostile} 서버가 정오에 재시작됩니다.` })).response();
+    expectInert(answer);
   });
 });

@@ -196,3 +196,28 @@ describe('Slack file downloads', () => {
     await expect(tooBig()).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });
 });
+
+describe('chat file downloads are bounded (#33 item 2)', () => {
+  it('stops an endless file at 10 MB with 413 and hangs up, whatever its headers claim', async () => {
+    const { createServer } = await import('node:http');
+    const { downloadImage } = await import('../bots/commands/download.js');
+    const { streamForever } = await import('./fakes/endless-body.js');
+    let sent = 0;
+    let hungUp = () => {};
+    const closed = new Promise<void>((resolve) => (hungUp = resolve));
+    const server = createServer((_req, res) => {
+      res.once('close', hungUp);
+      streamForever(res, (bytes) => (sent += bytes), 'image/png');
+    }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      await expect(downloadImage(`http://127.0.0.1:${port}/f.png`)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+      await closed;
+      expect(sent).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});

@@ -1,10 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { createDatabaseMonitor, isDatabaseOutage, isStatementTimeout } from '../db/availability.js';
+import { createDatabaseMonitor, isDatabaseOutage, isDiskFull, isStatementTimeout } from '../db/availability.js';
 import { fromDatabaseError } from '../src/errors.js';
 
 const wrapped = (cause: object) => Object.assign(new Error('Failed query: select 1\nparams: '), { cause });
 
 describe('database availability', () => {
+  it('tells a full disk: SQLSTATE 53100 as PGlite and PostgreSQL raise it, and a raw ENOSPC (#33 item 5)', async () => {
+    // The shape PGlite gave on a real full tmpfs (docs/evaluations/2026-11-27-hardening.md).
+    const pglite = {
+      name: 'error',
+      severity: 'ERROR',
+      code: '53100',
+      message: 'could not extend file "base/5/16385": No space left on device',
+    };
+    expect(isDiskFull(wrapped(pglite))).toBe(true);
+    expect(isDiskFull(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))).toBe(true);
+    expect(isDiskFull(wrapped({ code: '53300' }))).toBe(false);
+    expect(fromDatabaseError(wrapped(pglite))).toMatchObject({ status: 503, code: 'STORAGE_FULL', retryAfterSeconds: 30 });
+
+    let diskFull = true;
+    const changes: boolean[] = [];
+    const monitor = createDatabaseMonitor({
+      probe: async () => {},
+      writeProbe: async () => {
+        if (diskFull) throw wrapped(pglite);
+      },
+      onStorageChange: (writable) => changes.push(writable),
+    });
+    expect(await monitor.writable()).toBe(true);
+    monitor.observe(wrapped(pglite));
+    expect(await monitor.writable()).toBe(false);
+    expect(monitor.available()).toBe(true); // reads still work: not an outage
+    diskFull = false;
+    expect(await monitor.writable()).toBe(true);
+    expect(changes).toEqual([false, true]);
+    monitor.stop();
+  });
+
   it('tells an outage (also wrapped by drizzle) and a statement timeout from other failures', () => {
     expect(isDatabaseOutage(wrapped({ code: 'ECONNREFUSED' }))).toBe(true);
     expect(isDatabaseOutage(wrapped({ code: '57P01' }))).toBe(true);

@@ -1,11 +1,11 @@
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../api/app.js';
+import { createDoors } from '../api/app.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 
 /**
- * The HTTP contract (api/route.ts): the routes express serves are exactly the routes
- * /openapi.json documents, and the documented error examples are what the code answers.
+ * The HTTP contract (api/route.ts): the routes express and the operation door serve are exactly
+ * the routes /openapi.json documents, and the documented error examples are what the code answers.
  */
 type Doc = { paths: Record<string, Record<string, any>> };
 
@@ -70,7 +70,11 @@ const concrete = (path: string) => path.replace('{id}', '2000000000').replace('{
 
 describe('the route table', () => {
   it('serves exactly the documented routes, and documents exactly the served ones', () => {
-    const served = expressRoutes(createApp(app.runtime)).filter((route) => !PAGES.includes(route));
+    const doors = createDoors(app.runtime);
+    const served = [
+      ...expressRoutes(doors.app).filter((route) => !PAGES.includes(route)),
+      ...doors.operations.paths.map((path) => `POST ${path}`),
+    ];
     expect([...served].sort()).toEqual([...documentedRoutes()].sort());
     // Every route of the document is declared once.
     expect(new Set(served).size).toBe(served.length);

@@ -262,6 +262,26 @@ describe('the timeout bounds the whole call (#18 item 6)', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
+  it('stops reading an endless answer at the body cap: 502, and the server stops sending (#33 item 2)', async () => {
+    llm.chat({ endless: true });
+    const error = await failure(provider({ bodyLimitBytes: 256 * 1024 }).chat(hello));
+    expect([error.status, error.code]).toEqual([502, 'UPSTREAM_ERROR']);
+    expect(error.message).toContain('응답이 너무 큼');
+    // Socket buffers on both sides may hold a few MB beyond the cap; an unbounded read takes until the deadline.
+    expect(llm.endlessBytes).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('caps a streamed answer the same way', async () => {
+    llm.chat({ endless: true });
+    const stream = provider({ bodyLimitBytes: 256 * 1024 }).stream(hello);
+    const error = await failure(
+      (async () => {
+        for await (const piece of stream) void piece;
+      })(),
+    );
+    expect([error.status, error.code]).toEqual([502, 'UPSTREAM_ERROR']);
+  });
+
   it('answers a truncated JSON body with 502, not 500', async () => {
     llm.chat({ content: '잘린 답', truncateAt: 40 });
     const error = await failure(provider().chat(hello));

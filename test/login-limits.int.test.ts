@@ -75,7 +75,7 @@ describe('log-in limits', () => {
 });
 
 describe('password hashing', () => {
-  it('runs at most `concurrency` hashes at once, queues a bounded number, and refuses the rest with 503', async () => {
+  it('runs at most `concurrency` hashes at once, queues a bounded number, and refuses the rest with 429 before hashing (#33 item 8)', async () => {
     const gates: Array<() => void> = [];
     let inFlight = 0;
     let peak = 0;
@@ -92,8 +92,10 @@ describe('password hashing', () => {
         }),
     });
     const accepted = Array.from({ length: 5 }, () => hasher.hash('pw'));
-    await expect(hasher.hash('pw')).rejects.toMatchObject({ status: 503, retryAfterSeconds: 1 });
+    await expect(hasher.hash('pw')).rejects.toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 2 });
+    await expect(hasher.verify('pw', 'stored')).rejects.toMatchObject({ status: 429 });
     expect(hasher.stats()).toEqual({ running: 2, waiting: 3 });
+    expect(peak).toBe(2); // the refused ones never started a hash
     while (gates.length > 0 || inFlight > 0) {
       gates.shift()?.();
       await new Promise((resolve) => setImmediate(resolve));
@@ -101,6 +103,53 @@ describe('password hashing', () => {
     expect(await Promise.all(accepted)).toEqual(Array(5).fill('hashed'));
     expect(peak).toBe(2);
     expect(hasher.stats()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('a log-in flood past the queue is answered 429 with Retry-After in the contract shape, before hashing (#33 item 8)', async () => {
+    const gates: Array<() => void> = [];
+    let started = 0;
+    let signalStarted = () => {};
+    const hashStarted = new Promise<void>((resolve) => (signalStarted = resolve));
+    const flooded = await startTestApp(
+      {},
+      {
+        passwords: {
+          concurrency: 1,
+          maxWaiting: 0,
+          verify: () =>
+            new Promise<boolean>((resolve) => {
+              started++;
+              signalStarted();
+              gates.push(() => resolve(false));
+            }),
+        },
+      },
+    );
+    try {
+      const login = (i: number) =>
+        fetch(`${flooded.url}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: from(address(90, i + 1)),
+          body: JSON.stringify({ email: unique('flood'), password: 'wrong password' }),
+        });
+      const held = login(0);
+      // One hashing and no room to wait: wait for the hash to start (an event, not a time).
+      await hashStarted;
+      const refused = await login(1);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('2');
+      expect(await refused.json()).toMatchObject({
+        success: false,
+        code: 429,
+        error_code: 'RATE_LIMITED',
+        error: expect.stringContaining('로그인'),
+      });
+      expect(started).toBe(1); // refused before hashing
+      gates.shift()!();
+      expect((await held).status).toBe(401);
+    } finally {
+      await flooded.close();
+    }
   });
 
   it('keys IPv6 addresses by their /64', () => {

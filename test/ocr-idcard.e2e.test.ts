@@ -5,7 +5,7 @@ import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { makeDocument, type DocumentKind, type ExpectedInfo } from './helpers/id-documents.js';
 import { assertKoreanFonts, renderImage } from './helpers/id-images.js';
-import { pdfWithImage } from './helpers/id-pdf.js';
+import { pdfWithHugeImage, pdfWithImage } from './helpers/id-pdf.js';
 
 const PATH = '/api/v1/ocr/idcard';
 
@@ -152,6 +152,14 @@ describe('POST /api/v1/ocr/idcard', () => {
     const wide = await app.post(PATH, { base64_image: bomb.toString('base64') }, user.apiKey);
     expect(wide.status).toBe(413);
     expect(wide.body.error).toContain('해상도');
+    // The same limit holds for an image a PDF page draws: a 12,000² one is refused, not decoded.
+    const hostile = await app.post(PATH, { base64_image: pdfWithHugeImage(12_000).toString('base64') }, user.apiKey);
+    expect(hostile.status).toBe(413);
+    expect(hostile.body).toMatchObject({
+      success: false,
+      error_code: 'PAYLOAD_TOO_LARGE',
+      error: expect.stringContaining('PDF 안의 이미지'),
+    });
     expect(await remaining()).toBe(before);
   });
 
@@ -190,12 +198,12 @@ describe('engine limits', () => {
   });
   afterAll(() => limited?.close());
 
-  it('answers 504 when an image takes too long, refunded', async () => {
+  it('answers a caller whose image takes too long with a 422 saying what to send (never a 5xx), refunded', async () => {
     const { base64 } = await documentImage('resident');
     const before = await remaining(limited, owner.apiKey);
     const res = await limited.post(PATH, { base64_image: base64 }, owner.apiKey);
-    expect(res.status).toBe(504);
-    expect(res.body).toMatchObject({ success: false, code: 504, error_code: 'UPSTREAM_TIMEOUT' });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 422, error: expect.stringContaining('2000픽셀') });
     expect(await remaining(limited, owner.apiKey)).toBe(before);
   });
 });

@@ -4,7 +4,7 @@ import { AppError } from '../src/errors.js';
 import { sniffFormat } from '../src/operations/ocr-idcard/image-input.js';
 import { prepareImage } from '../src/operations/ocr-idcard/preprocess.js';
 import { renderPdfFirstPage } from '../src/providers/ocr/pdf-page.js';
-import { pdfWithImage } from './helpers/id-pdf.js';
+import { pdfWithHugeImage, pdfWithImage } from './helpers/id-pdf.js';
 
 const refusal = (run: () => unknown) => {
   try {
@@ -87,5 +87,26 @@ describe('PDF input', () => {
       status: 400,
       message: expect.stringContaining('PDF'),
     });
+  });
+});
+
+describe('PDF images obey the image limits', () => {
+  it('refuses a page drawing one 12,000 × 12,000 image with a 413 saying what to send', { timeout: 60_000 }, async () => {
+    const pdf = pdfWithHugeImage(12_000);
+    expect(pdf.length).toBeLessThan(100_000);
+    await expect(renderPdfFirstPage(pdf)).rejects.toMatchObject({
+      status: 413,
+      message: expect.stringMatching(/PDF 안의 이미지.*JPEG, PNG/),
+    });
+  });
+
+  it('renders such pages one at a time: two at once are both refused, neither decoded', { timeout: 60_000 }, async () => {
+    const results = await Promise.allSettled([renderPdfFirstPage(pdfWithHugeImage(16_000)), renderPdfFirstPage(pdfWithHugeImage(12_000))]);
+    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as { status: number }).status : 200))).toEqual([413, 413]);
+  });
+
+  it('still renders a page whose image is within the limit', { timeout: 60_000 }, async () => {
+    const page = await renderPdfFirstPage(pdfWithHugeImage(3_000));
+    expect(Math.max(page.width, page.height)).toBe(2000);
   });
 });

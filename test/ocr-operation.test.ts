@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import { createOcrIdcardOperation } from '../src/operations/ocr-idcard/ocr-idcard.js';
 import { pngSize } from '../src/operations/ocr-idcard/preprocess.js';
@@ -128,5 +129,59 @@ describe('ID reader operation', () => {
     expect(result.warnings).toEqual([]);
     // The page was read once: no second preparation (1800 px) was read.
     expect(pageWidths).toEqual([1400]);
+  });
+
+  describe('a slow image is answered in time, never with a 5xx', () => {
+    /** A card without its issue date: the reader would read the image again to find it. */
+    const partial = ['주민등록증', '홍길동', '900101-1234568', '서울특별시 종로구 세종대로 209 (세종로)', '서울특별시 종로구청장'];
+    const counting = (first: () => Promise<OcrText>, later: () => Promise<OcrText>) => {
+      let calls = 0;
+      const engine: OcrEngine = {
+        recognize: () => (calls++ === 0 ? first() : later()),
+        stats: () => ({ workers: 1, busy: 0, queued: 0 }),
+        close: async () => {},
+      };
+      return { engine, calls: () => calls };
+    };
+    const reading = async (): Promise<OcrText> => ({
+      text: partial.join('\n'),
+      rotateRadians: 0,
+      lines: partial.map((text, i) => ({ text, confidence: 90, box: { left: 10, top: 10 + i * 50, width: 400, height: 40 } })),
+    });
+    const timedOut = () => Promise.reject(new AppError('UPSTREAM_TIMEOUT', 'timed out'));
+
+    it('starts no further reading once its budget is spent: the first reading is the answer, its gaps warned', async () => {
+      const engine = counting(reading, reading);
+      // The clock says the first reading took 9 s of an 8 s budget.
+      const times = [0, 9_000];
+      const operation = createOcrIdcardOperation({ ocr: () => engine.engine, budgetMs: 8_000, now: () => times.shift() ?? 9_000 });
+      const result = await operation.run(ctx(6), { base64_image: await image(), mask: false });
+      expect(engine.calls()).toBe(1);
+      expect(result.info.name).toBe('홍길동');
+      expect(result.warnings).toContainEqual(expect.objectContaining({ field: 'issue_date', code: 'NOT_FOUND' }));
+    });
+
+    it('reads again within its budget', async () => {
+      const engine = counting(reading, reading);
+      const operation = createOcrIdcardOperation({ ocr: () => engine.engine, budgetMs: 8_000, now: () => 0 });
+      await operation.run(ctx(7), { base64_image: await image(), mask: false });
+      expect(engine.calls()).toBeGreaterThan(1);
+    });
+
+    it('keeps the first reading when a further one times out', async () => {
+      const engine = counting(reading, timedOut);
+      const operation = createOcrIdcardOperation({ ocr: () => engine.engine, now: () => 0 });
+      const result = await operation.run(ctx(8), { base64_image: await image(), mask: false });
+      expect(result.info.id_number).toBe('900101-1234568');
+    });
+
+    it('answers a first reading that times out with a 422 saying what to send', async () => {
+      const engine = counting(timedOut, reading);
+      const operation = createOcrIdcardOperation({ ocr: () => engine.engine });
+      await expect(operation.run(ctx(9), { base64_image: await image(), mask: false })).rejects.toMatchObject({
+        status: 422,
+        message: expect.stringContaining('2000픽셀'),
+      });
+    });
   });
 });

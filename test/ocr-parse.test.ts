@@ -90,6 +90,13 @@ describe('Korean text clean-up', () => {
     expect(cleanAddress(['서울 종로구 세종대로 209', '( 세 종 로 )'])).toBe('서울 종로구 세종대로 209 (세종로)');
   });
 
+  it('keeps a reference part cut off at the edge of a photo, completing only what is unambiguous', () => {
+    expect(cleanAddress(['경기도 안양시 동안구 시민대로 112, 112동 902호 (관양동, 새빛아파!'])).toBe(
+      '경기도 안양시 동안구 시민대로 112, 112동 902호 (관양동, 새빛아파트)',
+    );
+    expect(cleanAddress(['인천광역시 연수구 컨벤시아대로 165', '(송도동) 」'])).toBe('인천광역시 연수구 컨벤시아대로 165 (송도동)');
+  });
+
   it('spells a word-initial 려/료/류 as 여/요/유 (두음 법칙), but not after a syllable OCR spaced off', () => {
     expect(cleanAddress(['제주특별자치도 안양시 력삼1길 12'])).toBe('제주특별자치도 안양시 역삼1길 12');
     expect(cleanAddress(['서울특별시 영등포구 여의대로 24 (려의도동)'])).toBe('서울특별시 영등포구 여의대로 24 (여의도동)');
@@ -188,7 +195,8 @@ describe('parseDocument', () => {
       name: '주식회사 한빛소프트',
       id_number: '124-81-00998',
       representative: '이서준',
-      address: '경기도 성남시 분당구 판교역로 235 (삼평동)',
+      // The floor is printed: it is kept (values never lose a printed part).
+      address: '경기도 성남시 분당구 판교역로 235, 3층 (삼평동)',
       issue_date: '2015.03.02.',
       biz_type: '정보통신업',
       biz_item: '응용소프트웨어 개발',
@@ -205,6 +213,27 @@ describe('parseDocument', () => {
     ]);
     const business = parseDocument(BUSINESS_TEXT.replace('124-81-00998', '124-81-00997'));
     expect(business?.warnings.map((w) => [w.field, w.code])).toEqual([['id_number', 'CHECKSUM_MISMATCH']]);
+  });
+
+  it('reads an old licence whose number starts with its region name, and masks its serial', () => {
+    const text = [
+      '자동차운전면허증',
+      '충 남 15-188355-20',
+      '1종 보통',
+      '최민재',
+      '510312-1544859',
+      '대구광역시 달서구 월배로 362 (월성동)',
+      '2015.11.18',
+      '충남지방경찰청장',
+    ];
+    const parsed = parseDocument(text.join('\n'))!;
+    expect(parsed.info).toMatchObject({ type: '자동차운전면허증', name: '최민재', license_number: '충남 15-188355-20' });
+    expect(maskDocument(parsed.info, text.join('\n')).info.license_number).toBe('충남 15-******-20');
+    // Without the resident number the name is still looked for above the address, not above the licence number.
+    expect(parseDocument(text.filter((line) => !line.startsWith('5103')).join('\n'))?.info.name).toBe('최민재');
+    // A speck read as a digit before the resident number is dropped when the check digit then holds.
+    expect(parseDocument(text.join('\n').replace('510312-1544859', '3510312-1544859'))?.info.id_number).toBe('510312-1544859');
+    expect(parseDocument(text.join('\n').replace('510312-1544859', '3510312-1544858'))?.info.id_number).not.toBe('510312-1544858');
   });
 
   it('reads a licence whose class boxes share the name line', () => {
@@ -339,6 +368,101 @@ describe('parseDocument', () => {
   it('reads 업태 misread as 업타 in its bracketed box', () => {
     const text = ['사업자등록증', '등록번호 : 124-81-00998', '사 업 의 종 류 ：[ 업 타 ] 도매 [종목] 전 자 부 품'];
     expect(parseDocument(text.join('\n'))?.info).toMatchObject({ biz_type: '도매', biz_item: '전자부품' });
+  });
+
+  it('reads a 법인사업자 certificate with letter-spaced labels, values after colons, a wrapped address and 본점소재지', () => {
+    const text = [
+      '사 업 자 등 록 증',
+      '( 법인사업자 )',
+      '등 록 번 호 : 220-81-62517',
+      '법인명(단체명) : 주식회사 청솔커뮤',
+      '니케이션즈',
+      '대 표 자 : 박 정 우',
+      '개 업 연 월 일 : 2016 년 04 월 11 일',
+      '법인등록번호 : 110111-5234567',
+      '사업장소재지 : 인천광역시 연수구 컨벤시아대로 165, 12층 1203호',
+      '(송도동, 미래타워)',
+      '본점소재지 : 서울특별시 강남구 테헤란로 289 (역삼동)',
+      '사업의 종류 : 업태 종목',
+      '옴식점업 한식 일반 음식점업',
+      '도매 및 소매업 전자상거래 소매업',
+      '발 급 사 유 : 신규',
+      '2019 년 05 월 02 일',
+      '남인천세무서장',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toEqual({
+      type: '사업자등록증',
+      name: '주식회사 청솔커뮤 니케이션즈',
+      id_number: '220-81-62517',
+      representative: '박정우',
+      address: '인천광역시 연수구 컨벤시아대로 165, 12층 1203호 (송도동, 미래타워)',
+      issue_date: '2016.04.11.',
+      biz_type: '음식점업, 도매 및 소매업',
+      biz_item: '한식 일반 음식점업, 전자상거래 소매업',
+    });
+  });
+
+  it('reads a 개인 certificate without colons, not taking the birth date for the opening date, nor a partner for the representative', () => {
+    const text = [
+      '사업자등록증',
+      '(간이과세자)',
+      '등록번호 450-01-35166',
+      '상 호 우리들로지스틱스',
+      '생 년 월 일 1968 년 03 월 14 일',
+      '성 명 김한결 외 1명',
+      '개업연월일 2003 년 04 월 07 일',
+      '사업장소재지 광주광역시 서구 치평로 211, 1층 (치평동)',
+      '업태 : 서비스업',
+      '총목 : 경영 컨설팅업',
+      '공동사업자 윤정우 (550524-2******)',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      name: '우리들로지스틱스',
+      representative: '김한결',
+      issue_date: '2003.04.07.',
+      address: '광주광역시 서구 치평로 211, 1층 (치평동)',
+      biz_type: '서비스업',
+      biz_item: '경영 컨설팅업',
+    });
+  });
+
+  it('reads labels printed apart from their values (a wide column gap cuts them onto lines of their own)', () => {
+    const text = [
+      '사 업 자 등 록 증',
+      '( 법 인 사업자 )',
+      '등 록 번호 :',
+      '615-87-85684',
+      '법 인 명 (단체명) : ( 주 ) 늘 푸 른 정밀',
+      '대표자 :',
+      '강지환',
+      '개 업 연 월일 : 2005 년 03 월 18 일',
+      '사 업 장 소재지 :',
+      '대 구 광역시 달서구 달 구 벌 대로 163, 4 증 726 호 ( 감 삼동)',
+      '본 점 소재지 :',
+      '광 주 광역시 서구 무 진 대 로 379, 7 층 ( 농 성 동)',
+      '사 업 의 종 류 : 업태',
+      '종목 커피 전문점',
+      '음식점업',
+      '커피 전문점',
+      '음식점업',
+      '한식 일반 음식점업',
+      '발 급 사유:',
+      '정정',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      id_number: '615-87-85684',
+      representative: '강지환',
+      // 층 read as 증 after a number can only be 층.
+      address: '대구광역시 달서구 달구벌대로 163, 4층 726호 (감삼동)',
+      biz_type: '음식점업, 음식점업',
+      biz_item: '커피 전문점, 커피 전문점, 한식 일반 음식점업',
+    });
+  });
+
+  it('corrects a 업태 only when one known name is that close, and keeps an unknown one as read', () => {
+    const text = (row: string) => ['사업자등록증', '등록번호 : 124-81-00998', `사업의 종류 : 업태 ${row} 종목 커피 전문점`].join('\n');
+    expect(parseDocument(text('옴식점업'))?.info.biz_type).toBe('음식점업');
+    expect(parseDocument(text('양봉업'))?.info.biz_type).toBe('양봉업');
   });
 
   it('finds no document in other text', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATION_EXAMPLES } from '../api/openapi-examples.js';
-import { CATALOG, type ApiId } from '../src/platform/catalog.js';
+import { CATALOG } from '../src/operations/catalog.js';
+import { MODULES } from '../src/operations/modules.js';
+import type { ApiId } from '../src/platform/catalog.js';
 import type { Operation } from '../src/platform/execute.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
@@ -43,11 +44,13 @@ describe('GET /openapi.json', () => {
     ]);
   });
 
-  it('shows request examples that the real schemas accept', () => {
+  it('shows request and answer examples that the real schemas accept', () => {
     const operations: Record<ApiId, Operation> = app.runtime.operations;
-    for (const api of CATALOG) {
-      const parsed = operations[api.id].schema.safeParse(OPERATION_EXAMPLES[api.id].request);
-      expect(parsed.success, `${api.id}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    for (const { catalog, example, output } of MODULES) {
+      const request = operations[catalog.id].schema.safeParse(example.request);
+      expect(request.success, `${catalog.id}: ${JSON.stringify(request.error?.issues)}`).toBe(true);
+      const answer = output.safeParse(example.response);
+      expect(answer.success, `${catalog.id}: ${JSON.stringify(answer.error?.issues)}`).toBe(true);
     }
   });
 });

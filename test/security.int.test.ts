@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryWatches, subscriptions } from '../db/schema.js';
-import { CATALOG, type ApiId } from '../src/platform/catalog.js';
+import { CATALOG } from '../src/operations/catalog.js';
+import type { ApiId } from '../src/platform/catalog.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { TRACK_QUERY } from '../src/providers/tracker.js';
+import { TRACK_QUERY, TRACKER_BODY_LIMIT_BYTES } from '../src/providers/tracker.js';
 import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { sharedDataPresent } from './helpers/shared-data.js';
@@ -128,6 +128,19 @@ describe('hosted upstream: errors as callers and the operator see them', () => {
       expect(JSON.stringify(logs)).not.toContain(id);
     },
   );
+
+  it('an endless answer stops at the body cap: 502, refunded, and the upstream stops sending', async () => {
+    const { tracker, app, user } = h!;
+    const id = number();
+    tracker.parcel(CJ, id, { endless: true });
+    const before = await app.remaining(user.apiKey, 'delivery-tracking');
+    const res = await app.post(PATH, { carrier_id: CJ, track_id: id }, user.apiKey);
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ error_code: 'UPSTREAM_ERROR', error: expect.stringContaining('너무 큰 응답') });
+    expect(await app.remaining(user.apiKey, 'delivery-tracking')).toBe(before);
+    // The cap is 1 MB; socket buffers on both sides may hold a few MB more, never the gigabytes an unbounded read takes.
+    expect(tracker.endlessBytes).toBeLessThan(TRACKER_BODY_LIMIT_BYTES * 16);
+  });
 
   it('the carrier refusing the number (BAD_REQUEST on track, HTTP 200) is 400 on track_id; an unknown parcel 404', async () => {
     const { tracker, app, user } = h!;

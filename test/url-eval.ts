@@ -20,6 +20,7 @@ import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect
 import { modelDecidesAlone } from '../src/operations/url-detect/rules-model.js';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
 import { FRESH, HOLDOUT, TUNE } from './data/url-labelled.js';
+import { evalKorean } from './url-eval-kr.js';
 import { CLEAN, isKorean, LATEST, OLDER, partOf, readReal, realListsPresent, urlOf, type Part } from './data/url-real.js';
 
 const SAMPLE = Number(process.env.EVAL_SAMPLE ?? 3000);
@@ -234,7 +235,13 @@ async function main(): Promise<void> {
     report('no feeds, hand-written clean URLs with paths', bare, labelledClean);
   }
 
-  printTable();
+  if (rows.length > 0) printTable();
+  // 5. Korean smishing (KISA): its own items and table (url-eval-kr.ts).
+  if (wanted('korean'))
+    await evalKorean(
+      PARTS.filter((part): part is 'dev' | 'heldout' => part !== 'train'),
+      verbose,
+    );
   console.log(
     `\n(${((performance.now() - started) / 1000).toFixed(1)} s; sample ≤ ${SAMPLE} a category and part; set EVAL_SAMPLE to change)`,
   );

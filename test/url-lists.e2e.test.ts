@@ -36,6 +36,8 @@ beforeAll(async () => {
       '/gambling/domains': fixture('gambling-domains.txt'),
       '/flaky/domains': fixture('gambling-domains.txt'),
       '/empty.txt': Buffer.from('# nothing here\n'),
+      // 16 MB of zeros in about 16 KB of gzip.
+      '/bomb.txt.gz': gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 }),
     },
     { flaky: ['/flaky/domains'] },
   );
@@ -112,6 +114,23 @@ describe('list update from a local server', () => {
     expect((await engine.classify('https://silk-room.org/')).category).toBe('adult');
     const states = await store.states();
     expect(states.find((s) => s.name === `fixture-gambling-${run}`)).toMatchObject({ entries: 3, lastError: 'HTTP 500' });
+  });
+
+  it('refuses a gzip bomb once its inflated bytes pass the download cap; the feed keeps its entries and the status says why', async () => {
+    const { engine, store, reload } = app.runtime.urlDetection;
+    await store.update([feed('bombed', 'gambling', 'domains', '/gambling/domains')], { sleep: async () => {} });
+    const [bomb] = await store.update([feed('bombed', 'gambling', 'domains', '/bomb.txt.gz')], {
+      sleep: async () => {},
+      maxBytes: 1024 * 1024,
+    });
+    expect(bomb).toMatchObject({ ok: false, error: 'the feed is larger than 1 MB once inflated' });
+    await reload();
+    expect((await engine.classify('https://green-river-lounge.net/')).category).toBe('gambling');
+    const states = await store.states();
+    expect(states.find((s) => s.name === `fixture-bombed-${run}`)).toMatchObject({
+      entries: 3,
+      lastError: 'the feed is larger than 1 MB once inflated',
+    });
   });
 
   it('stores a feed as one generation of chunks, switched in one statement; the model is saved in chunks and loaded back', async () => {

@@ -15,7 +15,7 @@ import { stateOf, type Progress, type TrackingResult } from '../src/operations/d
 import { createWebhookSender, signatureHeader } from '../src/operations/delivery-watch/webhook-sender.js';
 import { checkWebhookUrl } from '../src/operations/delivery-watch/webhook-url.js';
 import { startFakeChannels } from './fakes/chat-channels.js';
-import { verifySignature } from './fakes/webhook-receiver.js';
+import { startWebhookReceiver, verifySignature } from './fakes/webhook-receiver.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -127,6 +127,25 @@ describe('change detection and notices', () => {
     });
     expect(message.text).toBe('📦 CJ대한통운 123 · 상품이동중\n• 11/23 11:00 간선상차 — 곤지암Hub · 간선상차 처리');
   });
+  it('tells each event once when the upstream reorders events of the same minute or answers stale (#33 item 7)', () => {
+    // Two scans in the same minute: the upstream lists them in either order from one answer to the next.
+    const unload = step('2026-11-23T11:00:00+09:00', 'in_transit', '간선하차', '곤지암Hub');
+    const told = detectChange(seen, result([pickup, trunk, unload]), analyzeDelivery(result([pickup, trunk, unload]), noon, calendar));
+    expect(told).toMatchObject({ kind: 'updated', newEvents: [trunk, unload] });
+    const flipped = result([pickup, unload, trunk]);
+    expect(detectChange(told.next, flipped, analyzeDelivery(flipped, noon, calendar)).kind).toBe('none');
+    // A stale answer (a lagging replica or cache) lacks the newest event: nothing to tell, and the next full answer neither.
+    const stale = result([pickup, trunk]);
+    const afterStale = detectChange(told.next, stale, analyzeDelivery(stale, noon, calendar));
+    expect(afterStale.kind).toBe('none');
+    const again = result([pickup, trunk, unload]);
+    expect(detectChange(afterStale.next, again, analyzeDelivery(again, noon, calendar)).kind).toBe('none');
+    // A real new event after the flip is still told, alone.
+    const out = step('2026-11-23T15:00:00+09:00', 'out_for_delivery', '배달출발', '역삼');
+    const next = result([pickup, unload, trunk, out]);
+    expect(detectChange(told.next, next, analyzeDelivery(next, noon, calendar))).toMatchObject({ kind: 'updated', newEvents: [out] });
+  });
+
   it('tells a delivered parcel with the final event and a stalled one once', () => {
     const done = result([pickup, trunk, step('2026-11-24T14:00:00+09:00', 'delivered', '배달완료', '역삼')]);
     const change = detectChange(seen, done, analyzeDelivery(done, noon, calendar));
@@ -232,6 +251,19 @@ describe('webhook URLs and signatures', () => {
     await expect(sender.send('https://rebind.example.com/x', 's', '{}')).resolves.toEqual({ ok: false, gone: false, reason: 'EPRIVATE' });
     await expect(sender.send('http://rebind.example.com/x', 's', '{}')).resolves.toMatchObject({ ok: false, reason: 'refused_target' });
   });
+  it("drains a receiver's answer only up to a cap: an endless answer is cut off (#33 item 2)", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const endless = receiver.endless('/hook');
+      const sender = createWebhookSender({ allowInsecure: true, timeoutMs: 60_000 });
+      await expect(sender.send(`${receiver.url}/hook`, 's', '{}')).resolves.toEqual({ ok: true });
+      await endless.closed; // without the cap this never resolves (the deadline is a minute away)
+      expect(endless.bytes()).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('signs t.body with HMAC-SHA256 as a receiver verifies it', () => {
     const header = signatureHeader('whsec_abc', '{"a":1}', 1_790_000_000);
     expect(header).toBe(`t=1790000000,v1=${createHmac('sha256', 'whsec_abc').update('1790000000.{"a":1}').digest('hex')}`);

@@ -564,3 +564,48 @@ describe('several instances', () => {
     }
   });
 });
+
+describe('exactly once (#33 item 7)', () => {
+  it('a webhook watch and a Discord watch on one parcel, two pollers overlapping, the upstream reordering same-minute scans: one notice each', async () => {
+    const runtime = app.runtime;
+    const second =
+      process.env.TEST_DB === 'postgres'
+        ? await startTestApp(env, {
+            clock: () => now,
+            delivery: { rateLimit: { bucket, perSecond: 200 } },
+            watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })) },
+          })
+        : undefined;
+    const other = second
+      ? second.runtime.watchPoller
+      : createWatches(
+          { db: runtime.db, delivery: runtime.delivery, logger: runtime.logger, clock: () => now, allowInsecureWebhooks: true },
+          { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })) },
+        ).poller;
+    try {
+      const id = number();
+      const pickup = ev(at(3), 'AT_PICKUP', '집화처리', '성수');
+      tracker.parcel(CJ, id, { events: [pickup] });
+      const hook = `/exact-${id}`;
+      expect((await app.post(PATH, { carrier_id: CJ, track_id: id, webhook_url: `${receiver.url}${hook}` }, user.apiKey)).status).toBe(201);
+      await runtime.watches.create(
+        { id: user.accountId },
+        { carrierId: CJ, trackId: id },
+        { channel: { platform: 'discord', channelId: `exact-${id}` } },
+      );
+      // Two scans of the same minute, listed in one order, then the other, on every answer.
+      const load = ev(at(1 / 6), 'IN_TRANSIT', '간선상차', '곤지암Hub', '간선상차 처리');
+      const unload = ev(at(1 / 6), 'IN_TRANSIT', '간선하차', '곤지암Hub', '간선하차 처리');
+      const only = { accountIds: [user.accountId] };
+      for (let tick = 0; tick < 6; tick++) {
+        tracker.parcel(CJ, id, { events: tick % 2 ? [pickup, unload, load] : [pickup, load, unload] });
+        advance(1);
+        await Promise.all([runtime.watchPoller.runCycle(only), other.runCycle(only)]);
+      }
+      expect(receiver.to(hook)).toHaveLength(1);
+      expect(channels.to('discord', `exact-${id}`)).toHaveLength(1);
+    } finally {
+      await second?.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Account } from '../../src/platform/accounts.js';
+import type { ApiKeys } from '../../src/platform/api-keys.js';
 import { AppError } from '../../src/errors.js';
 import type { Runtime } from '../../src/runtime.js';
 import { jsonBody } from './body.js';
@@ -28,6 +29,13 @@ export const missingKey = () => new AppError('UNAUTHORIZED', 'API 키가 필요�
 export const badKey = () => new AppError('UNAUTHORIZED', '유효하지 않은 API 키입니다.');
 export const badToken = () => new AppError('UNAUTHORIZED', '로그인이 필요하거나 토큰이 만료되었습니다. 다시 로그인하세요.');
 
+/** The account of an `X-API-Key` value, the one key lookup of both doors: 401 when unknown. */
+export async function accountForKey(apiKeys: ApiKeys, key: string): Promise<Account> {
+  const account = await apiKeys.authenticate(key.trim());
+  if (!account) throw badKey();
+  return account;
+}
+
 /** The 401s a route of this auth kind can answer. */
 export function authErrors(accepts: 'key' | 'token' | 'either'): AppError[] {
   if (accepts === 'key') return [missingKey(), badKey()];
@@ -46,8 +54,7 @@ export function authenticate(runtime: Runtime, accepts: 'key' | 'token' | 'eithe
     const key = req.get('x-api-key');
     const token = bearerToken(req);
     if (key !== undefined && accepts !== 'token') {
-      req.account = await apiKeys.authenticate(key.trim());
-      if (!req.account) throw badKey();
+      req.account = await accountForKey(apiKeys, key);
     } else if (token && accepts !== 'key') {
       req.account = await accounts.accountForToken(token);
       if (!req.account) throw badToken();

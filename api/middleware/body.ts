@@ -1,19 +1,20 @@
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
+import { DEFAULT_BODY_LIMIT_MB, readJsonBody } from '../json-body.js';
 
-/** The JSON body limit of a route that declares none. */
-export const DEFAULT_BODY_LIMIT_MB = 1;
-
-const readers = new Map<number, RequestHandler>();
+export { DEFAULT_BODY_LIMIT_MB };
 
 /**
  * A JSON body reader with a size limit in MB (a route declares its own: the ID reader's 10 MB
- * image in Base64 is ~13.4 MB, so it takes 15). Any content type is read as JSON (curl's
- * default form type included). Routes that need a key or token read the body only after the
- * caller is known (`authenticate` ends with it), so an anonymous caller cannot make the
- * service buffer 15 MB.
+ * image in Base64 is ~13.4 MB, so it takes 15), the same reader the operation door uses
+ * (api/json-body.ts). Routes that need a key or token read the body only after the caller is
+ * known (`authenticate` ends with it), so an anonymous caller cannot make the service buffer 15 MB.
  */
 export function jsonBody(limitMb: number = DEFAULT_BODY_LIMIT_MB): RequestHandler {
-  let reader = readers.get(limitMb);
-  if (!reader) readers.set(limitMb, (reader = express.json({ limit: `${limitMb}mb`, type: () => true })));
-  return reader;
+  const limitBytes = limitMb * 1024 * 1024;
+  return (req, _res, next) => {
+    readJsonBody(req, limitBytes).then((body) => {
+      req.body = body;
+      next();
+    }, next);
+  };
 }

@@ -1,32 +1,19 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError, databaseUnavailable, errorBody, fromDatabaseError, type Locale } from '../../src/errors.js';
-import { withJosa } from '../../src/korean.js';
+import { AppError, databaseUnavailable, fromDatabaseError } from '../../src/errors.js';
 import type { Runtime } from '../../src/runtime.js';
-import { setExhaustedQuotaHeaders } from './quota-headers.js';
+import { internalError, sendError as answerError } from '../http-answer.js';
+import { invalidJson, payloadTooLarge } from '../json-body.js';
 
-/** A caller whose first choice is English (`Accept-Language: en…`) gets English messages; everyone else Korean. */
-function localeOf(res: Response): Locale {
-  const header = res.req?.headers['accept-language'];
-  return typeof header === 'string' && /^\s*en\b/i.test(header) ? 'en' : 'ko';
-}
-
-/** CONTRACT §4: `{success:false, code, error, error_code}` plus the status's extra fields. */
+/** CONTRACT §4's error body, rendered as the operation door renders it (api/http-answer.ts). */
 export function sendError(res: Response, error: AppError): void {
-  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-  res.vary('Accept-Language');
-  setExhaustedQuotaHeaders(res, error);
-  res.status(error.status).json(errorBody(error, localeOf(res)));
+  answerError(res, res.req.id === undefined ? undefined : String(res.req.id), error);
 }
 
 export const notFound: RequestHandler = (req) => {
   throw new AppError('NOT_FOUND', `요청한 경로를 찾을 수 없습니다: ${req.method} ${req.path}`);
 };
 
-export const invalidJson = () => new AppError('INVALID_JSON', '요청 본문이 올바른 JSON이 아닙니다.');
-export const payloadTooLarge = (limitBytes: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `요청 본문이 너무 큽니다 (최대 ${Math.floor(limitBytes / 1024 / 1024)}MB).`);
-
-/** body-parser's failures, by its `type`, as the caller's mistakes they are. */
+/** body-parser's failures (the bots' raw bodies), by its `type`, as the caller's mistakes they are. */
 function fromBodyParser(error: { type?: string; status?: number; limit?: number }): AppError | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
@@ -63,12 +50,5 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const known = error instanceof AppError ? error : fromBodyParser(error);
   // pino-http logs the request line with `res.err`: failures of ours or an upstream only.
   if (!known || known.status >= 500) res.err = error;
-  // Refused before its body was read (401 on a 15 MB upload): close rather than drain it.
-  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
-  if (known) return sendError(res, known);
-  if (res.headersSent) return;
-  sendError(
-    res,
-    new AppError('INTERNAL', `서버 내부 오류가 발생했습니다. 문의하실 때 요청 ID ${withJosa(String(req.id), '을/를')} 알려 주세요.`),
-  );
+  sendError(res, known ?? internalError(String(req.id)));
 };

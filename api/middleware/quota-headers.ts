@@ -1,5 +1,4 @@
 import type { Response } from 'express';
-import type { AppError } from '../../src/errors.js';
 import type { QuotaState } from '../../src/platform/quota.js';
 import { previousSeoulMonth } from '../../src/seoul-time.js';
 
@@ -22,12 +21,6 @@ export function rateLimitPolicy(quota: Pick<QuotaState, 'monthlyQuota' | 'renews
 export function rateLimit(quota: Pick<QuotaState, 'remaining' | 'renewsAt'>, nowMs: number): string {
   const resetSeconds = Math.max(0, Math.ceil((quota.renewsAt.getTime() - nowMs) / 1000));
   return `"monthly";r=${quota.remaining};t=${resetSeconds}`;
-}
-
-/** A used-up counter (429 QUOTA_EXCEEDED): nothing left until the renewal the error names. */
-export function setExhaustedQuotaHeaders(res: Response, error: AppError): void {
-  if (error.code !== 'QUOTA_EXCEEDED') return;
-  res.setHeader('RateLimit', `"monthly";r=0;t=${error.retryAfterSeconds ?? 0}`);
 }
 
 /**

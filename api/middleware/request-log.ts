@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pinoHttp } from 'pino-http';
 import { serializeError, type Logger } from '../../src/logger.js';
-
-export const CLIENT_REQUEST_ID = /^[0-9A-Za-z._:-]{1,128}$/;
+import { requestIdOf } from '../http-answer.js';
 
 /**
  * Request id (the caller's `X-Request-Id` when it is sane, else a new UUID, echoed back) and
@@ -14,8 +12,7 @@ export function requestLog(logger: Logger) {
   return pinoHttp({
     logger,
     genReqId(req: IncomingMessage, res: ServerResponse) {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+      const id = requestIdOf(req);
       res.setHeader('X-Request-Id', id);
       return id;
     },

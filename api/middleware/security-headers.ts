@@ -18,7 +18,7 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Name, value, name, value…: the shape `res.writeHead` takes (api/fast-operations.ts writes them in one go). */
+/** Name, value, name, value…: the shape `res.writeHead` takes (api/http-answer.ts writes them in one go). */
 export const SECURITY_HEADERS: readonly string[] = [
   'Content-Security-Policy',
   CONTENT_SECURITY_POLICY,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { credentialsSchema, emailTaken, invalidCredentials, loginSchema } from '../../src/platform/accounts.js';
 import { createKeySchema, keyNotFound } from '../../src/platform/api-keys.js';
-import { API_IDS, availabilityOf, CATALOG } from '../../src/platform/catalog.js';
+import { availabilityOf, CATALOG } from '../../src/operations/catalog.js';
+import { API_IDS } from '../../src/platform/catalog.js';
 import { tooManyLogins, tooManySignUps } from '../../src/platform/login-guard.js';
 import type { Runtime } from '../../src/runtime.js';
 import { accountOf, bearerToken } from '../middleware/auth.js';

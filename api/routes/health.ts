@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { z } from 'zod';
+import { STORAGE_FULL_RETRY_AFTER_SECONDS } from '../../src/errors.js';
 import type { Runtime } from '../../src/runtime.js';
 import type { AppState } from '../app.js';
 import { defineRoute, reply, type Answer, type Route } from '../route.js';
@@ -21,13 +22,18 @@ export function healthRoutes(runtime: Runtime, state: AppState): Route[] {
       res.setHeader('Retry-After', '5');
       return reply(503, { status: 'unavailable', database: 'down' });
     }
+    // After a disk-full error: not ready until a write succeeds again (reads may still work).
+    if (!(await runtime.database.writable())) {
+      res.setHeader('Retry-After', String(STORAGE_FULL_RETRY_AFTER_SECONDS));
+      return reply(503, { status: 'unavailable', database: 'full' });
+    }
     return { status: 'ok' };
   }
   const answers: Record<number, Answer> = {
     200: { description: '준비됨', schema: z.object({ status: z.literal('ok') }), example: { status: 'ok' } },
     503: {
-      description: '시작 중, 종료 중, 또는 데이터베이스 연결 불가 (Retry-After)',
-      schema: z.object({ status: z.enum(['starting', 'draining', 'unavailable']), database: z.literal('down').optional() }),
+      description: '시작 중, 종료 중, 데이터베이스 연결 불가, 또는 저장 공간 가득 참 (Retry-After)',
+      schema: z.object({ status: z.enum(['starting', 'draining', 'unavailable']), database: z.enum(['down', 'full']).optional() }),
       example: { status: 'unavailable', database: 'down' },
     },
   };

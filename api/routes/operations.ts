@@ -1,40 +1,21 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../src/errors.js';
+import { MODULES } from '../../src/operations/modules.js';
 import { linkNotFound } from '../../src/operations/shorten/stats.js';
-import { checkNeedsSubscription, judgedHarmful, listedHarmful } from '../../src/operations/shorten/shorten.js';
-import { ENGINE_FAILURE } from '../../src/operations/translate/translate.js';
-import { CATALOG, type ApiId } from '../../src/platform/catalog.js';
-import { executeOperation, type Caller, type Operation } from '../../src/platform/execute.js';
+import type { ApiId } from '../../src/platform/catalog.js';
+import { executeOperation, type Operation } from '../../src/platform/execute.js';
 import { quotaExceeded, subscriptionRequired } from '../../src/platform/subscriptions.js';
-import { notConfigured, timedOut, upstreamFailure } from '../../src/providers/llm-errors.js';
-import { ocrFailed, ocrTimedOut } from '../../src/providers/ocr/tesseract-pool.js';
-import { trackerFailure } from '../../src/providers/tracker.js';
 import type { Runtime } from '../../src/runtime.js';
+import { RequestCaller, successEnvelope } from '../http-answer.js';
 import { accountOf } from '../middleware/auth.js';
 import { setQuotaHeaders } from '../middleware/quota-headers.js';
-import { OPERATION_EXAMPLES } from '../openapi-examples.js';
 import { linkStatsBody, operationBody } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
-import { DEFAULT_BODY_LIMIT_MB } from '../middleware/body.js';
-
-/** Why a caller's work stops when its client has gone away. */
-export const requestCancelled = () => new AppError('INVALID_REQUEST', '요청이 취소되었습니다.');
-
-export function callerOf(req: Request, res?: Response): Caller {
-  const caller: Caller = { account: accountOf(req), logger: req.log, requestId: String(req.id) };
-  if (!res) return caller;
-  // A client that disconnects before the answer aborts the work (an image waiting for OCR).
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort(requestCancelled());
-  });
-  return { ...caller, signal: controller.signal };
-}
 
 /**
- * Runs an operation for the request (validate, charge, run, refund on failure), sets the
- * quota headers and returns its output with the HTTP envelope's `remaining`.
+ * Runs an operation for an express request (validate, charge, run, refund on failure), sets the
+ * quota headers and returns its output with the HTTP envelope's `remaining`: for a route that is
+ * not an operation's own but charges one (`POST /delivery/watch`).
  */
 export async function runForRequest<Schema extends z.ZodType, Output extends object>(
   runtime: Runtime,
@@ -42,7 +23,8 @@ export async function runForRequest<Schema extends z.ZodType, Output extends obj
   req: Request,
   res: Response,
 ): Promise<{ output: Output; remaining: number }> {
-  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, callerOf(req, res), req.body);
+  const caller = new RequestCaller(accountOf(req), req.log, String(req.id)).cancelOnClose(res);
+  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, caller, req.body);
   setQuotaHeaders(res, quota, runtime.clock());
   return { output, remaining: quota.remaining };
 }
@@ -54,51 +36,29 @@ export const RATE_LIMIT_HEADERS = {
 };
 const EXAMPLE_RENEWAL = new Date('2026-11-30T15:00:00.000Z');
 
-/** JSON body limits above the default: a 10 MB ID image in Base64 is ~13.4 MB. */
-const BODY_LIMIT_MB: Partial<Record<ApiId, number>> = { 'ocr-idcard': 15 };
-
-/** The body limit an operation's route declares (api/fast-operations.ts leaves larger ones to express). */
-export function operationBodyLimitMb(api: ApiId): number {
-  return BODY_LIMIT_MB[api] ?? DEFAULT_BODY_LIMIT_MB;
-}
-
-/** The errors each operation can answer besides 400, 401, 403 (subscription) and 429 (quota). */
-function operationErrors(runtime: Runtime): Record<ApiId, AppError[]> {
-  const llm = [upstreamFailure(undefined, 'HTTP 500'), notConfigured(), timedOut(runtime.config.LLM_TIMEOUT_MS)];
-  const verdict = { category: 'gambling', reason: '도박 사이트 목록에 있는 도메인입니다.' };
-  return {
-    'chatbot-rag': llm,
-    'tone-transformation': llm,
-    'harmful-url-detection': [],
-    'text-generation': llm,
-    'ocr-idcard': [ocrFailed(), ocrTimedOut()],
-    translation: [upstreamFailure(ENGINE_FAILURE, 'HTTP 500'), notConfigured(), timedOut(runtime.config.LLM_TIMEOUT_MS)],
-    'delivery-tracking': [trackerFailure('택배 조회 서버에 연결하지 못했습니다.'), ...llm.slice(1)],
-    'url-shortener': [judgedHarmful(verdict, 998), listedHarmful(verdict, 999), checkNeedsSubscription()],
-  };
-}
-
-/** POST routes of the eight operations (from the catalogue), and the shortener's click statistics. */
+/** POST routes of the eight operations (from their modules), and the shortener's click statistics. */
 export function operationRoutes(runtime: Runtime): Route[] {
   const operations: Record<ApiId, Operation> = runtime.operations;
-  const errors = operationErrors(runtime);
-  const routes: Route[] = CATALOG.map((api) => {
-    const operation = operations[api.id];
-    const example = OPERATION_EXAMPLES[api.id];
+  const routes: Route[] = MODULES.map((module) => {
+    const { catalog, example } = module;
     return defineRoute({
       method: 'post',
-      path: api.path,
-      tag: api.category,
+      path: catalog.path,
+      tag: catalog.category,
       summary: example.summary,
-      operationId: api.id,
+      operationId: catalog.id,
       auth: 'key',
-      body: { schema: operation.schema, example: example.request, validatedBy: 'core', limitMb: operationBodyLimitMb(api.id) },
-      answers: { 200: { description: '성공', schema: operationBody(api.id), example: example.response, headers: RATE_LIMIT_HEADERS } },
-      errors: [subscriptionRequired(api.id), quotaExceeded(api.id, EXAMPLE_RENEWAL, 721673), ...errors[api.id]],
-      handler: async (_input, req, res) => {
-        const { output, remaining } = await runForRequest(runtime, operation, req, res);
-        return { success: true, ...output, api: operation.api, remaining };
+      body: { schema: module.input, example: example.request, validatedBy: 'core', limitMb: module.bodyLimitMb },
+      answers: {
+        200: {
+          description: '성공',
+          schema: operationBody(module),
+          example: successEnvelope(catalog.id, example.response, 999),
+          headers: RATE_LIMIT_HEADERS,
+        },
       },
+      errors: [subscriptionRequired(catalog.id), quotaExceeded(catalog.id, EXAMPLE_RENEWAL, 721673), ...module.errors(runtime.config)],
+      operation: operations[catalog.id],
     });
   });
 

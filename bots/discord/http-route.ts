@@ -5,7 +5,7 @@ import type { Logger } from '../../src/logger.js';
 import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { InteractionHandler } from './interactions.js';
 import { CHANNEL_MESSAGE, type DiscordInteraction } from './payload.js';
-import { EPHEMERAL } from './render.js';
+import { EPHEMERAL, NO_MENTIONS } from './render.js';
 import { discordPublicKey, verifyDiscordRequest } from './verify.js';
 
 /**
@@ -41,7 +41,7 @@ export function discordInteractionsRouter(publicKey: string, rootLogger: Logger,
       logger.error({ err: error, requestId: interaction.id }, 'discord interaction failed');
       res.json({
         type: CHANNEL_MESSAGE,
-        data: { content: `예상치 못한 오류가 발생했습니다. 참조 ID: ${interaction.id}`, flags: EPHEMERAL },
+        data: { content: `예상치 못한 오류가 발생했습니다. 참조 ID: ${interaction.id}`, flags: EPHEMERAL, allowed_mentions: NO_MENTIONS },
       });
     }
   });

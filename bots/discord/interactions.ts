@@ -17,7 +17,7 @@ import {
   readOptions,
   type DiscordInteraction,
 } from './payload.js';
-import { EPHEMERAL, toDiscordMessage } from './render.js';
+import { EPHEMERAL, NO_MENTIONS, toDiscordMessage } from './render.js';
 
 /** What to answer on the HTTP request now, and the work that edits `@original` afterwards. */
 export interface InteractionAnswer {
@@ -27,7 +27,9 @@ export interface InteractionAnswer {
 
 export type InteractionHandler = (interaction: DiscordInteraction) => Promise<InteractionAnswer>;
 
-const notice = (content: string): InteractionAnswer => ({ body: { type: CHANNEL_MESSAGE, data: { content, flags: EPHEMERAL } } });
+const notice = (content: string): InteractionAnswer => ({
+  body: { type: CHANNEL_MESSAGE, data: { content, flags: EPHEMERAL, allowed_mentions: NO_MENTIONS } },
+});
 
 /**
  * The Discord door's logic, shared by HTTP interactions and the optional gateway client:

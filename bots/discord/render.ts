@@ -6,6 +6,9 @@ const COLORS: Record<Reply['tone'], number> = { ok: 0x2eb67d, warn: 0xecb22e, er
 /** Discord's message flag for "only the caller sees it". */
 export const EPHEMERAL = 1 << 6;
 
+/** On every message the bot sends: nothing in it may ping a user, a role, @everyone or @here. */
+export const NO_MENTIONS = { parse: [] as [] };
+
 export interface DiscordMessage {
   content?: string;
   embeds: Array<Record<string, unknown>>;
@@ -24,5 +27,5 @@ export function toDiscordMessage(reply: Reply): DiscordMessage {
   }
   if (reply.context) embed.footer = { text: clip(reply.context, 2048) };
   // Nobody gets pinged by what a user typed into a command.
-  return { embeds: [embed], allowed_mentions: { parse: [] } };
+  return { embeds: [embed], allowed_mentions: NO_MENTIONS };
 }

@@ -4,14 +4,27 @@ import type { Reply } from '../commands/types.js';
 
 type KnownBlock = types.KnownBlock;
 
-/** Slack's mrkdwn treats these three as markup: user text is escaped. */
+/**
+ * Slack's mrkdwn treats these three as markup: user text is escaped, so `<!channel>`,
+ * `<!here>`, `<!everyone>`, `<@U…>` and `<!subteam^…>` show as typed and never notify anyone.
+ */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * `plain_text` is not parsed for mentions, but a word joiner after a `<` that opens one makes
+ * sure no client or future format change ever reads user text there as a ping.
+ */
+export function plainText(text: string): string {
+  return text.replace(/<(?=[!@#])/g, '<\u2060');
+}
+
 /** A Reply as a Block Kit message: a header, the text, fields two by two, a context line. */
 export function toSlackMessage(reply: Reply): { text: string; blocks: KnownBlock[] } {
-  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: clip(reply.title || ' ', 150), emoji: true } }];
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: clip(plainText(reply.title || ' '), 150), emoji: true } },
+  ];
   if (reply.text) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: clip(escapeMrkdwn(reply.text), 3000) } });
   const fields = reply.fields ?? [];
   // Section fields: at most 10 per block, each under 2,000 characters.
@@ -25,6 +38,7 @@ export function toSlackMessage(reply: Reply): { text: string; blocks: KnownBlock
     });
   }
   if (reply.context) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: clip(escapeMrkdwn(reply.context), 2900) }] });
+  // The notification fallback is mrkdwn too: escaped like the blocks (issue 33: it once pinged a channel).
   const fallback = [reply.title, reply.text].filter(Boolean).join('\n');
-  return { text: clip(fallback, 3000), blocks };
+  return { text: clip(escapeMrkdwn(fallback), 3000), blocks };
 }

@@ -34,26 +34,39 @@ export function mentionsCustoms(result: TrackingResult): boolean {
 }
 
 /**
- * Compares a fresh lookup with what the watch saw: a new newest event or a new state is an
- * update (a delivered state is the final one); a parcel that just crossed the stall line
- * (no event for 48 working hours) is told once; anything else is no change.
+ * Compares a fresh lookup with what the watch saw. Only events the watch has not seen are
+ * news: the upstream only ever adds events, so their count must grow; they start after the
+ * last one seen. A stale answer (fewer events) or the same events in another order (scans
+ * of the same minute come back in either order) is no change, so each event is told once
+ * (issue 33 item 7: told twice when the newest event's key alone decided). A delivered state
+ * is news once; a parcel that just crossed the stall line (no event for 48 working hours) is
+ * told once; anything else is no change.
  */
 export function detectChange(seen: SeenState, result: TrackingResult, analysis: DeliveryAnalysis): Change {
-  const newest = result.progresses.at(-1);
-  const key = newest ? eventKey(newest) : null;
-  const moved = key !== seen.lastEventKey || result.state.id !== seen.lastStateId;
-  if (moved) {
-    const known = seen.lastEventKey ? result.progresses.findIndex((p) => eventKey(p) === seen.lastEventKey) : -1;
-    const newEvents =
-      known >= 0 ? result.progresses.slice(known + 1) : result.progresses.slice(Math.min(seen.seenEvents, result.progresses.length));
+  const newEvents = unseenEvents(seen, result.progresses);
+  const delivered = result.state.id === 'delivered';
+  if (newEvents.length > 0 || (delivered && seen.lastStateId !== 'delivered')) {
+    const newest = result.progresses.at(-1);
     return {
-      kind: result.state.id === 'delivered' ? 'delivered' : 'updated',
+      kind: delivered ? 'delivered' : 'updated',
       newEvents,
-      next: { lastStateId: result.state.id, lastEventKey: key, seenEvents: result.progresses.length, stallNotified: false },
+      next: {
+        lastStateId: result.state.id,
+        lastEventKey: newest ? eventKey(newest) : null,
+        seenEvents: Math.max(result.progresses.length, seen.seenEvents),
+        stallNotified: false,
+      },
     };
   }
   if (analysis.stalled && !seen.stallNotified) {
     return { kind: 'stalled', newEvents: [], next: { ...seen, stallNotified: true } };
   }
   return { kind: 'none', newEvents: [], next: seen };
+}
+
+/** The events after the last one seen, never more than the count has grown by. */
+function unseenEvents(seen: SeenState, progresses: Progress[]): Progress[] {
+  if (progresses.length <= seen.seenEvents) return [];
+  const known = seen.lastEventKey ? progresses.findIndex((p) => eventKey(p) === seen.lastEventKey) : -1;
+  return progresses.slice(Math.max(known + 1, seen.seenEvents));
 }

@@ -5,7 +5,7 @@ import { accounts, sessions } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
-import { OPEN_APIS } from './catalog.js';
+import type { ApiId } from './catalog.js';
 import type { LoginGuard } from './login-guard.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { DUMMY_PASSWORD_HASH, generateLoginToken, sha256 } from './secrets.js';
@@ -39,6 +39,8 @@ export interface AccountsOptions {
   guard: LoginGuard;
   /** scrypt behind a semaphore. */
   passwords: PasswordHasher;
+  /** The APIs a new account is subscribed to (the catalogue's open ones, src/operations/catalog.ts). */
+  openApis: ApiId[];
 }
 
 /** Where a sign-up or log-in comes from (the client address), for the per-address limits. */
@@ -90,7 +92,7 @@ export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 
         .onConflictDoNothing({ target: accounts.email })
         .returning({ id: accounts.id, email: accounts.email });
       if (!account) throw emailTaken();
-      await subscriptions.subscribeAll(account.id, OPEN_APIS);
+      await subscriptions.subscribeAll(account.id, options.openApis);
       return account;
     },
 

@@ -68,7 +68,8 @@ export async function executeOperation<Schema extends z.ZodType, Output extends 
     // Every charge is recorded before the answer leaves: a crash before this gives them back.
     // Most runs charge once: that lease settles without Promise.all's array and extra promise.
     await (leases.length === 1 ? own.settle() : Promise.all(leases.map((lease) => lease.settle())));
-    return { output, quota: snapshot(own) };
+    // Several calls of the operation's own API (a message's URLs): the counter after the last.
+    return { output, quota: snapshot(leases.findLast((lease) => lease.api === own.api) ?? own) };
   } catch (error) {
     const earned = error instanceof AppError ? error.earnedCharge : undefined;
     const kept = await Promise.all(
@@ -107,7 +108,7 @@ class RunContext implements OperationContext {
     this.requestId = caller.requestId;
   }
 
-  // Read when the operation asks: a door may make the signal only then (api/fast-operations.ts).
+  // Read when the operation asks: a door may make the signal only then (api/operation-door.ts).
   get signal(): AbortSignal | undefined {
     return this.caller.signal;
   }

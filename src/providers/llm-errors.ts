@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { AppError, type ErrorCode } from '../errors.js';
+import { BodyTooLargeError } from '../net/capped-body.js';
 
 /**
  * How an LLM failure reaches the caller: timeouts are 504, refusals 400, everything else an
@@ -64,6 +65,9 @@ const REFUSAL_CODES = new Set(['content_filter', 'content_policy_violation', 'mo
 /** Any failure of an SDK call as the AppError a caller understands. Unknown errors pass through. */
 export function mapLlmError(error: unknown, timeoutMs: number, mapping?: FailureMapping): unknown {
   if (error instanceof AppError) return error;
+  if (error instanceof BodyTooLargeError || (error as Error | undefined)?.cause instanceof BodyTooLargeError) {
+    return upstreamFailure(mapping, '응답이 너무 큼');
+  }
   if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) return timedOut(timeoutMs);
   if (error instanceof APIConnectionError) return upstreamFailure(mapping, '연결 실패');
   // The body could not be read whole or was not JSON (a dropped or truncated answer).

@@ -76,6 +76,8 @@ export interface LlmProviderOptions {
   embeddingModel?: string;
   moderationModel?: string;
   timeoutMs: number;
+  /** Ceiling on one answer's body, streams included (default `LLM_BODY_LIMIT_BYTES`). */
+  bodyLimitBytes?: number;
   /** Name of the output-length parameter; by default chosen from the base URL. */
   tokenParam?: TokenParam;
   /** Further attempts after a 429/5xx (default 2), with exponential backoff from `retryBaseDelayMs`. */

@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { cappedFetch } from '../net/capped-body.js';
 import { mapLlmError, notConfigured, refused, timedOut, upstreamFailure } from './llm-errors.js';
 import { parseStructured, responseFormatFor } from './llm-json.js';
 import { addUsage, toSdkMessage, usageOf, withSystemHint } from './llm-messages.js';
@@ -26,6 +27,12 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const PLACEHOLDER_KEY = 'not-needed';
 /** Reasoning models served locally (DeepSeek-R1, Qwen3) prefix their answer with their thoughts. */
 const THINKING = /^\s*<think>[\s\S]*?<\/think>\s*/;
+
+/**
+ * The largest answer body read from the AI server. A chat answer of a few thousand tokens is
+ * tens of kilobytes (a stream a few hundred); a batch of embeddings a few megabytes.
+ */
+export const LLM_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** OpenAI's own API rejects `max_tokens` on newer models; other servers only know `max_tokens`. */
 export function defaultTokenParam(baseUrl: string | undefined): TokenParam {
@@ -68,6 +75,8 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
         apiKey: options.apiKey ?? PLACEHOLDER_KEY,
         baseURL: options.baseUrl ?? OPENAI_BASE_URL,
         timeout: options.timeoutMs,
+        // An endless or giant answer stops at the cap instead of filling the heap.
+        fetch: cappedFetch(options.bodyLimitBytes ?? LLM_BODY_LIMIT_BYTES),
         maxRetries: 0, // our own retrier: 429/5xx only, never a timeout
         // config.ts is the only reader of the environment: keep the SDK from reading more of it.
         organization: null,

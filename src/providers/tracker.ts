@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { BodyTooLargeError, readCappedText } from '../net/capped-body.js';
 
 /** One event as the Delivery Tracker v2 API gives it (fields may be null). */
 export interface TrackerEvent {
@@ -38,6 +39,8 @@ export interface Tracker {
 export const UPSTREAM_PAGE_SIZE = 20;
 /** A parcel with more pages than this is answered with its newest 200 events (a guard against a looping cursor). */
 const MAX_PAGES = 10;
+/** A page of 20 events is a few kilobytes; anything near a megabyte is a broken or hostile upstream. */
+export const TRACKER_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const EVENT_FIELDS = 'time status { code name } location { name } description';
 
@@ -116,8 +119,10 @@ export function createTracker(options: TrackerOptions): Tracker {
     }
     let answer: GraphQlAnswer | undefined;
     try {
-      answer = (await response.json()) as GraphQlAnswer;
-    } catch {
+      answer = JSON.parse(await readCappedText(response.body, TRACKER_BODY_LIMIT_BYTES)) as GraphQlAnswer;
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) throw trackerFailure('택배 조회 서버가 너무 큰 응답을 보냈습니다.');
+      if ((error as Error).name === 'TimeoutError') throw trackerFailure('택배 조회 서버가 제시간에 응답하지 않았습니다.');
       answer = undefined;
     }
     const track = answer?.data?.track;

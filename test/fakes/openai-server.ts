@@ -1,3 +1,4 @@
+import { streamForever } from './endless-body.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -38,6 +39,8 @@ export type FakeReply = { delayMs?: number; trickleMs?: number; truncateAt?: num
   | { refusal: string }
   | { status: number; error?: { message?: string; type?: string; code?: string }; headers?: Record<string, string> }
   | { hangUp: true }
+  /** A 200 whose body never ends (see `streamForever`); bytes sent are counted in `endlessBytes`. */
+  | { endless: true }
   | { embeddings: number[][] }
   | { flagged: boolean; categories?: string[] }
 );
@@ -58,6 +61,8 @@ export interface FakeOpenAI {
   /** Forgets queued replies, responders and the request log. */
   reset(): void;
   close(): Promise<void>;
+  /** Bytes sent so far by `{ endless: true }` replies. */
+  readonly endlessBytes: number;
 }
 
 const PATHS: Record<string, Endpoint> = {
@@ -77,6 +82,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const queues: Record<Endpoint, FakeReply[]> = { chat: [], embeddings: [], moderations: [] };
   const responders: Record<Endpoint, Responder> = { ...DEFAULT_RESPONDERS };
   const requests: ReceivedRequest[] = [];
+  const endless = { bytes: 0 };
 
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -97,6 +103,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       ]);
       if (closed) return; // the client gave up (timeout)
     }
+    if ('endless' in reply) return streamForever(res, (bytes) => (endless.bytes += bytes));
     answer(res, endpoint, request, reply);
   });
   server.listen(0, '127.0.0.1');
@@ -113,7 +120,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     onChat: (responder) => void (responders.chat = responder),
     onEmbeddings: (responder) => void (responders.embeddings = responder),
     onModerations: (responder) => void (responders.moderations = responder),
+    get endlessBytes() {
+      return endless.bytes;
+    },
     reset() {
+      endless.bytes = 0;
       for (const queue of Object.values(queues)) queue.length = 0;
       Object.assign(responders, DEFAULT_RESPONDERS);
       requests.length = 0;

@@ -1,3 +1,4 @@
+import { streamForever } from './endless-body.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +50,8 @@ export type FakeParcel = { delayMs?: number } & (
   | { error: 'NOT_FOUND' | 'BAD_REQUEST' | 'INTERNAL' | string; message?: string; httpStatus?: number }
   | { httpStatus: number; body: string }
   | { hangUp: true }
+  /** An answer that never ends: JSON-looking bytes streamed until the client goes away (counted in `endlessBytes`). */
+  | { endless: true }
 );
 
 export interface FakeTrackerOptions {
@@ -78,6 +81,8 @@ export interface FakeTracker {
   lookups(carrierId?: string, trackingNumber?: string): TrackerRequest[];
   reset(): void;
   close(): Promise<void>;
+  /** Bytes sent so far by `{ endless: true }` parcels. */
+  readonly endlessBytes: number;
 }
 
 /** One event; `code` is the v2 status code (`IN_TRANSIT`), `name` the carrier's step name. */
@@ -167,6 +172,7 @@ export async function startFakeTracker(options: FakeTrackerOptions = {}): Promis
   const realSchema = loadSchema();
   const parcels = new Map<string, FakeParcel>();
   const requests: TrackerRequest[] = [];
+  const endless = { bytes: 0 };
   const started = performance.now();
   const keyOf = (carrierId: string, number: string) => `${carrierId} ${number}`;
 
@@ -267,6 +273,7 @@ export async function startFakeTracker(options: FakeTrackerOptions = {}): Promis
       if (closed) return;
     }
     if (parcel && 'hangUp' in parcel) return void res.socket?.destroy();
+    if (parcel && 'endless' in parcel) return streamForever(res, (bytes) => (endless.bytes += bytes));
     if (parcel && 'body' in parcel) return send(parcel.httpStatus, parcel.body);
     const answer = run(body);
     send(parcel && 'error' in parcel && parcel.httpStatus ? parcel.httpStatus : answer.status, answer.payload);
@@ -284,6 +291,9 @@ export async function startFakeTracker(options: FakeTrackerOptions = {}): Promis
     parcel: (carrierId, number, parcel) => void parcels.set(keyOf(carrierId, number), parcel),
     callsFor,
     lookups: (carrierId, number) => (carrierId && number ? callsFor(carrierId, number) : requests).filter((r) => !r.variables.before),
+    get endlessBytes() {
+      return endless.bytes;
+    },
     reset() {
       parcels.clear();
       requests.length = 0;

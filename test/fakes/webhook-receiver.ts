@@ -1,3 +1,4 @@
+import { streamForever } from './endless-body.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,12 +22,15 @@ export interface FakeWebhookReceiver {
   deliveries: WebhookDelivery[];
   to(path: string): WebhookDelivery[];
   respond(path: string, statuses: number[]): void;
+  /** Answers `path` with a 200 whose body never ends; resolves `closed` when the sender hangs up. */
+  endless(path: string): { bytes(): number; closed: Promise<void> };
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(): Promise<FakeWebhookReceiver> {
   const deliveries: WebhookDelivery[] = [];
   const scripts = new Map<string, number[]>();
+  const endless = new Map<string, { bytes: number; hungUp: () => void }>();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -41,6 +45,11 @@ export async function startWebhookReceiver(): Promise<FakeWebhookReceiver> {
       body = undefined;
     }
     deliveries.push({ path, headers: req.headers, raw, body, status });
+    const forever = endless.get(path);
+    if (forever) {
+      res.once('close', forever.hungUp);
+      return streamForever(res, (bytes) => (forever.bytes += bytes), 'text/plain');
+    }
     res.writeHead(status, { 'content-type': 'text/plain' });
     res.end('ok');
   });
@@ -52,6 +61,13 @@ export async function startWebhookReceiver(): Promise<FakeWebhookReceiver> {
     deliveries,
     to: (path) => deliveries.filter((delivery) => delivery.path === path),
     respond: (path, statuses) => void scripts.set(path, [...statuses]),
+    endless(path) {
+      let hungUp = () => {};
+      const closed = new Promise<void>((resolve) => (hungUp = resolve));
+      const state = { bytes: 0, hungUp };
+      endless.set(path, state);
+      return { bytes: () => state.bytes, closed };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 /**
@@ -27,6 +28,11 @@ export async function pdfWithImage(image: Buffer, pages = 1): Promise<Buffer> {
     ]),
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ];
+  return assemblePdf(objects);
+}
+
+/** Objects numbered from 1, the first the catalog, with a valid cross-reference table. */
+function assemblePdf(objects: Array<string | Buffer>): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
   const offsets: number[] = [];
   let position = parts[0]!.length;
@@ -46,4 +52,27 @@ export async function pdfWithImage(image: Buffer, pages = 1): Promise<Buffer> {
     `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${position}\n%%EOF\n`;
   parts.push(Buffer.from(xref));
   return Buffer.concat(parts);
+}
+
+/**
+ * A hostile PDF: one page drawing a single `side` × `side` one-bit image of zeros, a few
+ * kilobytes deflated that would decode to `side`² pixels (12,000² is 144 megapixels).
+ */
+export function pdfWithHugeImage(side: number): Buffer {
+  const stream = deflateSync(Buffer.alloc(Math.ceil(side / 8) * side));
+  const content = 'q 595 0 0 842 0 0 cm /Im0 Do Q';
+  const objects: Array<string | Buffer> = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>',
+    Buffer.concat([
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode /Length ${stream.length} >>\nstream\n`,
+      ),
+      stream,
+      Buffer.from('\nendstream'),
+    ]),
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  return assemblePdf(objects);
 }

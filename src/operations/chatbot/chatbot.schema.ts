@@ -75,3 +75,19 @@ export type ChatbotInput =
   | { action: 'delete'; id: number }
   | { action: 'list'; offset: number; limit: number }
   | { action: 'clear' };
+
+/** The answer of each action (SPEC §1): one of four shapes. */
+export const chatbotOutputSchema = z.union([
+  z.object({
+    answer: z.string(),
+    sources: z.array(z.object({ id: z.number().int(), score: z.number(), start: z.number().int(), end: z.number().int() })),
+  }),
+  z.object({ message: z.string(), id: z.number().int() }),
+  z.object({
+    knowledge_list: z.array(z.object({ id: z.number().int(), content: z.string(), created_at: z.string() })),
+    total: z.number().int(),
+    offset: z.number().int(),
+    limit: z.number().int(),
+  }),
+  z.object({ message: z.string(), deleted: z.number().int() }),
+]);

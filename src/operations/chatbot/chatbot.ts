@@ -11,6 +11,8 @@ import { analyzeQuestion } from './question.js';
 import { DEFAULT_MIN_RELEVANCE, isAnswerable, relevance, rerank } from './rerank.js';
 import { informativeWords, retrieve, type RetrievedChunk } from './retrieve.js';
 import { withJosa } from '../../korean.js';
+import type { z } from 'zod';
+import type { chatbotOutputSchema } from './chatbot.schema.js';
 
 export interface ChatbotDeps {
   db: Database;
@@ -47,7 +49,8 @@ export interface ChatbotOutputs {
   clear: { message: string; deleted: number };
 }
 
-export type ChatbotOutput = ChatbotOutputs[keyof ChatbotOutputs];
+/** `z.output` of its schema (chatbot.schema.ts): the union of the actions' answers above. */
+export type ChatbotOutput = z.output<typeof chatbotOutputSchema>;
 
 /** With vectors, and for sources after the first: least share of the question's IDF weight a chunk must match. */
 export const DEFAULT_MIN_COVERAGE = 0.5;

@@ -1,12 +1,19 @@
 import { createHmac } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { readCappedBody } from '../../net/capped-body.js';
 import { isForbiddenAddress } from './address-policy.js';
 import { pinnedLookup, type AddressLookup, type WebhookUrlPolicy } from './webhook-url.js';
 
 /** What one delivery attempt came to: delivered, the target is gone (410), or try again later. */
 export type SendOutcome = { ok: true } | { ok: false; gone: boolean; reason: string };
+
+/**
+ * Only the status of a receiver's answer matters. A short body is read so the connection can be
+ * reused; past this many bytes (or past the timeout) the connection is dropped instead.
+ */
+export const WEBHOOK_ANSWER_LIMIT_BYTES = 16 * 1024;
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (CONTRACT §5). */
 export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
@@ -47,7 +54,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
       };
       return new Promise<SendOutcome>((resolve) => {
         const req = request(target, { method: 'POST', headers, lookup: lookup as never, timeout: timeoutMs }, (res) => {
-          res.resume();
+          drainBounded(res, timeoutMs);
           const status = res.statusCode ?? 0;
           if (status >= 200 && status < 300) resolve({ ok: true });
           else resolve({ ok: false, gone: status === 410, reason: `http_${status}` });
@@ -61,3 +68,12 @@ export function createWebhookSender(options: WebhookSenderOptions) {
 }
 
 export type WebhookSender = ReturnType<typeof createWebhookSender>;
+
+/** Reads and discards an answer up to the cap and the deadline; an endless or trickling one is cut off. */
+function drainBounded(res: IncomingMessage, timeoutMs: number): void {
+  const deadline = setTimeout(() => res.destroy(), timeoutMs);
+  deadline.unref();
+  readCappedBody(res, WEBHOOK_ANSWER_LIMIT_BYTES)
+    .catch(() => res.destroy())
+    .finally(() => clearTimeout(deadline));
+}

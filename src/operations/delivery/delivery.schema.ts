@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { carrierMatchError, matchCarrier } from './carrier-names.js';
 import { normalizeTrackId } from './carriers.js';
 import { courierToneSchema, situationSchema } from './courier-messages.js';
+import { STATUS_LABELS, type StatusId } from './statuses.js';
 
 /** `carrier_id: "auto"`: the carrier is detected from the number's format (carrier-detect.ts). */
 export const AUTO_CARRIER = 'auto';
@@ -85,3 +86,16 @@ export function trackIdHint(carrierId: string): string {
 }
 
 export type DeliveryTrackInput = z.output<typeof deliveryTrackSchema>;
+
+const carrierOutput = z.object({ id: z.string(), name: z.string(), name_ko: z.string(), tel: z.string() });
+const statusOutput = z.object({ id: z.enum(Object.keys(STATUS_LABELS) as [StatusId, ...StatusId[]]), text: z.string() });
+
+export const deliveryOutputSchema = z.object({
+  carrier: carrierOutput.nullable(),
+  state: statusOutput.nullable(),
+  progresses: z.array(
+    z.object({ time: z.string().nullable(), status: statusOutput, location: z.object({ name: z.string() }), description: z.string() }),
+  ),
+  ai_analysis: z.string().nullable(),
+  recommend_message: z.string().nullable(),
+});

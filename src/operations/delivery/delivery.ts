@@ -8,6 +8,8 @@ import { AUTO_CARRIER, deliveryTrackSchema } from './delivery.schema.js';
 import type { HolidayCalendar } from './holidays.js';
 import type { DeliveryState, Progress } from './tracking-result.js';
 import type { TrackingService } from './tracking-service.js';
+import type { z } from 'zod';
+import type { deliveryOutputSchema } from './delivery.schema.js';
 
 export interface DeliveryDeps {
   tracking: TrackingService;
@@ -16,13 +18,8 @@ export interface DeliveryDeps {
   clock: Clock;
 }
 
-export interface DeliveryOutput {
-  carrier: Carrier | null;
-  state: DeliveryState | null;
-  progresses: Progress[];
-  ai_analysis: string | null;
-  recommend_message: string | null;
-}
+/** `z.output` of its schema (delivery.schema.ts). */
+export type DeliveryOutput = z.output<typeof deliveryOutputSchema>;
 
 /**
  * Parcel tracking (SPEC §7): the lookup through the shared cache and the rate-limited

@@ -28,3 +28,5 @@ export const generateSchema = z.object({
 });
 
 export type GenerateInput = z.output<typeof generateSchema>;
+
+export const generateOutputSchema = z.object({ content: z.string(), tokens_used: z.number().int() });

@@ -4,15 +4,15 @@ import type { LlmProvider } from '../../providers/llm.js';
 import { generateSystemPrompt } from './generate-styles.js';
 import { moderatePrompt } from './generate-moderation.js';
 import { generateSchema } from './generate.schema.js';
+import type { z } from 'zod';
+import type { generateOutputSchema } from './generate.schema.js';
 
 export interface GenerateDeps {
   llm: LlmProvider;
 }
 
-export interface GenerateOutput {
-  content: string;
-  tokens_used: number;
-}
+/** `z.output` of its schema (generate.schema.ts). */
+export type GenerateOutput = z.output<typeof generateOutputSchema>;
 
 /**
  * Text generation (SPEC §4): a moderation step (400, free, when the request is

@@ -33,9 +33,13 @@ export function continuesAddress(line: string): boolean {
 }
 
 const ROAD = /^(.*?[가-힣\d](?:로|길)(?:\d+번?길)?\s*\d+(?:-\d+)?)(?!\d)/;
-/** The unit, "111동 2104호": between two numbers before 호, 농/둥/통 are 동 misread (no address has 통 there). */
-const UNIT = /(\d+)\s*[동농둥통]\s*(\d+)\s*호|(\d+)\s*호/;
-const REFERENCES = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|$)/g;
+/**
+ * The detail after the building number: "111동 2104호", "3층 301호", "지하1층", "B101호". Between
+ * a number and 호, 농/둥/통 are 동 misread (no address has 통 there).
+ */
+const UNIT_PART = /^(?:제|지하|B)?\d+(?:-\d+)?(?:동|층|호)$/;
+/** The reference part "(동, 건물)"; one cut off at the photo's edge ends at the specks after it ("(관양동, 새빛아파!"). */
+const REFERENCES = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|[^가-힣\d,\s()（）]*$)/g;
 
 /**
  * Division names read against the real list: the 시·도 (also glued to its 시·군·구, as in
@@ -155,6 +159,19 @@ function dropSpecksBeforeRoad(tokens: string[]): string[] {
   return [...tokens.slice(0, division + 1), ...between, ...tokens.slice(road)];
 }
 
+/** Every unit, floor and room printed before the reference part; specks between them fall away. */
+function unitParts(detail: string): string[] {
+  return (
+    detail
+      .replace(/(\d+)\s*[농둥통](?=\s*\d+\s*호)/g, '$1동')
+      // 층 is often read 증 (one stroke): after a number in an address it can only be 층.
+      .replace(/(\d)\s*증(?![가-힣])/g, '$1층')
+      .replace(/(\d)\s+(동|층|호)(?![가-힣])/g, '$1$2')
+      .split(/[\s,()（）]+/)
+      .filter((token) => UNIT_PART.test(token))
+  );
+}
+
 /**
  * Cleans an address read from one or more lines. Noise before the 시·도 is dropped, syllables
  * are re-joined, division names are checked against the real list, and a road-name address
@@ -188,14 +205,20 @@ export function cleanAddress(lines: string[]): string {
       .replace(/\s*,\s*/g, ', ')
       .trim();
   const rest = text.slice(road[0].length);
-  const unit = UNIT.exec(rest);
+  const units = unitParts(rest.replace(REFERENCES, ' '));
   const references = [...rest.matchAll(REFERENCES)].map((m) => m[1] as string);
   let address = road[1] as string;
-  if (unit) address += `, ${unit[3] ? `${unit[3]}호` : `${unit[1]}동 ${unit[2]}호`}`;
+  if (units.length > 0) address += `, ${units.join(' ')}`;
   for (const reference of references.slice(0, 2)) {
     // A reference is one or two names ("세종로, 정부서울청사"): spaces inside them are OCR's.
     // A 법정동 in the reference never ends in 통 (a 통 is a ward of a 동, never named there): ㄷ read as ㅌ.
-    const names = reference.split(',').map((name) => name.replace(/\s+/g, '').replace(/(?<=[가-힣])통$/, '동'));
+    // A building name cut after "아파" can only be an 아파트.
+    const names = reference.split(',').map((name) =>
+      name
+        .replace(/\s+/g, '')
+        .replace(/(?<=[가-힣])통$/, '동')
+        .replace(/아파$/, '아파트'),
+    );
     address += ` (${names.filter(Boolean).join(', ')})`;
   }
   return address.replace(/\s+/g, ' ').trim();

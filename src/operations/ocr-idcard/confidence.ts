@@ -34,23 +34,21 @@ export function fieldConfidence(
 ): { confidence: FieldConfidence; warnings: FieldWarning[] } {
   const confidence: FieldConfidence = {};
   const added: FieldWarning[] = [];
-  const keyed = lines.map((line) => ({ text: line.text, key: key(line.text), confidence: line.confidence / 100, words: line.words ?? [] }));
+  const keyed: KeyedLine[] = lines.map((line) => ({
+    text: line.text,
+    key: key(line.text),
+    confidence: line.confidence / 100,
+    words: line.words ?? [],
+  }));
   for (const field of fieldsOf(info)) {
     const value = info[field] ?? '';
     if (!value) {
       confidence[field] = 0;
       continue;
     }
-    const target = key(value);
-    // A value may run over two lines (an address): every line holding a piece of it counts.
-    const pieces =
-      field === 'issue_date'
-        ? keyed.filter((line) => findDate(line.text) === value)
-        : keyed.filter((line) => line.key.length > 0 && (target.includes(line.key.slice(0, 6)) || line.key.includes(target.slice(0, 6))));
-    // Numbers and dates are vouched for by their format and check digits (penalties below); the
-    // engine's word scores on short digit groups are erratic, so their lines' scores count.
-    const lineScore = (line: (typeof keyed)[number]) => (WORDED.has(field) ? weakestWord(line, target) : line.confidence);
-    const engine = pieces.length > 0 ? Math.min(...pieces.map(lineScore)) : INFERRED;
+    // 업태 and 종목 join the rows of their table ("음식점업, 도매 및 소매업"): each row is scored alone.
+    const parts = field === 'biz_type' || field === 'biz_item' ? value.split(', ') : [value];
+    const engine = Math.min(...parts.map((part) => partScore(field, part, keyed)));
     const penalties = warnings.filter((warning) => warning.field === field).length;
     const score = Math.max(0, Math.min(1, engine * 0.5 ** penalties));
     confidence[field] = Math.round(score * 100) / 100;
@@ -63,6 +61,27 @@ export function fieldConfidence(
     }
   }
   return { confidence, warnings: [...warnings, ...added] };
+}
+
+/** The engine's confidence in the lines a value (or one row of it) was read from; {@link INFERRED} when none holds it as read. */
+function partScore(field: keyof DocumentInfo, value: string, keyed: KeyedLine[]): number {
+  const target = key(value);
+  // A value may run over two lines (an address): every line holding a piece of it counts.
+  const pieces =
+    field === 'issue_date'
+      ? keyed.filter((line) => findDate(line.text) === value)
+      : keyed.filter((line) => line.key.length > 0 && (target.includes(line.key.slice(0, 6)) || line.key.includes(target.slice(0, 6))));
+  // Numbers and dates are vouched for by their format and check digits (penalties below); the
+  // engine's word scores on short digit groups are erratic, so their lines' scores count.
+  const lineScore = (line: KeyedLine) => (WORDED.has(field) ? weakestWord(line, target) : line.confidence);
+  return pieces.length > 0 ? Math.min(...pieces.map(lineScore)) : INFERRED;
+}
+
+interface KeyedLine {
+  text: string;
+  key: string;
+  confidence: number;
+  words: WordConfidence[];
 }
 
 /**

@@ -8,6 +8,9 @@ import { normalizeDigits } from './text.js';
 const SEP = '[-–—~_.]';
 const RESIDENT = new RegExp(`(?<!\\d)(\\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])${SEP}?([1-8]\\d{6})(?!\\d)`);
 const LICENCE = new RegExp(`(?<!\\d)(\\d{2})${SEP}(\\d{2})${SEP}(\\d{6})${SEP}(\\d{2})(?!\\d)`);
+/** Licences issued before 2017 print the region's name before a 2-6-2 number ("서울 05-123456-78"). */
+const REGIONS = '서울|부산|경기|강원|충북|충남|전북|전남|경북|경남|제주|대구|인천|광주|대전|울산';
+const OLD_LICENCE = new RegExp(`(${REGIONS})\\s*(\\d{2})${SEP}(\\d{6})${SEP}(\\d{2})(?!\\d)`);
 const BUSINESS = new RegExp(`(?<!\\d)(\\d{3})${SEP}?(\\d{2})${SEP}?(\\d{5})(?!\\d)`);
 
 /** Resident number check digit (weights 2–9, 2–5). Numbers issued since October 2020 have random tails. */
@@ -63,15 +66,30 @@ function findNumber(line: string, pattern: RegExp, format: (m: RegExpExecArray) 
 }
 
 export function findResidentNumber(line: string): string | undefined {
-  return findNumber(line, RESIDENT, (m) => `${m[1]}${m[2]}${m[3]}-${m[4]}`, residentChecksumOk);
+  const format = (m: RegExpExecArray) => `${m[1]}${m[2]}${m[3]}-${m[4]}`;
+  const found = findNumber(line, RESIDENT, format, residentChecksumOk);
+  if (found) return found;
+  // A speck of the portrait read as a digit before the number ("3510312-1544859"): taken
+  // off only when what is left is a number whose check digit holds.
+  const trimmed = line.replace(/(?<!\d)\d(?=\d{6}\s*[-–]\s*\d{7}(?!\d))/, '');
+  const number = trimmed !== line ? findNumber(trimmed, RESIDENT, format, residentChecksumOk) : undefined;
+  return number && residentChecksumOk(number) ? number : undefined;
 }
 
 export function findLicenceNumber(line: string): string | undefined {
-  return findNumber(
-    line,
-    LICENCE,
-    (m) => `${m[1]}-${m[2]}-${m[3]}-${m[4]}`,
-    () => true,
+  return (
+    findNumber(
+      line,
+      LICENCE,
+      (m) => `${m[1]}-${m[2]}-${m[3]}-${m[4]}`,
+      () => true,
+    ) ??
+    findNumber(
+      line.replace(/([가-힣])\s+(?=[가-힣])/g, '$1'),
+      OLD_LICENCE,
+      (m) => `${m[1]} ${m[2]}-${m[3]}-${m[4]}`,
+      () => true,
+    )
   );
 }
 
@@ -126,7 +144,10 @@ export function maskResidentNumber(number: string): string {
   return number.replace(/^(\d{6})-?(\d)\d{6}$/, '$1-$2******');
 }
 
-/** `11-19-******-78`: region and year stay, the serial is hidden. */
+/** `11-19-******-78` (`서울 05-******-78`): region and year stay, the serial is hidden. */
 export function maskLicenceNumber(number: string): string {
-  return number.replace(/^(\d{2})-(\d{2})-\d{6}-(\d{2})$/, '$1-$2-******-$3');
+  return number.replace(
+    /^((?:[가-힣]{2} )?\d{2})-(\d{2}-)?\d{6}-(\d{2})$/,
+    (_, head: string, year: string | undefined, tail: string) => `${head}-${year ?? ''}******-${tail}`,
+  );
 }

@@ -8,3 +8,39 @@ export const ocrIdcardSchema = z.object({
 });
 
 export type OcrIdcardInput = z.output<typeof ocrIdcardSchema>;
+
+const documentField = z.enum([
+  'type',
+  'name',
+  'id_number',
+  'representative',
+  'address',
+  'issue_date',
+  'biz_type',
+  'biz_item',
+  'license_number',
+]);
+
+export const ocrIdcardOutputSchema = z.object({
+  info: z.object({
+    type: z.enum(['주민등록증', '자동차운전면허증', '사업자등록증']),
+    name: z.string(),
+    id_number: z.string(),
+    representative: z.string(),
+    address: z.string(),
+    issue_date: z.string(),
+    biz_type: z.string(),
+    biz_item: z.string(),
+    license_number: z.string().optional(),
+  }),
+  raw_text: z.string(),
+  confidence: z.partialRecord(documentField, z.number().min(0).max(1)).describe('항목별 인식 신뢰도 (0–1)'),
+  warnings: z.array(
+    z.object({
+      field: documentField,
+      code: z.enum(['NOT_FOUND', 'CHECKSUM_MISMATCH', 'LOW_CONFIDENCE', 'ENGINES_DISAGREE']),
+      message: z.string(),
+    }),
+  ),
+  engine: z.enum(['tesseract', 'tesseract+vision']),
+});

@@ -21,6 +21,8 @@ import {
 import { prepareImage, visionImage } from './preprocess.js';
 import { splitLines } from './text.js';
 import { mergeReadings, type VisionReader } from './vision.js';
+import type { z } from 'zod';
+import type { ocrIdcardOutputSchema } from './ocr-idcard.schema.js';
 
 export interface OcrIdcardDeps {
   /** The embedded engine; a function so the worker pool starts on first use, not at start-up. */
@@ -31,20 +33,40 @@ export interface OcrIdcardDeps {
   maxImagesPerAccount?: number;
   /** Document detection and perspective correction (off: see PrepareOptions.detect). */
   detectDocument?: boolean;
+  /**
+   * Milliseconds after which no further reading starts (default 8 s): the second look and the
+   * band re-reads only add what the first reading missed, so a slow image (a large photo on a
+   * busy machine) is answered with the first reading and its warnings instead of a 504.
+   */
+  budgetMs?: number;
+  /** The clock for that budget (milliseconds; tests inject one). */
+  now?: () => number;
 }
 
-export interface OcrIdcardOutput {
-  info: DocumentInfo;
-  raw_text: string;
-  warnings: FieldWarning[];
-  /** Per field, 0–1: the engine's confidence in the lines read, lowered by failed checks. */
-  confidence: FieldConfidence;
-  engine: 'tesseract' | 'tesseract+vision';
-}
+/** What a read returns: `z.output` of its schema (ocr-idcard.schema.ts). */
+export type OcrIdcardOutput = z.output<typeof ocrIdcardOutputSchema>;
 
 const NOT_A_DOCUMENT =
   '주민등록증, 자동차운전면허증, 사업자등록증 중 하나로 인식하지 못했습니다. 문서 전체가 선명하게 보이도록 다시 촬영해 주세요.';
 const NOTHING_READ = '이미지에서 글자를 읽지 못했습니다. 문서 전체가 선명하게 보이도록 다시 촬영해 주세요.';
+const TOO_SLOW =
+  '이미지를 읽는 데 시간이 너무 오래 걸렸습니다. 문서만 화면에 가득 차게 찍어, 긴 변 2000픽셀 이하의 JPEG로 다시 보내 주세요.';
+const DEFAULT_BUDGET_MS = 8_000;
+
+/** The engine's time limit on one image: for the caller's image, a 422 saying what to send (never a 5xx). */
+function tooSlowForCaller(error: unknown): never {
+  if (error instanceof AppError && error.code === 'UPSTREAM_TIMEOUT') throw new AppError('UNPROCESSABLE', TOO_SLOW);
+  throw error;
+}
+
+/** A further reading that timed out leaves the reading in hand alone. */
+async function unlessTimedOut(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'UPSTREAM_TIMEOUT')) throw error;
+  }
+}
 
 /**
  * ID / business registration reader (SPEC §5): decodes the Base64 image, prepares it with
@@ -63,6 +85,10 @@ export function createOcrIdcardOperation(deps: OcrIdcardDeps): Operation<typeof 
 
 async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: OcrIdcardInput): Promise<OcrIdcardOutput> {
   const signal = ctx.signal;
+  const clock = deps.now ?? (() => performance.now());
+  const budget = deps.budgetMs ?? DEFAULT_BUDGET_MS;
+  const begun = clock();
+  const inTime = () => clock() - begun < budget;
   const started = performance.now();
   const bytes = decodeBase64Image(input.base64_image);
   const format = sniffFormat(bytes);
@@ -70,7 +96,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const image = await prepareImage(source, { detect: deps.detectDocument });
   signal?.throwIfAborted();
   const prepared = performance.now();
-  const read = await deps.ocr().recognize(image.png, signal);
+  const read = await deps.ocr().recognize(image.png, signal).catch(tooSlowForCaller);
   let rawText = splitLines(read.text).join('\n');
   let lines = read.lines;
   let parsed = parseDocument(rawText);
@@ -82,19 +108,20 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   // A card missing only its name or issue date has those lines read again from their bands
   // first (150–250 ms): when that fills them, the whole second reading (about 850 ms) is saved.
   const bandsFirst = onlyBandsMissing(parsed);
-  if (bandsFirst) await rereadBands();
-  if (needsSecondLook(parsed)) {
-    // A field is missing or fails its check: read once more, prepared the other way
-    // (coloured print kept, a larger scale for small text), and fill the gaps from it.
-    const again = await deps
-      .ocr()
-      .recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800, detect: deps.detectDocument })).png, signal);
-    const secondText = splitLines(again.text).join('\n');
-    const combined = combineReadings(parsed, parseDocument(secondText));
-    if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
-    parsed = combined;
-  }
-  if (!bandsFirst) await rereadBands();
+  if (bandsFirst && inTime()) await unlessTimedOut(rereadBands);
+  if (needsSecondLook(parsed) && inTime())
+    await unlessTimedOut(async () => {
+      // A field is missing or fails its check: read once more, prepared the other way
+      // (coloured print kept, a larger scale for small text), and fill the gaps from it.
+      const again = await deps
+        .ocr()
+        .recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800, detect: deps.detectDocument })).png, signal);
+      const secondText = splitLines(again.text).join('\n');
+      const combined = combineReadings(parsed, parseDocument(secondText));
+      if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
+      parsed = combined;
+    });
+  if (!bandsFirst && inTime()) await unlessTimedOut(rereadBands);
   const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';
   if (deps.vision && format !== 'pdf') {

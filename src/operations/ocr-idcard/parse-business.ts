@@ -1,81 +1,160 @@
 import { cleanAddress } from './address.js';
+import { correctBizItem, correctBizType, labelAtStart, splitTradeRow, type LabelField } from './business-form.js';
 import { businessChecksumOk, findBusinessNumber, findDate } from './numbers.js';
 import type { DocumentInfo } from './parse.js';
-import { compact, respaceHangul, trimJunk, trimValue } from './text.js';
+import { compact, respaceHangul, trimValue } from './text.js';
 
 export type BusinessFields = Omit<DocumentInfo, 'type' | 'license_number'>;
 
-/** A label whose letters may be spaced out ("대 표 자") as printed and as OCR reads it. */
-const spaced = (word: string) => word.split('').join('\\s*');
-const label = (...words: string[]) => new RegExp(`(?:${words.map(spaced).join('|')})`);
+/** 업태 and 종목 inside a row, letter-spaced, misread (태→대/테/타, 종→총/중) or boxed ("[ 업 타 ]"). */
+const BIZ_TYPE_LABEL = /[[(（]?\s*(?<![가-힣])업\s*[태대테타](?![가-힣])\s*[\])）]?\s*[:;：]?/;
+const BIZ_ITEM_LABEL = /[[(（]?\s*(?<![가-힣])[종총중]\s*목(?![가-힣])\s*[\])）]?\s*[:;：]?/;
+/** Lines that end every field: the title, the kind of taxpayer, the issuer, a date standing alone. */
+const FORM_FURNITURE = /사업자등록증|세무서장|과세자\)?$|사업자\)$/;
+/** How many printed lines a field may run over after its label's line. */
+const MAX_CONTINUATIONS: Partial<Record<LabelField, number>> = { name: 1, address: 2, kinds: 8, biz_type: 8, biz_item: 8, other: 2 };
 
-const LABELS = {
-  number: label('등록번호'),
-  corporateNumber: label('법인등록번호'),
-  tradeName: new RegExp(`(?:${spaced('법인명')}\\s*(?:[(（]\\s*${spaced('단체명')}\\s*[)）])?|${spaced('상호')})`),
-  representative: label('대표자', '성명'),
-  opened: label('개업연월일', '개업일'),
-  address: label('사업장소재지', '사업장주소', '소재지'),
-  // 태 is often read 대, 테 or 타 (one vowel or initial off).
-  bizType: /업\s*[태대테타]/,
-  // 종목 is often read 총목 or 중목 (a box is drawn round it on the NTS form).
-  bizItem: /[종총중]\s*목/,
-};
-/** Any label of the certificate, to know where a value running onto the next line stops. */
-const ANY_LABEL = /등록번호|법인명|상호|대표자|성명|생년월일|개업|소재지|사업의종류|업태|종목|발급사유|공동사업자|전자|세무서장|과세/;
-
-/** The text after a label and its colon (read as `:`, `;`, `：` or missing). */
-function valueAfter(line: string, pattern: RegExp): string | undefined {
-  const match = pattern.exec(line);
-  if (!match) return undefined;
-  const rest = line.slice(match.index + match[0].length).replace(/^\s*[:;：.]?\s*/, '');
-  return trimJunk(rest);
+interface Segment {
+  field: LabelField;
+  continues: boolean;
+  /** The value on the label's line, then the lines it runs over onto. */
+  rows: string[];
+  lines: number[];
 }
 
 /**
- * Reads a 사업자등록증 by its labels: 등록번호, 상호 or 법인명(단체명), 대표자 or 성명,
- * 개업연월일, 사업장 소재지 and 사업의 종류 (업태 … 종목 …). `issue_date` is the opening date.
+ * Reads a 사업자등록증 by its labels wherever they stand: 등록번호, 상호 or 법인명(단체명),
+ * 대표자 or 성명, 개업연월일, 사업장 소재지 and 사업의 종류 (업태 … 종목 …), in any column,
+ * letter-spaced or not, with or without a colon, a value running over the lines below its
+ * label until the next label. Labels only read to end a field (생년월일, 본점소재지,
+ * 공동사업자 …) keep their values out of the fields. `issue_date` is the opening date.
  */
 export function parseBusiness(lines: string[]): BusinessFields {
-  const fields: BusinessFields = { name: '', id_number: '', representative: '', address: '', issue_date: '', biz_type: '', biz_item: '' };
-  const numbers: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const flat = compact(line);
-    if (LABELS.number.test(line) && !LABELS.corporateNumber.test(line)) {
-      const number = findBusinessNumber(line);
-      if (number) numbers.unshift(number);
-    } else {
-      const number = /\d{3}\D?\d{2}\D?\d{5}/.test(flat) && !/\d{6}-?\d{7}/.test(flat) ? findBusinessNumber(line) : undefined;
-      if (number) numbers.push(number);
-    }
-    if (!fields.name && LABELS.tradeName.test(line)) fields.name = trimValue(respaceHangul(valueAfter(line, LABELS.tradeName) ?? ''));
-    if (!fields.representative && LABELS.representative.test(line) && !/전자|우편/.test(flat)) {
-      fields.representative = personName(valueAfter(line, LABELS.representative) ?? '');
-    }
-    if (!fields.issue_date && LABELS.opened.test(line)) fields.issue_date = findDate(line) ?? '';
-    if (!fields.address && LABELS.address.test(line) && !/본점/.test(flat)) {
-      const parts = [valueAfter(line, LABELS.address) ?? ''];
-      const next = lines[i + 1];
-      if (next !== undefined && !ANY_LABEL.test(compact(next)) && !findDate(next) && /[가-힣\d]/.test(next)) parts.push(next);
-      fields.address = cleanAddress(parts);
-    }
-    if (!fields.biz_type && LABELS.bizType.test(line)) {
-      const afterType = valueAfter(line, LABELS.bizType) ?? '';
-      const itemAt = LABELS.bizItem.exec(afterType);
-      fields.biz_type = trimValue(respaceHangul(itemAt ? afterType.slice(0, itemAt.index) : afterType));
-      if (itemAt) fields.biz_item = trimValue(respaceHangul(afterType.slice(itemAt.index + itemAt[0].length).replace(/^\s*[:;：]/, '')));
-    }
-    if (!fields.biz_item && LABELS.bizItem.test(line)) fields.biz_item = trimValue(respaceHangul(valueAfter(line, LABELS.bizItem) ?? ''));
-  }
-  fields.id_number = numbers.find(businessChecksumOk) ?? numbers[0] ?? '';
-  if (!fields.issue_date) fields.issue_date = lines.map((line) => findDate(line)).find(Boolean) ?? '';
-  return fields;
+  const segments = segmentsOf(lines);
+  const first = (field: LabelField) => segments.find((segment) => segment.field === field);
+  const name = first('name');
+  const representative = first('representative');
+  const address = first('address');
+  const opened = first('issue_date');
+  const trades = readTrades(segments.filter((s) => s.field === 'kinds' || s.field === 'biz_type' || s.field === 'biz_item'));
+  const otherLines = new Set(segments.filter((s) => s.field === 'other').flatMap((s) => s.lines));
+  return {
+    name: name ? trimValue(respaceHangul(name.rows.join(' '))) : '',
+    id_number: businessNumber(lines),
+    representative: representative ? personName(representative.rows.find(Boolean) ?? '') : '',
+    address: address ? cleanAddress(address.rows.filter(Boolean)) : '',
+    // The opening date by its label; failing that the first date not printed under another label (생년월일).
+    issue_date:
+      (opened && findDate(opened.rows.join(' '))) ||
+      (lines.map((line, i) => (otherLines.has(i) ? undefined : findDate(line))).find(Boolean) ?? ''),
+    biz_type: trades.types.join(', '),
+    biz_item: trades.items.join(', '),
+  };
 }
 
-/** The representative: Hangul only, OCR spacing removed (a name has no spaces). */
+/** The lines cut into labelled fields; a line without a label continues the field before it. */
+function segmentsOf(lines: string[]): Segment[] {
+  const segments: Segment[] = [];
+  let current: Segment | undefined;
+  lines.forEach((line, index) => {
+    const at = labelAtStart(line);
+    if (at) {
+      current = { field: at.label.field, continues: at.label.continues, rows: [at.value], lines: [index] };
+      segments.push(current);
+      return;
+    }
+    const flat = compact(line);
+    // A row starting with 업태 or 종목 misread ("업대", "총목"), or the 종목 column cut off by a
+    // wide gap: read as a row of the 사업의 종류 table, labels and all.
+    if (/^[[(（]?(?:업[태대테타]|[종총중]목)/.test(flat) && (BIZ_TYPE_LABEL.test(line) || BIZ_ITEM_LABEL.test(line))) {
+      current = { field: 'kinds', continues: true, rows: [line], lines: [index] };
+      segments.push(current);
+      return;
+    }
+    const ends = FORM_FURNITURE.test(flat) || (findDate(line) !== undefined && flat.length <= 14) || !/[가-힣\d]/.test(line);
+    // A label printed apart from its value (another column, cut off by a wide gap) has it on the next line.
+    const valueBelow = current !== undefined && current.rows.length === 1 && current.rows[0] === '';
+    const room =
+      valueBelow || (current !== undefined && current.continues && current.rows.length <= (MAX_CONTINUATIONS[current.field] ?? 0));
+    if (!current || ends || !room) {
+      current = undefined;
+      return;
+    }
+    current.rows.push(line);
+    current.lines.push(index);
+  });
+  return segments;
+}
+
+/**
+ * 업태 and 종목 from the 사업의 종류 rows: "업태 X 종목 Y" on one row, or the two column heads
+ * above rows "X Y" (split where a known 업태 name ends), or each on its own row. Every row's
+ * text lands in one of the two: what no 업태 name explains is 종목.
+ */
+function readTrades(segments: Segment[]): { types: string[]; items: string[] } {
+  const types: string[] = [];
+  const items: string[] = [];
+  const addType = (text: string) => {
+    const value = trimValue(respaceHangul(text.replace(/^[\s,]+|[\s,]+$/g, '')));
+    if (value) types.push(correctBizType(value));
+  };
+  const addItem = (text: string) => {
+    const value = trimValue(respaceHangul(text.replace(/^[\s,]+|[\s,]+$/g, '')));
+    if (value) items.push(correctBizItem(value));
+  };
+  for (const segment of segments) {
+    segment.rows.forEach((row, i) => {
+      const labelled = i === 0 && segment.field !== 'kinds';
+      if (labelled && segment.field === 'biz_type') return splitLabelledRow(`업태 ${row}`, addType, addItem);
+      if (labelled && segment.field === 'biz_item') return addItem(row);
+      if (BIZ_TYPE_LABEL.test(row) || BIZ_ITEM_LABEL.test(row)) return splitLabelledRow(row, addType, addItem);
+      const split = splitTradeRow(row);
+      if (!split) return addItem(row);
+      addType(split.type);
+      addItem(split.rest);
+    });
+  }
+  return { types, items };
+}
+
+/** "업태 X 종목 Y": X is the 업태, Y the 종목; a row of the heads alone adds nothing. */
+function splitLabelledRow(row: string, addType: (text: string) => void, addItem: (text: string) => void): void {
+  const type = BIZ_TYPE_LABEL.exec(row);
+  const afterType = type ? row.slice(type.index + type[0].length) : row;
+  const item = BIZ_ITEM_LABEL.exec(afterType);
+  const typeText = item ? afterType.slice(0, item.index) : afterType;
+  const itemText = item ? afterType.slice(item.index + item[0].length) : '';
+  // Heads above the rows: a 업태 value that is itself a whole row "X Y" is split by the names.
+  const split = item ? undefined : splitTradeRow(typeText);
+  if (split && split.rest) {
+    addType(split.type);
+    addItem(split.rest);
+    return;
+  }
+  addType(typeText);
+  addItem(itemText);
+}
+
+/** The 등록번호: the labelled line's number first, then any business-shaped number whose check digit holds. */
+function businessNumber(lines: string[]): string {
+  const numbers: string[] = [];
+  for (const line of lines) {
+    const flat = compact(line);
+    const labelled = /등록번호/.test(flat) && !/법인등록번호/.test(flat);
+    if (labelled) {
+      const number = findBusinessNumber(line);
+      if (number) numbers.unshift(number);
+    } else if (/\d{3}\D?\d{2}\D?\d{5}/.test(flat) && !/\d{6}-?\d{7}/.test(flat)) {
+      const number = findBusinessNumber(line);
+      if (number) numbers.push(number);
+    }
+  }
+  return numbers.find(businessChecksumOk) ?? numbers[0] ?? '';
+}
+
+/** The representative: Hangul only, OCR spacing removed (a name has no spaces); "홍길동 외 1명" is 홍길동. */
 function personName(value: string): string {
-  const hangul = respaceHangul(value)
+  const hangul = respaceHangul(value.replace(/\s*외\s*\d*\s*[명인]?\s*$/, ''))
     .split(' ')
     .filter((token) => /^[가-힣]+$/.test(token));
   const joined = hangul.join('');

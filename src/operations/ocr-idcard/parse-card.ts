@@ -126,7 +126,8 @@ function nameScore(name: string, distance: number): number {
 function findName(lines: string[], anchorIndex: number): string {
   // Between the title (and a licence's number) and the resident number — or, if that was
   // not read, the address: the likeliest-looking name, closest first.
-  const addressIndex = lines.findIndex((line) => looksLikeAddress(line));
+  // An old licence's number starts with a region's name ("충남 15-…"): not the address.
+  const addressIndex = lines.findIndex((line) => looksLikeAddress(line) && !findLicenceNumber(line));
   const limit = anchorIndex >= 0 ? anchorIndex : addressIndex >= 0 ? addressIndex : lines.length;
   const titleIndex = lines.findIndex((line) => /주민등록|면허증|운전면|자동차/.test(compact(line)));
   const licenceIndex = lines.findIndex((line, i) => i < limit && findLicenceNumber(line));
@@ -149,7 +150,7 @@ function findAddress(lines: string[], anchorIndex: number): string {
     // The address comes before the issue date; after it only the issuer is printed (its line
     // misread, "대 구 광 역 ㅅ 통", still starts with a 시·도).
     if (anchorIndex >= 0 && findDate(line) && !RENEWAL.test(line)) break;
-    if (!looksLikeAddress(line) || RENEWAL.test(line) || isIssuerLine(line)) continue;
+    if (!looksLikeAddress(line) || RENEWAL.test(line) || isIssuerLine(line) || findLicenceNumber(line)) continue;
     const parts = [line];
     // An address runs over up to three lines; it stops at the date, the issuer or the renewal period.
     // Specks between them (the guilloche or the portrait, cut off by a column gap: digits, lone

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../../errors.js';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from '../../providers/ocr/image-limits.js';
 import type { RawImage } from '../../providers/ocr/pdf-page.js';
 import type { OcrEngine, OcrText } from '../../providers/ocr/tesseract-pool.js';
 import { findDocumentQuad, warpQuad } from './document-quad.js';
@@ -13,9 +14,9 @@ import { findDocumentQuad, warpQuad } from './document-quad.js';
  */
 sharp.concurrency(Math.min(2, availableParallelism()));
 
-/** Decompression-bomb guard: more pixels than this are refused before decoding. */
-export const MAX_IMAGE_PIXELS = 40_000_000;
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** The decoding limits, shared with the PDF renderer (providers/ocr/image-limits.ts). */
+export { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS };
+
 /** Long side after scaling: text on a card lands near the height Tesseract reads best. */
 const TARGET_LONG_SIDE = 1400;
 /**

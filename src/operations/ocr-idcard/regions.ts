@@ -56,7 +56,7 @@ export function syllableCost(a: string, b: string): number {
 }
 
 /** Edit distance with {@link syllableCost} substitutions; small strings only. */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let previous = row[0] as number;

@@ -10,3 +10,12 @@ export const shortenSchema = z.object({
 export type ShortenInput = z.output<typeof shortenSchema>;
 
 export const CODE_PATTERN = /^[0-9A-Za-z]{5}$/;
+
+export const shortenOutputSchema = z.object({
+  short_url: z.string(),
+  code: z.string().length(5),
+  url: z.string(),
+  safety_check: z
+    .object({ is_malicious: z.literal(false), category: z.string(), reason: z.string(), remaining: z.number().int() })
+    .optional(),
+});

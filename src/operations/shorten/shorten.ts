@@ -6,6 +6,8 @@ import { CodeSpaceExhaustedError, type LinkStore } from './links.js';
 import { normalizeTargetUrl } from './normalize-url.js';
 import type { Redirects } from './redirects.js';
 import { shortenSchema } from './shorten.schema.js';
+import type { z } from 'zod';
+import type { shortenOutputSchema } from './shorten.schema.js';
 
 export interface ShortenDeps {
   links: Pick<LinkStore, 'getOrCreate'>;
@@ -16,19 +18,9 @@ export interface ShortenDeps {
   usage?: Pick<Subscriptions, 'usage'>;
 }
 
-interface SafetyCheck {
-  is_malicious: false;
-  category: string;
-  reason: string;
-  remaining: number;
-}
-
-export interface ShortenOutput {
-  short_url: string;
-  code: string;
-  url: string;
-  safety_check?: SafetyCheck;
-}
+/** `z.output` of its schema (shorten.schema.ts). */
+export type ShortenOutput = z.output<typeof shortenOutputSchema>;
+type SafetyCheck = NonNullable<ShortenOutput['safety_check']>;
 
 /**
  * URL shortening (SPEC §8): one five-character code per account and normalized URL.

@@ -18,3 +18,5 @@ export const toneSchema = z.object({
 });
 
 export type ToneInput = z.output<typeof toneSchema>;
+
+export const toneOutputSchema = z.object({ transformed_text: z.string(), target_tone: z.enum(TONES) });

@@ -4,15 +4,15 @@ import type { ChatMessage, LlmProvider } from '../../providers/llm.js';
 import { TONE_GUIDES, toneSystemPrompt } from './tone-guides.js';
 import { rejectReason } from './tone-output.js';
 import { toneSchema, type Tone } from './tone.schema.js';
+import type { z } from 'zod';
+import type { toneOutputSchema } from './tone.schema.js';
 
 export interface ToneDeps {
   llm: LlmProvider;
 }
 
-export interface ToneOutput {
-  transformed_text: string;
-  target_tone: Tone;
-}
+/** What a conversion returns: `z.output` of its schema (tone.schema.ts), so the docs and the code cannot differ. */
+export type ToneOutput = z.output<typeof toneOutputSchema>;
 
 /** Room for the restyled text: Korean runs about one to two tokens a character. */
 function maxTokensFor(text: string): number {

@@ -22,3 +22,5 @@ export const translateSchema = z.object({
 });
 
 export type TranslateInput = z.output<typeof translateSchema>;
+
+export const translateOutputSchema = z.object({ translated: z.string(), source_lang: z.enum(LANGUAGES), target_lang: z.enum(LANGUAGES) });

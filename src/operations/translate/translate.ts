@@ -5,6 +5,8 @@ import { detectLanguage } from './language-detect.js';
 import { splitText, toPiece } from './translate-chunks.js';
 import { translateSystemPrompt } from './translate-prompt.js';
 import { translateSchema, type Language } from './translate.schema.js';
+import type { z } from 'zod';
+import type { translateOutputSchema } from './translate.schema.js';
 
 export interface TranslateDeps {
   llm: LlmProvider;
@@ -12,11 +14,8 @@ export interface TranslateDeps {
   chunkChars?: number;
 }
 
-export interface TranslateOutput {
-  translated: string;
-  source_lang: Language;
-  target_lang: Language;
-}
+/** `z.output` of its schema (translate.schema.ts). */
+export type TranslateOutput = z.output<typeof translateOutputSchema>;
 
 /** SPEC §6: a failure to reach the translation engine is a 500. */
 export const ENGINE_FAILURE: FailureMapping = { code: 'TRANSLATION_ENGINE_ERROR', message: '번역 엔진과 연결하는 중 오류가 발생했습니다.' };

@@ -3,8 +3,9 @@ import type { FeedCategory } from './feeds.js';
 import { LexicalModel, stableHash, type TrainingOptions } from './lexical-model.js';
 import { expressionHash, HARM_CATEGORIES, HashCollector, HashSet64, ListIndex, type ListEntryRef, type ListPart } from './list-index.js';
 import { TEAM_LISTS } from './lists/team-lists.js';
-import { entryExpression, isWholeHostExpression } from './expressions.js';
+import { entryExpression, expressionHost, isWholeHostExpression } from './expressions.js';
 import { DomainFamilies, FamilyCollector } from './domain-families.js';
+import { campaignExpression } from './campaigns.js';
 
 /** A feed's entries as loaded from the database (or read by the evaluation). */
 export interface LoadedFeed {
@@ -56,11 +57,7 @@ export class DomainSet {
 const YIELD_EVERY = 50_000;
 const pause = () => new Promise((resolve) => setImmediate(resolve));
 
-/** The host an expression names (`=host/`, `host/`, `host/path…`). */
-export function expressionHost(expression: string): string {
-  const slash = expression.indexOf('/');
-  return expression.startsWith('=') ? expression.slice(1, slash) : expression.slice(0, slash === -1 ? undefined : slash);
-}
+export { expressionHost } from './expressions.js';
 
 /** How many training hosts a category keeps (the model's own defaults). */
 export function sampleCap(category: FeedCategory, training: TrainingOptions = {}): number {
@@ -89,6 +86,8 @@ export interface CompactFeed {
  */
 export class FeedCompactor {
   private readonly entries = new HashCollector();
+  /** `~domain/` of the listed whole hosts (campaigns.ts), stored with the entries' hashes. */
+  private readonly campaigns = new HashCollector();
   private readonly exceptions = new HashCollector();
   /** Clean feeds: their distinct expressions, counted (their `entries` hold domains). */
   private readonly expressions = new HashCollector();
@@ -117,19 +116,28 @@ export class FeedCompactor {
       this.families.add(domain);
     } else {
       this.entries.add(expression);
-      // A listed page is often a hacked site: only whole hosts and domains name a family.
-      if (isWholeHostExpression(expression)) this.families.add(host);
+      // A listed page is often a hacked site: only whole hosts and domains name a family or a campaign.
+      if (isWholeHostExpression(expression)) {
+        this.families.add(host);
+        // A hosts file names that host alone (`=host/`); a reported address stands for its campaign.
+        const campaign = expression.startsWith('=') ? undefined : campaignExpression(host);
+        if (campaign) this.campaigns.add(campaign);
+      }
     }
     this.sample.add(host);
   }
 
   finish(): CompactFeed {
-    const hashes = this.entries.finish();
+    const entries = this.entries.finish();
+    // One sorted array: a campaign hash is looked up like any entry's.
+    const merged = new HashCollector();
+    for (const hash of entries) merged.addHash(hash);
+    for (const hash of this.campaigns.finish()) merged.addHash(hash);
     return {
       name: this.name,
       category: this.category,
-      entries: this.category === 'clean' ? this.expressions.finish().length : hashes.length,
-      hashes,
+      entries: this.category === 'clean' ? this.expressions.finish().length : entries.length,
+      hashes: merged.finish(),
       exceptions: this.exceptions.finish(),
       sample: this.sample.values(),
       families: this.families.finish(),

@@ -358,41 +358,8 @@ export function isInfrastructure(domain: string | undefined): boolean {
   return domain !== undefined && INFRASTRUCTURE.has(domain);
 }
 
-/** URL shorteners: the destination is hidden, which is why spam and smishing love them. */
-export const SHORTENERS = new Set([
-  'bit.ly',
-  'bitly.com',
-  'tinyurl.com',
-  't.co',
-  'han.gl',
-  'me2.do',
-  'naver.me',
-  'vo.la',
-  'url.kr',
-  't.ly',
-  'is.gd',
-  'cutt.ly',
-  'rebrand.ly',
-  'buly.kr',
-  'bit.do',
-  'shorturl.at',
-  'ow.ly',
-  'rb.gy',
-  'tiny.cc',
-  'c11.kr',
-  'zrr.kr',
-  'lrl.kr',
-  's.id',
-  'gg.gg',
-  'v.gd',
-  'goo.su',
-  'clck.ru',
-  'qrco.de',
-  'kko.to',
-  'forms.gle',
-  'link24.kr',
-  'lnk.to',
-]);
+/** URL shorteners: a data table (data/shorteners.json). */
+export { SHORTENERS } from './shorteners.js';
 
 /** Cheap or heavily abused top-level domains (Spamhaus / Interisle abuse rankings). */
 export const CHEAP_TLDS = new Set([

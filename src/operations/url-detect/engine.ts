@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import { canonicalizeUrl, type CanonicalUrl } from './canonicalize.js';
 import type { UrlSafetyChecker, UrlVerdict } from './checker.js';
 import type { DomainSet } from './detection-lists.js';
+import { campaignDomain } from './campaigns.js';
 import { familySignals, type DomainFamilies } from './domain-families.js';
 import { isFirstParty, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
 import { isWholeHostExpression, lookupExpressions } from './expressions.js';
@@ -61,6 +62,8 @@ export function createUrlEngine(options: EngineOptions = {}) {
     // A whole-domain entry never overrides the allowlist; an entry naming a page does.
     const hit = index.lookup(lookupExpressions(url)).find((h) => !firstParty || !isWholeHostExpression(h.expression));
     if (hit) return listVerdict(url.href, hit);
+    const campaign = firstParty ? undefined : campaignHit(url);
+    if (campaign) return campaignVerdict(url, campaign);
     if (firstParty) {
       return {
         url: url.href,
@@ -89,6 +92,13 @@ export function createUrlEngine(options: EngineOptions = {}) {
       };
     }
     return verdict;
+  }
+
+  /** A listed host's sibling on the same throw-away registered domain (campaigns.ts); never a top-sites domain. */
+  function campaignHit(url: CanonicalUrl): ListHit | undefined {
+    if (url.ipVersion || !url.domain || popular?.has(url.domain)) return undefined;
+    const domain = campaignDomain(url.host);
+    return domain ? index.lookup([`~${domain}/`])[0] : undefined;
   }
 
   /** A registrable domain of the top-sites feeds, not a platform where anyone publishes. */
@@ -148,7 +158,9 @@ export function createUrlEngine(options: EngineOptions = {}) {
       const url = canonicalizeUrl(raw);
       const firstParty = isFirstParty(url.host, url.domain, url.publicSuffix);
       const hit = index.lookup(lookupExpressions(url)).find((h) => !firstParty || !isWholeHostExpression(h.expression));
-      return hit ? listVerdict(url.href, hit) : undefined;
+      if (hit) return listVerdict(url.href, hit);
+      const campaign = firstParty ? undefined : campaignHit(url);
+      return campaign ? campaignVerdict(url, campaign) : undefined;
     },
 
     /** Swaps in new lists (after `lists:update`); cached verdicts are dropped. */
@@ -198,6 +210,20 @@ function listVerdict(href: string, hit: ListHit): Classification {
     isMalicious: true,
     category: hit.category,
     reason: `${CATEGORY_LABEL[hit.category]} 주소로 ${source}에 등록되어 있습니다(${hit.expression}).`,
+    source: 'list',
+    score: 100,
+    signals: [],
+  };
+}
+
+function campaignVerdict(url: CanonicalUrl, hit: ListHit): Classification {
+  const source = hit.source === 'team' ? '서비스 자체 목록' : `공개 목록 '${hit.source}'`;
+  const domain = hit.expression.slice(1, -1);
+  return {
+    url: url.href,
+    isMalicious: true,
+    category: hit.category,
+    reason: `같은 등록 도메인(${domain})의 다른 주소가 ${CATEGORY_LABEL[hit.category]} 주소로 ${source}에 등록되어 있습니다(하위 도메인을 바꿔 가며 보내는 캠페인).`,
     source: 'list',
     score: 100,
     signals: [],

@@ -32,6 +32,12 @@ export function isWholeHostExpression(expression: string): boolean {
   return expression.indexOf('/') === expression.length - 1;
 }
 
+/** The host an expression names (`=host/`, `host/`, `host/path…`). */
+export function expressionHost(expression: string): string {
+  const slash = expression.indexOf('/');
+  return expression.startsWith('=') ? expression.slice(1, slash) : expression.slice(0, slash === -1 ? undefined : slash);
+}
+
 function hostSuffixes(url: CanonicalUrl): string[] {
   if (url.ipVersion) return [url.host];
   const labels = url.host.split('.');

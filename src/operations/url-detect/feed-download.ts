@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_FEED_BYTES } from './feed-lines.js';
+
 export interface DownloadOptions {
   fetch?: typeof fetch;
   /** Per attempt. */
@@ -14,7 +16,8 @@ export interface DownloadOptions {
 /** A download error a retry cannot fix (404, too big…). */
 class PermanentError extends Error {}
 
-const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** The same cap applies to the inflated text (feed-lines.ts). */
+const DEFAULT_MAX_BYTES = DEFAULT_MAX_FEED_BYTES;
 
 /**
  * Downloads a feed body with retries. A connection reset mid-way resumes with a `Range`

@@ -1,8 +1,10 @@
-import { promisify } from 'node:util';
-import { gunzip, gunzipSync } from 'node:zlib';
-import { entryExpression } from './expressions.js';
+import { gunzipSync } from 'node:zlib';
+import { entryExpression, expressionHost, isWholeHostExpression } from './expressions.js';
+import { shortenerOf } from './shorteners.js';
+import { csvLineParser } from './feed-csv.js';
+import { DEFAULT_MAX_FEED_BYTES, forEachFeedLine, forEachFeedLineSync } from './feed-lines.js';
 
-export const FEED_FORMATS = ['hosts', 'domains', 'urls', 'adblock', 'csv'] as const;
+export const FEED_FORMATS = ['hosts', 'domains', 'urls', 'adblock', 'csv', 'odcloud'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
 
 /** What a feed body holds once parsed: block expressions, exception expressions, lines skipped. */
@@ -14,25 +16,24 @@ export interface ParsedFeed {
   skipped: number;
   /** Up to three of them, for the feed's state and the log. */
   skippedSamples: string[];
+  /** Lines longer than `MAX_LINE_BYTES`, dropped unread (a hostile or broken feed). */
+  tooLong: number;
+  /** Entries that name a URL shortener's whole host (`https://bit.ly/`): no entry (issue 31). */
+  ignored: number;
 }
 
-const gunzipAsync = promisify(gunzip);
 const SINKHOLES = /^(0\.0\.0\.0|127\.0\.0\.1|::1?|0|::)$/;
 const LOCAL_NAMES = /^(localhost|localhost\.localdomain|local|broadcasthost|ip6-\w+|0\.0\.0\.0)$/;
 /** Adblock options that restrict a rule to some pages or rewrite requests: not a plain block. */
 const CONTEXT_OPTIONS =
   /(^|,)~?(domain|from|to|denyallow|badfilter|redirect(-rule)?|removeparam|csp|header|permissions|replace|urltransform|method)(=|,|$)/;
 
-/** Decompresses gzip (recognised by its bytes) and decodes UTF-8 without a BOM. */
-export function feedText(body: Buffer): string {
-  const raw = body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body) : body;
-  return raw.toString('utf8').replace(/^\uFEFF/, '');
-}
-
-/** Parses a feed body in one of the `URL_LIST_FEEDS` formats. */
-export function parseFeed(body: Buffer, format: FeedFormat): ParsedFeed {
+/** Parses a feed body in one of the `URL_LIST_FEEDS` formats (small bodies: tests, the evaluation). */
+export function parseFeed(body: Buffer, format: FeedFormat, maxBytes = DEFAULT_MAX_FEED_BYTES): ParsedFeed {
   const parsed = emptyFeed();
-  parseLines(feedText(body).split(/\r?\n|\r/), format, setSink(parsed));
+  const sink = setSink(parsed);
+  const parseLine = lineParser(format, sink);
+  forEachFeedLineSync(body, { line: parseLine, tooLong: () => sink.tooLong() }, (gzip) => gunzipSync(gzip, { maxOutputLength: maxBytes }));
   return parsed;
 }
 
@@ -41,34 +42,25 @@ export interface FeedSink {
   entry(expression: string): void;
   exception(expression: string): void;
   skipped(line: string): void;
+  /** A line longer than `MAX_LINE_BYTES`, dropped unread. */
+  tooLong(): void;
+  /** An entry naming a URL shortener's whole host: left out, counted in the lists status. */
+  ignored(expression: string): void;
 }
 
-const SLICE_BYTES = 128 * 1024;
-
 /**
- * Parses a feed body slice by slice (128 KB of text at a time, never the whole body
- * as one string or one array of lines), yielding to the event loop between slices: a refresh
- * never stalls requests. gzip is inflated on libuv's thread pool.
+ * Parses a feed body slice by slice, yielding to the event loop between slices (feed-lines.ts):
+ * a refresh never stalls requests. gzip is inflated as a stream, capped at `maxBytes` inflated.
  */
-export async function parseFeedStream(body: Buffer, format: FeedFormat, sink: FeedSink): Promise<void> {
-  const raw = body[0] === 0x1f && body[1] === 0x8b ? await gunzipAsync(body) : body;
-  let start = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0;
-  while (start < raw.length) {
-    let end = Math.min(raw.length, start + SLICE_BYTES);
-    if (end < raw.length) {
-      const newline = raw.indexOf(0x0a, end);
-      end = newline === -1 ? raw.length : newline + 1;
-    }
-    parseLines(raw.toString('utf8', start, end).split(/\r?\n|\r/), format, sink);
-    start = end;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+export async function parseFeedStream(body: Buffer, format: FeedFormat, sink: FeedSink, maxBytes = DEFAULT_MAX_FEED_BYTES): Promise<void> {
+  const parseLine = lineParser(format, sink);
+  await forEachFeedLine(body, maxBytes, { line: parseLine, tooLong: () => sink.tooLong() });
 }
 
 /** The same into sets (tests and small feeds). */
-export async function parseFeedAsync(body: Buffer, format: FeedFormat): Promise<ParsedFeed> {
+export async function parseFeedAsync(body: Buffer, format: FeedFormat, maxBytes = DEFAULT_MAX_FEED_BYTES): Promise<ParsedFeed> {
   const parsed = emptyFeed();
-  await parseFeedStream(body, format, setSink(parsed));
+  await parseFeedStream(body, format, setSink(parsed), maxBytes);
   return parsed;
 }
 
@@ -80,34 +72,63 @@ function setSink(parsed: ParsedFeed): FeedSink {
       parsed.skipped++;
       if (parsed.skippedSamples.length < 3) parsed.skippedSamples.push(line.slice(0, 120));
     },
+    tooLong: () => parsed.tooLong++,
+    ignored: () => parsed.ignored++,
   };
 }
 
 function emptyFeed(): ParsedFeed {
-  return { entries: new Set(), exceptions: new Set(), skipped: 0, skippedSamples: [] };
+  return { entries: new Set(), exceptions: new Set(), skipped: 0, skippedSamples: [], tooLong: 0, ignored: 0 };
 }
 
-function parseLines(lines: string[], format: FeedFormat, sink: FeedSink): void {
-  const skip = (line: string) => sink.skipped(line);
-  for (const rawLine of lines) {
+/** The parser of one feed's lines, in order (a CSV feed remembers its header's URL column). */
+function lineParser(format: FeedFormat, given: FeedSink): (line: string) => void {
+  const sink = withoutShortenerRoots(given);
+  // The open API's pages arrive as CSV with a `url` header (feed-odcloud.ts).
+  if (format === 'csv' || format === 'odcloud') return csvLineParser(sink);
+  return (rawLine) => {
     const line = rawLine.trim();
-    if (!line || line.startsWith('#') || line.startsWith('!') || (format === 'adblock' && line.startsWith('['))) continue;
+    if (!line || line.startsWith('#') || line.startsWith('!') || (format === 'adblock' && line.startsWith('['))) return;
     if (format === 'adblock') {
       const rule = adblockRule(line);
-      if (rule === undefined) skip(line);
+      if (rule === undefined) sink.skipped(line);
       else if (rule && rule.exception) sink.exception(rule.expression);
       else if (rule) sink.entry(rule.expression);
-      continue;
+      return;
     }
-    const expressions = lineExpressions(line.replace(/\s+#.*$/, ''), format);
-    if (expressions === undefined) skip(line);
+    const expressions = lineExpressions(withoutTrailingComment(line), format);
+    if (expressions === undefined) sink.skipped(line);
     else for (const expression of expressions) sink.entry(expression);
+  };
+}
+
+/**
+ * A bare shortener root (`https://bit.ly/`, `c11.kr/`, `||han.gl^`) names every link of a public
+ * service, the harmless ones included: KISA reports such roots when the link itself was not
+ * kept. It is no entry; a listed short link (`han.gl/AbCd`) stays one and names that link only.
+ */
+function withoutShortenerRoots(sink: FeedSink): FeedSink {
+  return {
+    ...sink,
+    entry: (expression) =>
+      isWholeHostExpression(expression) && shortenerOf(expressionHost(expression)) ? sink.ignored(expression) : sink.entry(expression),
+  };
+}
+
+/** `host  # note` → `host`: a `#` after a blank starts a comment (one scan, no backtracking). */
+export function withoutTrailingComment(line: string): string {
+  for (let i = 1; i < line.length; i++) {
+    if (line.charCodeAt(i) === 35 && isBlank(line.charCodeAt(i - 1))) return line.slice(0, i).trimEnd();
   }
+  return line;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 11 || code === 12 || code === 0xa0 || code === 0x3000;
 }
 
 /** Expressions of one plain line; [] for lines that carry nothing on purpose (`127.0.0.1 localhost`). */
-function lineExpressions(line: string, format: Exclude<FeedFormat, 'adblock'>): string[] | undefined {
-  if (format === 'csv') return csvExpression(line);
+function lineExpressions(line: string, format: 'hosts' | 'domains' | 'urls'): string[] | undefined {
   const tokens = line.split(/\s+/);
   if (format === 'hosts') {
     // `0.0.0.0 host [host…]`; some hosts files are bare names, one a line.
@@ -119,29 +140,6 @@ function lineExpressions(line: string, format: Exclude<FeedFormat, 'adblock'>): 
   }
   const expression = entryExpression(tokens[0] ?? '');
   return expression ? [expression] : undefined;
-}
-
-/** URLhaus-style CSV: the first field that holds a URL or a host name is the entry. */
-function csvExpression(line: string): string[] | undefined {
-  const fields = splitCsv(line);
-  for (const field of fields) {
-    if (!/^https?:\/\//i.test(field) && !/^[^\s/:]+\.[^\s/:]+/.test(field)) continue;
-    if (/^\d{4}-\d\d-\d\d/.test(field) || /^\d+(\.\d+)?$/.test(field)) continue;
-    const expression = entryExpression(field);
-    if (expression) return [expression];
-  }
-  // A header line names its columns; nothing in it looks like a host.
-  return fields.some((field) => /^(id|url|dateadded|domain|host)$/i.test(field)) ? [] : undefined;
-}
-
-function splitCsv(line: string): string[] {
-  const fields: string[] = [];
-  const pattern = /\s*(?:"((?:[^"]|"")*)"|([^,]*))\s*(,|$)/g;
-  for (const match of line.matchAll(pattern)) {
-    fields.push(match[1] !== undefined ? match[1].replace(/""/g, '"') : (match[2] ?? ''));
-    if (match[3] === '' || match.index + match[0].length >= line.length) break;
-  }
-  return fields;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { FEED_FORMATS, type FeedFormat } from './feed-parse.js';
+import { kisaPhishingUrl } from './feed-odcloud.js';
 import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
 
 export { FEED_FORMATS, parseFeed, parseFeedAsync, type FeedFormat, type ParsedFeed } from './feed-parse.js';
@@ -17,6 +18,9 @@ export interface FeedSpec {
   format: FeedFormat;
   url: string;
 }
+
+/** The portal's API base when `DATA_GO_KR_API_URL` is not set. */
+const DATA_GO_KR_API = 'https://api.odcloud.kr/api';
 
 const raw = (repo: string, path: string) => `https://raw.githubusercontent.com/${repo}/HEAD/${path}`;
 
@@ -49,6 +53,8 @@ export const DEFAULT_FEEDS: readonly FeedSpec[] = [
     format: 'domains',
     url: raw('elliotwutingfeng/GlobalAntiScamOrg-blocklist', 'global-anti-scam-org-scam-urls.txt'),
   },
+  // KISA's detections of phishing and smishing sites (public-data portal, data set 15109780): needs DATA_GO_KR_SERVICE_KEY.
+  { name: 'kisa-phishing', category: 'phishing', format: 'odcloud', url: kisaPhishingUrl(DATA_GO_KR_API) },
   {
     name: 'umbrella-top',
     category: 'clean',
@@ -56,6 +62,24 @@ export const DEFAULT_FEEDS: readonly FeedSpec[] = [
     url: raw('Loughty/Cisco-Umbrella-Top-1M-PiHole-Whitelist', 'umbrella-top-100k.txt'),
   },
 ];
+
+/** A default odcloud feed under the configured portal base (a local fake in tests). */
+function withPortalBase(feed: FeedSpec, base: string | undefined): FeedSpec {
+  return feed.format === 'odcloud' && base ? { ...feed, url: feed.url.replace(DATA_GO_KR_API, base.replace(/\/+$/, '')) } : { ...feed };
+}
+
+/** Feeds that can be downloaded now: odcloud feeds need the portal's service key (said once, here). */
+export function usableFeeds(specs: FeedSpecs, serviceKey: string | undefined): { feeds: FeedSpec[]; notice: string | undefined } {
+  if (serviceKey) return { feeds: specs.feeds, notice: undefined };
+  const skipped = specs.feeds.filter((feed) => feed.format === 'odcloud').map((feed) => feed.name);
+  return {
+    feeds: specs.feeds.filter((feed) => feed.format !== 'odcloud'),
+    notice:
+      skipped.length > 0
+        ? `odcloud feeds skipped (${skipped.join(', ')}): DATA_GO_KR_SERVICE_KEY is not set; get a key for data set 15109780 at data.go.kr`
+        : undefined,
+  };
+}
 
 export interface FeedSpecs {
   feeds: FeedSpec[];
@@ -68,8 +92,8 @@ export interface FeedSpecs {
  * `name=category:format:url` (the name may be left out). An entry that cannot be read is
  * reported and skipped; the others are still downloaded.
  */
-export function parseFeedSpecs(text: string | undefined): FeedSpecs {
-  if (!text?.trim()) return { feeds: [...DEFAULT_FEEDS], problems: [] };
+export function parseFeedSpecs(text: string | undefined, options: { dataGoKrApiUrl?: string } = {}): FeedSpecs {
+  if (!text?.trim()) return { feeds: DEFAULT_FEEDS.map((feed) => withPortalBase(feed, options.dataGoKrApiUrl)), problems: [] };
   const feeds: FeedSpec[] = [];
   const problems: string[] = [];
   text

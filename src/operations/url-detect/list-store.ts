@@ -6,7 +6,9 @@ import { urlListChunks, urlListModels, urlListSources } from '../../../db/schema
 import type { Logger } from '../../logger.js';
 import { FeedCompactor, type CompactFeed } from './detection-lists.js';
 import { downloadFeed, type DownloadOptions } from './feed-download.js';
+import { downloadOdcloudFeed } from './feed-odcloud.js';
 import { parseFeedStream } from './feed-parse.js';
+import { MAX_LINE_BYTES } from './feed-lines.js';
 import { LexicalModel, type LexicalModelInfo } from './lexical-model.js';
 import { type FeedCategory, type FeedSpec } from './feeds.js';
 import { hashesFromBytes, hashesToBytes } from './list-index.js';
@@ -102,19 +104,24 @@ export function createListStore(db: Database) {
      * the new one, never half of it. A failed or empty download keeps the previous entries and
      * records the error; one feed failing does not stop the others.
      */
-    async update(feeds: readonly FeedSpec[], options: DownloadOptions & { logger?: Logger; now?: () => Date } = {}): Promise<FeedResult[]> {
+    async update(
+      feeds: readonly FeedSpec[],
+      options: DownloadOptions & { logger?: Logger; now?: () => Date; serviceKey?: string | undefined } = {},
+    ): Promise<FeedResult[]> {
       const results: FeedResult[] = [];
       for (const feed of feeds) {
         if (options.signal?.aborted) break;
         const started = Date.now();
         const now = options.now?.() ?? new Date();
         try {
-          const parsed = await parseCompact(feed, await downloadFeed(feed.url, options));
+          const parsed = await parseCompact(feed, await downloadBody(feed, options), options.maxBytes);
           if (parsed.entries === 0)
             throw new Error(
               parsed.skipped > 0
                 ? `no entry could be read (${parsed.skipped} lines skipped, e.g. '${parsed.skippedSamples[0]}')`
-                : 'no entries in the feed',
+                : parsed.tooLong > 0
+                  ? `no entry could be read (${parsed.tooLong} lines longer than ${MAX_LINE_BYTES} bytes)`
+                  : 'no entries in the feed',
             );
           await storeFeed(db, feed, parsed, now);
           options.logger?.info(
@@ -182,29 +189,49 @@ export function createListStore(db: Database) {
   };
 }
 
+/** A feed's body: one download, or an odcloud data set's pages as CSV (the service key added to the requests only). */
+async function downloadBody(feed: FeedSpec, options: DownloadOptions & { serviceKey?: string | undefined }): Promise<Buffer> {
+  if (feed.format !== 'odcloud') return downloadFeed(feed.url, options);
+  if (!options.serviceKey) throw new Error('DATA_GO_KR_SERVICE_KEY is not set');
+  return downloadOdcloudFeed(feed.url, options.serviceKey, options);
+}
+
 interface CompactParse {
   compact: CompactFeed;
   entries: number;
   skipped: number;
   skippedSamples: string[];
+  tooLong: number;
+  ignored: number;
+  ignoredSamples: string[];
 }
 
 /** Parses a downloaded body straight into sorted hashes and a training sample. */
-async function parseCompact(feed: FeedSpec, body: Buffer): Promise<CompactParse> {
+async function parseCompact(feed: FeedSpec, body: Buffer, maxBytes: number | undefined): Promise<CompactParse> {
   const compactor = new FeedCompactor(feed.name, feed.category);
-  const result = { entries: 0, skipped: 0, skippedSamples: [] as string[] };
+  const result = { entries: 0, skipped: 0, skippedSamples: [] as string[], tooLong: 0, ignored: 0, ignoredSamples: [] as string[] };
   let entries = 0;
-  await parseFeedStream(body, feed.format, {
-    entry: (expression) => {
-      entries++;
-      compactor.add(expression);
+  await parseFeedStream(
+    body,
+    feed.format,
+    {
+      entry: (expression) => {
+        entries++;
+        compactor.add(expression);
+      },
+      exception: (expression) => compactor.add(expression, true),
+      skipped: (line) => {
+        result.skipped++;
+        if (result.skippedSamples.length < 3) result.skippedSamples.push(line.slice(0, 120));
+      },
+      tooLong: () => result.tooLong++,
+      ignored: (expression) => {
+        result.ignored++;
+        if (result.ignoredSamples.length < 3 && !result.ignoredSamples.includes(expression)) result.ignoredSamples.push(expression);
+      },
     },
-    exception: (expression) => compactor.add(expression, true),
-    skipped: (line) => {
-      result.skipped++;
-      if (result.skippedSamples.length < 3) result.skippedSamples.push(line.slice(0, 120));
-    },
-  });
+    maxBytes,
+  );
   const compact = compactor.finish();
   return { ...result, compact, entries: entries === 0 ? 0 : compact.entries };
 }
@@ -279,7 +306,7 @@ async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now
     skippedCount: parsed.skipped,
     fetchedAt: now,
     lastAttemptAt: now,
-    lastError: parsed.skipped > 0 ? `${parsed.skipped} lines not understood were skipped (e.g. '${parsed.skippedSamples[0]}')` : null,
+    lastError: feedNotes(parsed),
     generation,
     chunks: JSON.stringify(counts),
   };
@@ -326,6 +353,16 @@ async function readFeed(
     sample: hosts,
     families: relatives,
   };
+}
+
+/** What the lists status says of a stored feed's lines that were left out; null when none were. */
+function feedNotes(parsed: CompactParse): string | null {
+  const notes: string[] = [];
+  if (parsed.skipped > 0) notes.push(`${parsed.skipped} lines not understood were skipped (e.g. '${parsed.skippedSamples[0]}')`);
+  if (parsed.tooLong > 0) notes.push(`${parsed.tooLong} lines longer than ${MAX_LINE_BYTES} bytes were skipped`);
+  if (parsed.ignored > 0)
+    notes.push(`${parsed.ignored} bare URL-shortener roots were ignored, not entries (e.g. ${parsed.ignoredSamples.join(', ')})`);
+  return notes.length > 0 ? notes.join('; ') : null;
 }
 
 async function recordFailure(db: Database, feed: FeedSpec, message: string, now: Date): Promise<void> {

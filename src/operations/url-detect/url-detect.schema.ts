@@ -16,3 +16,13 @@ export const urlDetectSchema = z.object({
 });
 
 export type UrlDetectInput = z.output<typeof urlDetectSchema>;
+
+export const URL_CATEGORIES = ['clean', 'spam', 'gambling', 'adult', 'phishing', 'malware'] as const;
+
+export const urlDetectOutputSchema = z.object({
+  is_malicious: z.boolean(),
+  category: z.enum(URL_CATEGORIES),
+  reason: z.string(),
+  url: z.string().describe('판정한 URL의 정규화된 형태'),
+  source: z.string().describe('판정 근거: allowlist, list, rules, llm'),
+});

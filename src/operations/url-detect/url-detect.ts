@@ -1,16 +1,11 @@
 import type { Operation } from '../../platform/execute.js';
 import type { UrlEngine } from './engine.js';
 import { urlDetectSchema } from './url-detect.schema.js';
+import type { z } from 'zod';
+import type { urlDetectOutputSchema } from './url-detect.schema.js';
 
-export interface UrlDetectOutput {
-  is_malicious: boolean;
-  category: 'clean' | 'spam' | 'gambling' | 'adult' | 'phishing' | 'malware';
-  reason: string;
-  /** The canonical URL that was judged. */
-  url: string;
-  /** allowlist | list | rules | llm: what decided the verdict. */
-  source: string;
-}
+/** A verdict: `z.output` of its schema (url-detect.schema.ts). */
+export type UrlDetectOutput = z.output<typeof urlDetectOutputSchema>;
 
 /**
  * Harmful-URL detection (SPEC §3): classifies a URL as clean, spam, gambling, adult,

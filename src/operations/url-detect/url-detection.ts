@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.js';
 import { assembleDetectionLists } from './detection-lists.js';
 import { createUrlEngine, type UrlEngine } from './engine.js';
 import type { DownloadOptions } from './feed-download.js';
-import type { FeedSpecs } from './feeds.js';
+import { usableFeeds, type FeedSpecs } from './feeds.js';
 import { createListStore, createRefreshLock, type FeedResult, type FeedState, type ListStore } from './list-store.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
 
@@ -35,6 +35,8 @@ export interface UrlDetectionDeps {
   databaseKind: 'pglite' | 'postgres';
   logger: Logger;
   feeds: FeedSpecs;
+  /** `DATA_GO_KR_SERVICE_KEY`: odcloud feeds are skipped without it. */
+  serviceKey?: string | undefined;
   judge?: SecondOpinionJudge | undefined;
   download?: DownloadOptions;
   now?: () => Date;
@@ -65,6 +67,8 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
   const stopping = new AbortController();
 
   for (const problem of deps.feeds.problems) deps.logger.warn({ problem }, 'URL_LIST_FEEDS entry skipped');
+  const usable = usableFeeds(deps.feeds, deps.serviceKey);
+  if (usable.notice) deps.logger.info(usable.notice);
 
   async function loadNow(force: boolean): Promise<boolean> {
     if (deps.loadLists === false) return false;
@@ -94,7 +98,13 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
 
   async function refreshOnce(): Promise<FeedResult[] | undefined> {
     const results = await lock.run(async () => {
-      const outcome = await store.update(deps.feeds.feeds, { ...deps.download, signal: stopping.signal, logger: deps.logger, now });
+      const outcome = await store.update(usable.feeds, {
+        ...deps.download,
+        signal: stopping.signal,
+        logger: deps.logger,
+        now,
+        serviceKey: deps.serviceKey,
+      });
       if (stopping.signal.aborted) return outcome;
       if (deps.feeds.problems.length === 0) await store.prune(deps.feeds.feeds.map((feed) => feed.name));
       return outcome;

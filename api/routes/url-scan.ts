@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { quotaExceeded, subscriptionRequired } from '../../src/platform/subscriptions.js';
+import { urlScanOutputSchema } from '../../src/operations/url-scan/url-scan.schema.js';
+import { ocrFailed, ocrTimedOut } from '../../src/providers/ocr/tesseract-pool.js';
+import type { Runtime } from '../../src/runtime.js';
+import { defineRoute, type Route } from '../route.js';
+import { ocrIdcardModule } from '../../src/operations/ocr-idcard/ocr-idcard.module.js';
+import { RATE_LIMIT_HEADERS } from './operations.js';
+
+const EXAMPLE_RENEWAL = new Date('2026-11-30T15:00:00.000Z');
+
+/**
+ * CONTRACT §5: `POST /api/v1/url/scan` — a message's text, an SMS screenshot or a QR code photo:
+ * every URL in it (at most 20 checked) with the detector's verdict, and whether it is smishing.
+ * One `harmful-url-detection` call per URL checked; none when the message has no link.
+ */
+export function urlScanRoutes(runtime: Runtime): Route[] {
+  const operation = runtime.urlScan;
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/url/scan',
+      tag: '보안/안전',
+      summary: '메시지·문자 캡처·QR 코드 속 URL을 모두 검사하고 스미싱인지 판단 (URL 하나에 유해 URL 탐지 1회)',
+      operationId: 'url-scan',
+      auth: 'key',
+      // A screenshot in Base64 may be as large as an ID image.
+      body: {
+        schema: operation.schema,
+        example: { text: '[CJ대한통운] 주소지 불일치로 반송 예정입니다. 주소확인 hxxp://cj-track[.]example/a' },
+        validatedBy: 'core',
+        limitMb: ocrIdcardModule.bodyLimitMb,
+      },
+      answers: {
+        200: {
+          description: '검사 결과',
+          schema: urlScanOutputSchema.extend({
+            success: z.literal(true),
+            api: z.literal(operation.api),
+            remaining: z.number().int().describe('이번 달 남은 호출 수 (검사한 URL마다 1회)'),
+          }),
+          example: {
+            success: true,
+            urls: [
+              {
+                url: 'http://cj-track.example/a',
+                final_url: 'http://cj-track.example/a',
+                is_malicious: false,
+                category: 'clean',
+                reason: '알려진 위험 신호가 없습니다.',
+              },
+            ],
+            is_smishing: true,
+            reasons: [
+              "문자에 'CJ대한통운'이(가) 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.",
+              "'주소확인', '주소지 불일치', '반송' 같은 배송·주소 확인 유도 문구가 링크와 함께 있습니다.",
+            ],
+            urls_found: 1,
+            api: 'harmful-url-detection',
+            remaining: 999,
+          },
+          headers: RATE_LIMIT_HEADERS,
+        },
+      },
+      errors: [subscriptionRequired(operation.api), quotaExceeded(operation.api, EXAMPLE_RENEWAL, 721673), ocrFailed(), ocrTimedOut()],
+      operation,
+    }),
+  ];
+}

@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+import type { OcrEngine } from '../../providers/ocr/tesseract-pool.js';
+import type { MessageImageDecoder } from '../../providers/message-image.js';
+import { AppError } from '../../errors.js';
+import type { Operation } from '../../platform/execute.js';
+import type { UrlSafetyChecker, UrlVerdict } from '../url-detect/checker.js';
+import { urlDetectSchema } from '../url-detect/url-detect.schema.js';
+import { decodeBase64Image, sniffFormat } from '../ocr-idcard/image-input.js';
+import { extractUrls, MAX_URLS } from './extract-urls.js';
+import { MESSAGE_RULES, type MessageRules } from './message-rules.js';
+import { judgeMessage, type CheckedUrl } from './smishing-signals.js';
+import { urlScanSchema, type urlScanOutputSchema } from './url-scan.schema.js';
+
+export type UrlScanOutput = z.output<typeof urlScanOutputSchema>;
+
+export interface UrlScanDeps {
+  checker: UrlSafetyChecker;
+  /** The ID reader's OCR engine (started on first use). */
+  ocr: () => OcrEngine;
+  images: MessageImageDecoder;
+  rules?: MessageRules;
+}
+
+/** A verdict that followed the link (short-link expansion) may say where it ended. */
+type VerdictWithTarget = UrlVerdict & { finalUrl?: string; final_url?: string };
+
+/**
+ * The message check ("이거 스미싱이야?"): every URL in a text, an SMS screenshot (OCR) or a QR
+ * code photo, each judged by the harmful-URL detector, and the message judged as smishing or
+ * not, with plain-Korean reasons. One `harmful-url-detection` call per URL checked (at most
+ * MAX_URLS); a message without links costs nothing.
+ */
+export function createUrlScanOperation(deps: UrlScanDeps): Operation<typeof urlScanSchema, UrlScanOutput> {
+  const rules = deps.rules ?? MESSAGE_RULES;
+  return {
+    api: 'harmful-url-detection',
+    schema: urlScanSchema,
+    async run(ctx, input) {
+      const parts = input.text ? [input.text] : [];
+      if (input.base64_image !== undefined) parts.push(await readImage(deps, input.base64_image, ctx.signal));
+      const extracted = extractUrls(parts, MAX_URLS, rules);
+      const urls = extracted.urls.filter((url) => urlDetectSchema.safeParse({ url }).success);
+      // The executor charged the first URL's call; each further URL is one more.
+      for (let index = 1; index < urls.length; index++) await ctx.charge('harmful-url-detection');
+      const checked = await Promise.all(urls.map((url) => checkUrl(deps.checker, url)));
+      const judgement = judgeMessage(parts.join('\n'), checked, rules);
+      if (extracted.found > urls.length) {
+        judgement.reasons.push(`링크가 ${extracted.found}개 있어 처음 ${urls.length}개만 검사했습니다.`);
+      }
+      ctx.logger.debug({ urls: urls.length, found: extracted.found, smishing: judgement.is_smishing }, 'message checked');
+      return { urls: checked, ...judgement, urls_found: extracted.found };
+    },
+    isFree: (output) => output.urls.length === 0,
+  };
+}
+
+async function checkUrl(checker: UrlSafetyChecker, url: string): Promise<CheckedUrl> {
+  const verdict: VerdictWithTarget = await checker.check(url);
+  return {
+    url,
+    final_url: verdict.finalUrl ?? verdict.final_url ?? url,
+    is_malicious: verdict.isMalicious,
+    category: verdict.category,
+    reason: verdict.reason,
+  };
+}
+
+/** The text in a picture of a message: a QR code's content when there is one, else what OCR reads. */
+async function readImage(deps: UrlScanDeps, base64: string, signal: AbortSignal | undefined): Promise<string> {
+  const bytes = decodeBase64Image(base64);
+  if (sniffFormat(bytes) === 'pdf') {
+    throw new AppError(
+      'INVALID_REQUEST',
+      "'base64_image' 필드: PDF는 받지 않습니다. 문자 캡처 화면이나 QR 코드 사진(JPEG, PNG, WebP)을 보내 주세요.",
+      {
+        field: 'base64_image',
+      },
+    );
+  }
+  const qr = await deps.images.qrText(bytes);
+  if (qr !== undefined) return qr;
+  const png = await deps.images.ocrPng(bytes);
+  return (await deps.ocr().recognize(png, signal)).text;
+}
