@@ -5,6 +5,7 @@ import { requestLog } from './middleware/request-log.js';
 import { operationDoor, type OperationDoor } from './operation-door.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { accountRoutes } from './routes/account.js';
+import { businessRoutes } from './routes/business.js';
 import { mountRoutes } from './route.js';
 import { docsPages, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
@@ -49,6 +50,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
     ...watchRoutes(runtime),
     ...urlListRoutes(runtime),
     ...urlScanRoutes(runtime),
+    ...businessRoutes(runtime),
   ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
   const operations = operationDoor(runtime, api);

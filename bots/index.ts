@@ -16,7 +16,15 @@ export interface BotOptions {
 /** The parts of the runtime the commands may use. */
 export function botServices(runtime: Runtime): BotServices {
   const { logger, operations, platform, watches } = runtime;
-  return { logger, quota: platform.subscriptions, operations, workspaceLinks: platform.workspaceLinks, apiKeys: platform.apiKeys, watches };
+  return {
+    logger,
+    quota: platform.subscriptions,
+    operations,
+    workspaceLinks: platform.workspaceLinks,
+    apiKeys: platform.apiKeys,
+    watches,
+    extra: { businessStatus: runtime.business.status },
+  };
 }
 
 /** The chat doors over the runtime, one per configured platform (a missing one is logged, not fatal). */

@@ -20,6 +20,7 @@ import { createLinkStats, type LinkStats } from './operations/shorten/stats.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
 import { createUrlScanOperation } from './operations/url-scan/url-scan.js';
+import { createBusiness, type Business } from './operations/business/business.js';
 import { parseFeedSpecs } from './operations/url-detect/feeds.js';
 import { createUrlDetection, type UrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
@@ -105,6 +106,8 @@ export interface Runtime {
   watchPoller: WatchPoller;
   /** `POST /url/scan`: the message check (text, SMS screenshot or QR code), one `harmful-url-detection` call per URL. */
   urlScan: ReturnType<typeof createUrlScanOperation>;
+  /** `POST /business/status` and `/business/validate`: the National Tax Service's checks, `ocr-idcard` calls. */
+  business: Business;
   /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
   ocrStats(): { workers: number; busy: number; queued: number };
   /** Flushes buffered work and closes the database. */
@@ -263,6 +266,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     watchOperation: watches.operation,
     watchPoller: watches.poller,
     urlScan: createUrlScanOperation({ checker: options.urlChecker ?? urlDetection.engine, ocr, images: createMessageImageDecoder() }),
+    business: createBusiness({ db, config, logger, clock }),
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
       await housekeeping.stop();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lastUserText, startFakeOpenAI, systemText, type FakeOpenAI } from './fakes/openai-server.js';
+import { startFakeNts, type FakeNts } from './fakes/nts-server.js';
 import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { makeDocument } from './helpers/id-documents.js';
@@ -13,6 +14,7 @@ const TEAM = 'T0LINKED';
 
 let llm: FakeOpenAI;
 let slack: FakeSlack;
+let nts: FakeNts;
 let app: TestApp;
 let owner: TestUser;
 let counter = 0;
@@ -20,8 +22,12 @@ let counter = 0;
 beforeAll(async () => {
   llm = await startFakeOpenAI();
   slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
+  nts = await startFakeNts();
+  nts.business({ b_no: '1248100998', state: '03', start_dt: '19690113', p_nm: '홍길동', end_dt: '20231130' });
   app = await startTestApp(
     {
+      DATA_GO_KR_SERVICE_KEY: nts.serviceKey,
+      DATA_GO_KR_API_URL: nts.url,
       OPENAI_BASE_URL: llm.url,
       LLM_TIMEOUT_MS: '2000',
       SLACK_SIGNING_SECRET: SECRET,
@@ -38,6 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
+  await nts?.close();
   await slack?.close();
   await llm?.close();
 });
@@ -244,6 +251,18 @@ describe('slash commands', () => {
     expect(answer.response_type).toBe('in_channel');
     expect(textOf(answer)).toMatch(new RegExp(`${app.url}/s/[0-9A-Za-z]{5}`));
     expect(textOf(answer)).toContain('https://example.com/some/long/path');
+  });
+
+  it('/bizcheck answers each number with its NTS status, ephemeral; a bad number is named and never sent', async () => {
+    const asked = nts.requests.length;
+    const closed = await (await slashCommand('/bizcheck', '124-81-00998')).response();
+    expect(closed.response_type).toBe('ephemeral');
+    expect(textOf(closed)).toContain('124-81-00998');
+    expect(textOf(closed)).toContain('폐업자');
+    expect(textOf(closed)).toContain('폐업일 2023-11-30');
+    const resident = await (await slashCommand('/bizcheck', '900101-1234567')).response();
+    expect(textOf(resident)).toMatch(/주민등록번호/);
+    expect(nts.requests.length).toBe(asked + 1);
   });
 
   it('/generate renders the generated text and the remaining calls', async () => {

@@ -119,7 +119,7 @@ describe('NTS validation', () => {
       logger,
     );
     expect(wrongName).toMatchObject({ valid: false, mismatched_fields: ['b_nm'] });
-    expect(wrongName.message).toMatch(/상호/);
+    expect(wrongName.message).toMatch(/상호가 국세청/);
     expect(nts.requests.filter((r) => r.path.endsWith('/validate')).length - before).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeNts, type FakeNts } from './fakes/nts-server.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
 import { startWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
@@ -18,6 +19,7 @@ let app: TestApp;
 let llm: FakeOpenAI;
 let tracker: FakeTracker;
 let receiver: FakeWebhookReceiver;
+let nts: FakeNts;
 let user: TestUser;
 let doc: Doc;
 
@@ -25,8 +27,18 @@ beforeAll(async () => {
   llm = await startFakeOpenAI();
   tracker = await startFakeTracker();
   receiver = await startWebhookReceiver();
+  nts = await startFakeNts();
+  // The business routes' examples name this one.
+  nts.business({ b_no: '1248100998', state: '01', start_dt: '19690113', p_nm: '홍길동', b_nm: '주식회사 예시' });
   app = await startTestApp(
-    { OPENAI_BASE_URL: llm.url, LLM_TIMEOUT_MS: '2000', DELIVERY_TRACKER_URL: tracker.url, WEBHOOK_ALLOW_INSECURE: '1' },
+    {
+      OPENAI_BASE_URL: llm.url,
+      LLM_TIMEOUT_MS: '2000',
+      DELIVERY_TRACKER_URL: tracker.url,
+      WEBHOOK_ALLOW_INSECURE: '1',
+      DATA_GO_KR_SERVICE_KEY: nts.serviceKey,
+      DATA_GO_KR_API_URL: nts.url,
+    },
     { llm: { retryBaseDelayMs: 1 } },
   );
   user = await app.signUp();
@@ -34,7 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
-  await Promise.all([llm?.close(), tracker?.close(), receiver?.close()]);
+  await Promise.all([llm?.close(), tracker?.close(), receiver?.close(), nts?.close()]);
 });
 
 describe('the OpenAPI document', () => {

@@ -1,3 +1,4 @@
+import { bizcheckCommand } from './bizcheck.js';
 import { idcardCommand } from './idcard.js';
 import { askCommand, kbCommand } from './knowledge.js';
 import { linkCommand } from './link.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly BotCommand[] = [
   trackCommand,
   untrackCommand,
   shortenCommand,
+  bizcheckCommand,
 ] as unknown as readonly BotCommand[];
 
 const BY_NAME = new Map(COMMANDS.map((command) => [command.name, command]));

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { AppError, fromDatabaseError } from '../../src/errors.js';
 import { englishIssueMessage } from '../../src/validation-messages.js';
 import type { Logger } from '../../src/logger.js';
@@ -49,16 +50,19 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
       t,
       image,
       async call<A extends ApiId>(api: A, input: unknown): Promise<Answer<A>> {
+        return (await this.run(services.operations[api] as Operation, input)) as Answer<A>;
+      },
+      async run<Output extends object>(operation: Operation<z.ZodType, Output>, input: unknown) {
         if (!account) throw new AppError('UNAUTHORIZED', TEXTS.notLinked.ko);
-        const operation = services.operations[api] as Operation;
         const { output, quota } = await executeOperation(
           services.quota,
           operation,
           { account, logger, requestId: invocation.requestId },
           input,
         );
-        return { ...output, remaining: quota.remaining } as Answer<A>;
+        return { ...output, remaining: quota.remaining };
       },
+      extra: services.extra,
       linking: {
         keyOwner: (key) => services.apiKeys.authenticate(key),
         link: (ref, key, by) => services.workspaceLinks.link(ref, key, by),

@@ -4,7 +4,8 @@ import type { WatchService } from '../../src/operations/delivery-watch/watch-ser
 import type { Account } from '../../src/platform/accounts.js';
 import type { ApiKeys } from '../../src/platform/api-keys.js';
 import type { ApiId } from '../../src/platform/catalog.js';
-import type { InputOf, OutputOf } from '../../src/platform/execute.js';
+import type { InputOf, Operation, OutputOf } from '../../src/platform/execute.js';
+import type { Business } from '../../src/operations/business/business.js';
 import type { Quota } from '../../src/platform/quota.js';
 import type { BotPlatform, WorkspaceLinks } from '../../src/platform/workspace-links.js';
 import type { Operations } from '../../src/runtime.js';
@@ -80,6 +81,13 @@ export interface BotServices {
   workspaceLinks: Pick<WorkspaceLinks, 'accountFor' | 'link'>;
   apiKeys: Pick<ApiKeys, 'authenticate'>;
   watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped'>;
+  /** Operations beyond the eight that the commands run, charged to the API they name. */
+  extra: ExtraOperations;
+}
+
+/** `/bizcheck`: the National Tax Service's status check (an `ocr-idcard` call per number). */
+export interface ExtraOperations {
+  businessStatus: Business['status'];
 }
 
 export interface CommandContext {
@@ -91,6 +99,12 @@ export interface CommandContext {
   t(text: Text): string;
   /** Runs an operation through the core (validation, quota, refund), typed by the operation itself. */
   call<A extends ApiId>(api: A, input: InputOf<Operations[A]>): Promise<Answer<A>>;
+  /** The same for an operation beyond the eight (`ctx.extra`). */
+  run<Schema extends z.ZodType, Output extends object>(
+    operation: Operation<Schema, Output>,
+    input: z.input<Schema>,
+  ): Promise<Output & { remaining: number }>;
+  extra: ExtraOperations;
   /** `/link`: who owns a key, and linking the workspace to that account. */
   linking: { keyOwner: ApiKeys['authenticate']; link: WorkspaceLinks['link'] };
   /** `/track … watch` and `/untrack`: channel watches (the lookup already paid for them). */

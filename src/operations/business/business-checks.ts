@@ -1,25 +1,15 @@
 import { LRUCache } from 'lru-cache';
+import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
+import { withJosa } from '../../korean.js';
 import type { Logger } from '../../logger.js';
 import { NTS_BATCH_LIMIT, type NtsBusiness, type NtsClient, type NtsStatusRow } from '../../providers/nts.js';
 import { businessNumberTail, formatBusinessNumber } from './business-number.js';
+import type { businessStatusOutput, businessValidationOutput } from './business.schema.js';
 
-export type BusinessState = 'active' | 'suspended' | 'closed' | 'unknown';
-
-/** A business's status as the NTS reports it, in the service's words. */
-export interface BusinessStatus {
-  /** `123-45-67890`. */
-  b_no: string;
-  status: BusinessState;
-  /** 계속사업자 / 휴업자 / 폐업자, or why it is unknown. */
-  status_text: string;
-  /** The tax type's name (부가가치세 일반과세자 …), null for an unregistered number. */
-  tax_type: string | null;
-  tax_type_code: string | null;
-  /** YYYY-MM-DD, for a closed business. */
-  closed_at: string | null;
-}
+export type BusinessStatus = z.output<typeof businessStatusOutput>;
+export type BusinessState = BusinessStatus['status'];
 
 /** The fields a validation compares, with their names in Korean. */
 export const VALIDATED_FIELDS = {
@@ -37,14 +27,7 @@ export type ValidatedField = keyof typeof VALIDATED_FIELDS;
 type OptionalField = Exclude<ValidatedField, 'b_no' | 'start_dt' | 'p_nm'>;
 const OPTIONAL_FIELDS: OptionalField[] = ['p_nm2', 'b_nm', 'corp_no', 'b_sector', 'b_type', 'b_adr'];
 
-export interface BusinessValidation {
-  b_no: string;
-  valid: boolean;
-  /** Fields that did not agree (for the opening date and representative: one of the two, or both). */
-  mismatched_fields: ValidatedField[];
-  message: string;
-  status: BusinessStatus;
-}
+export type BusinessValidation = z.output<typeof businessValidationOutput>;
 
 export interface BusinessChecks {
   /** False without `DATA_GO_KR_SERVICE_KEY`: every check then answers 503. */
@@ -191,7 +174,7 @@ function judge(
     ...base,
     valid: false,
     mismatched_fields: optionalMismatches,
-    message: `사업자등록번호, 개업일자, 대표자 성명은 일치하지만 ${names || '추가로 보낸 정보'}이(가) 국세청 정보와 다릅니다.`,
+    message: `사업자등록번호, 개업일자, 대표자 성명은 일치하지만 ${withJosa(names || '추가로 보낸 정보', '이/가')} 국세청 정보와 다릅니다.`,
   };
 }
 

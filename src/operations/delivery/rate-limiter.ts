@@ -17,6 +17,8 @@ export interface RateLimiterOptions {
    */
   clock?: Clock;
   sleep?: (ms: number) => Promise<void>;
+  /** The 429 a refused caller gets (default: the tracker's TRACKER_BUSY). */
+  busy?: (retryAfterSeconds: number) => AppError;
 }
 
 export interface RateLimiter {
@@ -59,15 +61,17 @@ export function createRateLimiter(db: Database, options: RateLimiterOptions = {}
   return {
     async acquire() {
       const slot = await take();
-      if ('retryAfterMs' in slot) {
-        throw new AppError(
-          'TRACKER_BUSY',
-          '택배 조회 요청이 많아 잠시 기다려야 합니다. 잠시 후 다시 시도하세요. (이 호출은 차감되지 않았습니다.)',
-          {},
-          Math.max(1, Math.ceil(slot.retryAfterMs / 1000)),
-        );
-      }
+      if ('retryAfterMs' in slot) throw (options.busy ?? trackerBusy)(Math.max(1, Math.ceil(slot.retryAfterMs / 1000)));
       if (slot.waitMs > 0) await sleep(slot.waitMs);
     },
   };
+}
+
+function trackerBusy(retryAfterSeconds: number): AppError {
+  return new AppError(
+    'TRACKER_BUSY',
+    '택배 조회 요청이 많아 잠시 기다려야 합니다. 잠시 후 다시 시도하세요. (이 호출은 차감되지 않았습니다.)',
+    {},
+    retryAfterSeconds,
+  );
 }
