@@ -18,11 +18,12 @@ async function measure(label: string, env: Record<string, string>, passwords?: {
     const headers = { 'content-type': 'application/json', 'x-api-key': service.apiKey };
     const [card] = await makeImageSet(3, 'clean', 1, ['resident']);
     const body = JSON.stringify({ base64_image: card!.image.toString('base64') });
+    let ocrFailures = 0;
     const ocr = async () => {
       const started = performance.now();
       const res = await fetch(`${service.base}/api/v1/ocr/idcard`, { method: 'POST', headers, body });
       await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`OCR answered ${res.status}`);
+      if (res.status !== 200) ocrFailures++; // a 504 on a saturated machine still counts its time
       return performance.now() - started;
     };
     const series = async () => {
@@ -52,7 +53,7 @@ async function measure(label: string, env: Record<string, string>, passwords?: {
     await Promise.all(flood);
     const answers = [...statuses].map(([status, n]) => `${status}×${n}`).join(' ');
     console.log(
-      `${label.padEnd(44)} OCR p50 quiet ${Math.round(quiet)} ms, flooded ${Math.round(flooded)} ms: ×${(flooded / quiet).toFixed(2)}  (log-ins ${answers})`,
+      `${label.padEnd(44)} OCR p50 quiet ${Math.round(quiet)} ms, flooded ${Math.round(flooded)} ms: ×${(flooded / quiet).toFixed(2)}  (log-ins ${answers}${ocrFailures ? `; OCR failures ${ocrFailures}` : ''})`,
     );
   } finally {
     await service.close();

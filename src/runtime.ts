@@ -230,6 +230,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     { schedule: pollScheduleOf(config), ...options.watches },
   );
 
+  /** The National Tax Service's checks: their own routes, and the reader's `verify: true`. */
+  const business = createBusiness({ db, config, logger, clock });
+
   /** The eight operations by catalogue id, each built by its module (src/operations/modules.ts): every door serves them from here. */
   const operations = createOperations({
     config,
@@ -245,6 +248,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     redirects,
     urlChecker: options.urlChecker ?? urlDetection.engine,
     subscriptions,
+    businessChecks: business.checks,
   });
 
   return {
@@ -266,7 +270,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     watchOperation: watches.operation,
     watchPoller: watches.poller,
     urlScan: createUrlScanOperation({ checker: options.urlChecker ?? urlDetection.engine, ocr, images: createMessageImageDecoder() }),
-    business: createBusiness({ db, config, logger, clock }),
+    business,
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
       await housekeeping.stop();

@@ -5,6 +5,10 @@ import { createNtsClient } from '../src/providers/nts.js';
 import { AppError } from '../src/errors.js';
 import { startFakeNts, type FakeNts } from './fakes/nts-server.js';
 import { createLogger } from '../src/logger.js';
+import { withBusinessVerification } from '../src/operations/business/verify-document.js';
+import { ocrIdcardSchema } from '../src/operations/ocr-idcard/ocr-idcard.schema.js';
+import type { OcrIdcardOutput } from '../src/operations/ocr-idcard/ocr-idcard.js';
+import type { Operation } from '../src/platform/execute.js';
 
 /** The check digit the NTS publishes, for making valid numbers in tests. */
 function withCheckDigit(nine: string): string {
@@ -121,5 +125,49 @@ describe('NTS validation', () => {
     expect(wrongName).toMatchObject({ valid: false, mismatched_fields: ['b_nm'] });
     expect(wrongName.message).toMatch(/상호가 국세청/);
     expect(nts.requests.filter((r) => r.path.endsWith('/validate')).length - before).toBe(1);
+  });
+});
+
+describe('the reader with verify: true', () => {
+  const info = (overrides: Partial<OcrIdcardOutput['info']>): OcrIdcardOutput['info'] => ({
+    type: '사업자등록증',
+    name: '주식회사 예시',
+    id_number: '124-81-00998',
+    representative: '홍길동',
+    address: '서울특별시 중구 세종대로 110',
+    issue_date: '1969.01.13.',
+    biz_type: '제조업',
+    biz_item: '반도체',
+    ...overrides,
+  });
+  const reader = (read: OcrIdcardOutput['info']): Operation<typeof ocrIdcardSchema, OcrIdcardOutput> => ({
+    api: 'ocr-idcard',
+    schema: ocrIdcardSchema,
+    run: async (): Promise<OcrIdcardOutput> => ({ info: read, raw_text: '', confidence: {}, warnings: [], engine: 'tesseract' }),
+  });
+  const ctx = { logger, account: { id: 1 } } as unknown as Parameters<ReturnType<typeof withBusinessVerification>['run']>[0];
+  const input = { base64_image: 'x', mask: false, verify: true };
+
+  it('adds the status and the validation of what was read', async () => {
+    const out = await withBusinessVerification(reader(info({})), checks()).run(ctx, input);
+    expect(out.verification).toMatchObject({ checked: true, status: { status: 'active' }, validation: { valid: true } });
+  });
+
+  it('never checks a resident card, and says why', async () => {
+    const before = nts.requests.length;
+    const out = await withBusinessVerification(reader(info({ type: '주민등록증', id_number: '900101-1234567' })), checks()).run(ctx, input);
+    expect(out.verification).toMatchObject({ checked: false, reason: expect.stringMatching(/사업자등록증이 아니어서/) });
+    expect(nts.requests.length).toBe(before);
+  });
+
+  it('is "unavailable" without a key, absent without verify, and a warning (not an error) when the NTS fails', async () => {
+    const off = await withBusinessVerification(reader(info({})), createBusinessChecks({ clock })).run(ctx, input);
+    expect(off.verification).toBe('unavailable');
+    const plain = await withBusinessVerification(reader(info({})), checks()).run(ctx, { ...input, verify: false });
+    expect(plain.verification).toBeUndefined();
+    nts.failNext(500, '{"status_code":"INTERNAL_ERROR"}');
+    const failed = await withBusinessVerification(reader(info({ id_number: SUSPENDED })), checks()).run(ctx, input);
+    expect(failed.verification).toMatchObject({ checked: false, reason: expect.stringMatching(/국세청 확인에 실패/) });
+    expect(failed.info.name).toBe('주식회사 예시');
   });
 });

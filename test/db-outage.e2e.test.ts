@@ -93,8 +93,9 @@ describe.skipIf(!onPostgres)('PostgreSQL restarts', () => {
     for (let round = 0; round < 3; round++) {
       await new Promise((resolve) => setTimeout(resolve, 700));
       await restartDatabase(2500, async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const started = performance.now();
+        // The database stays away until this check ends (restartDatabase waits for it): an
+        // answer at all proves the service refused at once instead of waiting for it, with no
+        // wall-clock bound to miss on a busy machine (issue 33 item 9).
         const res = await fetch(`${base}/api/v1/url/shorten`, {
           method: 'POST',
           headers: { 'x-api-key': key },
@@ -103,7 +104,6 @@ describe.skipIf(!onPostgres)('PostgreSQL restarts', () => {
         expect(res.status).toBe(503);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
         expect(await res.json()).toMatchObject({ success: false, code: 503, error_code: 'DATABASE_UNAVAILABLE' });
-        expect(performance.now() - started).toBeLessThan(3000);
         const ready = await fetch(`${base}/healthz`);
         expect(ready.status, 'readiness while down').toBe(503);
         expect(await ready.json()).toMatchObject({ status: 'unavailable', database: 'down' });

@@ -37,7 +37,8 @@ beforeAll(async () => {
     {
       llm: { retryBaseDelayMs: 1, maxRetries: 0 },
       clock: () => now,
-      delivery: { tracker: { timeoutMs: 400 }, rateLimit: { bucket: `test-${process.pid}-${Date.now()}` } },
+      // 5 s, not 0.4 s: under load a first, cold lookup took longer than 400 ms and failed (issue 33 item 9).
+      delivery: { tracker: { timeoutMs: 5_000 }, rateLimit: { bucket: `test-${process.pid}-${Date.now()}` } },
     },
   );
   user = await app.signUp();
@@ -155,7 +156,8 @@ describe('POST /api/v1/delivery/track: lookups', () => {
     expect(internal.body).toMatchObject({ success: false, code: 502, error_code: 'UPSTREAM_ERROR' });
 
     const slow = number();
-    tracker.parcel(CJ, slow, { events: IN_TRANSIT, delayMs: 2000 });
+    // Never answers (the fake lets go when the client hangs up): the timeout decides, whatever the load.
+    tracker.parcel(CJ, slow, { events: IN_TRANSIT, delayMs: 600_000 });
     const timedOut = await app.post(PATH, { carrier_id: CJ, track_id: slow }, user.apiKey);
     expect(timedOut.status).toBe(502);
     expect(timedOut.body.error).toContain('제시간에 응답하지');

@@ -31,7 +31,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('two instances on one Postgr
     expect(await b.remaining(user.apiKey, 'url-shortener')).toBe(0);
   });
 
-  it('stops a revoked key at once where it was revoked and within a second on the other instance', async () => {
+  it('stops a revoked key at once where it was revoked and, once told, on the other instance', async () => {
     const user = await a.signUp();
     const detect = (app: TestApp) => app.post('/api/v1/url/detect', { url: 'https://example.com/' }, user.apiKey);
     await a.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, user.apiKey);
@@ -47,13 +47,14 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('two instances on one Postgr
     expect(revoked.status).toBe(200);
     expect((await detect(a)).status).toBe(401);
 
-    const started = Date.now();
+    // The cached key lives 5 minutes: refused well before that, the other instance was told
+    // (NOTIFY), not waiting for its cache to age. No wall-clock bound (issue 33 item 9): on a
+    // busy machine "within a second" measured the machine, not the notification.
     let status = 200;
-    while (status !== 401 && Date.now() - started < 3000) {
+    for (let attempt = 0; status !== 401 && attempt < 1500; attempt++) {
       status = (await detect(b)).status;
       if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(status).toBe(401);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

@@ -255,11 +255,11 @@ describe('stream, embeddings, moderation', () => {
 
 describe('the timeout bounds the whole call (#18 item 6)', () => {
   it('gives up on a server that sends headers and then trickles its body: 504 at the deadline', async () => {
+    // The whole body takes about 30 s to trickle in: a 504 (not the answer) is the deadline's
+    // doing, with no wall-clock bound to miss on a busy machine (issue 33 item 9).
     llm.chat({ content: '아주 천천히 오는 답입니다', trickleMs: 200 });
-    const started = performance.now();
     const error = await failure(provider({ timeoutMs: 300 }).chat(hello));
     expect([error.status, error.code]).toEqual([504, 'UPSTREAM_TIMEOUT']);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('stops reading an endless answer at the body cap: 502, and the server stops sending (#33 item 2)', async () => {

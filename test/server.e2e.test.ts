@@ -10,7 +10,10 @@ afterAll(() => [dataDir, heldDir].forEach((dir) => rmSync(dir, { recursive: true
 
 // These run at once (each on its own directory, or stopping before it is opened): the second
 // process kept out of a held directory spends 12 s waiting for its lock.
-describe.concurrent('the server process', () => {
+// Each test starts Node processes that load the whole service through tsx: on a machine at load
+// 15-19 one start took over 30 s. They wait for events (exit, a log line, readiness), never for
+// a time; the timeout is only the ceiling of a hung process.
+describe.concurrent('the server process', { timeout: 180_000 }, () => {
   it('refuses to start with a bad variable, naming it', async ({ expect }) => {
     const server = startServerProcess({ DATA_DIR: dataDir, DEFAULT_QUOTA: 'lots', SHORT_URL_BASE: 'not a url' });
     expect(await server.exited).toBe(1);
@@ -36,27 +39,33 @@ describe.concurrent('the server process', () => {
     }
   });
 
-  it('keeps a second process out of the PGlite directory a running server holds', { timeout: 60_000 }, async ({ expect }) => {
+  // Events, not durations (issue 33 item 9: this test hit its timeout on a busy machine while a
+  // second process waited out the full lock wait): the second process says it waits, the holder
+  // stops, and the second takes the directory over. Giving up after the wait, with the message
+  // alone, is db/lock.ts's and is tested in data-dir-lock.test.ts without a process.
+  it('keeps a second process out of the PGlite directory a running server holds, and takes it once freed', async ({ expect }) => {
     const first = startServerProcess({ DATA_DIR: heldDir });
     await first.ready;
-    // The second one says at once that it waits (the holder may have just died), then gives up
-    // with the message alone: no stack trace.
     const second = startServerProcess({ DATA_DIR: heldDir });
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/locked by process \d+ .*waiting up to 10 s/);
-    expect(second.output()).toMatch(/DATA_DIR .* is already in use by process \d+/);
-    expect(second.output()).not.toMatch(/\n\s+at /);
+    await second.waitForOutput(/locked by process \d+ .*waiting up to 10 s/);
+    expect(second.output()).not.toContain('AI Utility Hub ready');
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+    const port = await second.ready;
+    expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(second.output()).not.toMatch(/\n\s+at /);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
   });
 
-  it('drains on SIGTERM and frees the directory', { timeout: 120_000 }, async ({ expect }) => {
+  it('drains on SIGTERM and frees the directory', async ({ expect }) => {
     const first = startServerProcess({ DATA_DIR: dataDir });
     const port = await first.ready;
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
 
-    // A request still in flight (its body half sent) when SIGTERM arrives is answered.
+    // A request still in flight (its body half sent) when SIGTERM arrives is answered. `Expect:
+    // 100-continue` tells when the server holds the request; its log line when it drains.
     const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
         {
@@ -64,7 +73,7 @@ describe.concurrent('the server process', () => {
           port,
           method: 'POST',
           path: '/api/v1/auth/register',
-          headers: { 'content-type': 'application/json', 'content-length': '60' },
+          headers: { 'content-type': 'application/json', 'content-length': '60', expect: '100-continue' },
         },
         (res) => {
           let body = '';
@@ -74,11 +83,12 @@ describe.concurrent('the server process', () => {
       );
       req.on('error', reject);
       const payload = JSON.stringify({ email: 'drain@example.com', password: 'long enough pw' }).padEnd(60, ' ');
-      req.write(payload.slice(0, 20));
-      setTimeout(() => {
+      req.once('continue', () => {
+        req.write(payload.slice(0, 20));
         first.child.kill('SIGTERM');
-        setTimeout(() => req.end(payload.slice(20)), 300);
-      }, 100);
+        first.waitForOutput(/draining in-flight requests/).then(() => req.end(payload.slice(20)), reject);
+      });
+      req.flushHeaders();
     });
     const answer = await inFlight;
     expect(answer.status).toBe(201);

@@ -6,26 +6,45 @@ import { createLogger } from '../src/logger.js';
 const empty: CycleReport = { claimed: 0, notified: 0, unchanged: 0, ended: 0, retrying: 0, errors: 0, parcels: 0, durationMs: 0 };
 
 describe('the watch cron job', () => {
+  // Events, not sleeps (issue 33 item 9): the cycle runs until the test lets it finish, the
+  // skipped tick is seen in the log line the job writes for it, and `stop` is awaited.
   it('runs cycles on the schedule, never two at once, and stop waits for the running one', async () => {
     let running = 0;
     let most = 0;
     let started = 0;
     let finished = 0;
+    let finishCycle = () => {};
+    let cycleStarted = () => {};
+    const firstCycle = new Promise<void>((resolve) => (cycleStarted = resolve));
     const poller = {
       async runCycle() {
         started++;
         most = Math.max(most, ++running);
-        await new Promise((resolve) => setTimeout(resolve, 1500)); // longer than the 1-second tick
+        cycleStarted();
+        await new Promise<void>((resolve) => (finishCycle = resolve));
         running--;
         finished++;
         return empty;
       },
     } as WatchPoller;
-    const job = startWatchCron(poller, '* * * * * *', createLogger('silent'));
-    await new Promise((resolve) => setTimeout(resolve, 3300));
-    await job.stop();
-    expect(started).toBeGreaterThanOrEqual(1);
-    expect(started).toBeLessThanOrEqual(2); // ~3 ticks, each overlapping one skipped
+    let tickSkipped = () => {};
+    const skipped = new Promise<void>((resolve) => (tickSkipped = resolve));
+    const logger = createLogger('warn', {
+      write: (line: string) => {
+        if (line.includes('this tick is skipped')) tickSkipped();
+      },
+    });
+    const job = startWatchCron(poller, '* * * * * *', logger);
+    await firstCycle;
+    await skipped; // a tick came while the cycle ran, and was skipped
+    expect(started).toBe(1);
+    const stopped = job.stop();
+    let stopReturned = false;
+    void stopped.then(() => (stopReturned = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopReturned).toBe(false); // stop waits for the running cycle
+    finishCycle();
+    await stopped;
     expect(most).toBe(1);
     expect(finished).toBe(started);
   });

@@ -284,6 +284,9 @@ describe('bots/notifier.ts', () => {
       await expect(notifier.post({ platform: 'discord', channelId: '42' }, { text: 'x'.repeat(2500) })).resolves.toEqual({ ok: true });
       expect(fake.to('slack', 'C1')[0]).toMatchObject({ text: '안녕', authorization: 'Bearer xoxb-good' });
       expect(fake.to('discord', '42')[0]!.text).toHaveLength(2000);
+      // An upstream's text in a notice never pings (#33 item 4); the service's own channel link stays a link.
+      await notifier.post({ platform: 'slack', channelId: 'C1' }, { text: '<!channel> 배송 <@U1> <!subteam^S1> — <#C9>' });
+      expect(fake.to('slack', 'C1')[1]!.text).toBe('&lt;!channel&gt; 배송 &lt;@U1&gt; &lt;!subteam^S1&gt; — <#C9>');
       fake.remove('slack', 'C1');
       await expect(notifier.post({ platform: 'slack', channelId: 'C1' }, { text: '.' })).resolves.toEqual({
         ok: false,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DocumentVerification } from '../../src/operations/business/business.schema.js';
 import type { DocumentInfo } from '../../src/operations/ocr-idcard/parse.js';
 import type { CommandContext, Reply } from './types.js';
 import { defineCommand } from './options.js';
@@ -33,13 +34,16 @@ const DOCUMENT_EN: Record<string, string> = {
  * document is logged: the image is held in memory only for the call.
  */
 export async function readIdImage(ctx: CommandContext, image: Buffer): Promise<Reply> {
-  const body = await ctx.call('ocr-idcard', { base64_image: image.toString('base64'), mask: true });
+  // A certificate is checked with the NTS when this server has a key (only ever a business number).
+  const body = await ctx.call('ocr-idcard', { base64_image: image.toString('base64'), mask: true, verify: true });
   const { info } = body;
   const fields = FIELD_NAMES.filter(([key]) => (info[key] ?? '') !== '').map(([key, ko, en]) => ({
     name: ctx.t({ ko, en }),
     value: info[key]!,
     inline: key !== 'address',
   }));
+  const status = businessStatusLine(ctx, body.verification);
+  if (status) fields.push({ name: ctx.t({ ko: '국세청 확인', en: 'National Tax Service' }), value: status, inline: false });
   // The core's warnings are Korean sentences; an English-locale user gets them by code.
   const fieldName = (key: string) => FIELD_NAMES.find(([name]) => name === key)?.[2] ?? key;
   const warnings = body.warnings
@@ -55,6 +59,20 @@ export async function readIdImage(ctx: CommandContext, image: Buffer): Promise<R
     context: `${ctx.t({ ko: '🔒 민감정보는 가려서 나에게만 보입니다', en: '🔒 Masked, visible only to you' })} · ${remainingLine(ctx.locale, body.remaining)}`,
     tone: body.warnings.length > 0 ? 'warn' : 'ok',
   };
+}
+
+/** The NTS's word on a certificate read, in one line; nothing for other documents or without a key. */
+function businessStatusLine(ctx: CommandContext, verification: DocumentVerification | undefined): string | undefined {
+  if (!verification || verification === 'unavailable') return undefined;
+  if (!verification.checked) return info(verification.reason);
+  const { status, validation } = verification;
+  const parts = [status.status_text, status.tax_type, status.closed_at ? `폐업일 ${status.closed_at}` : undefined];
+  if (validation) parts.push(validation.valid ? '진위확인 일치' : validation.message);
+  return info(parts.filter(Boolean).join(' · '));
+
+  function info(text: string): string {
+    return ctx.locale === 'en' ? `${text} (as reported by the NTS, in Korean)` : text;
+  }
 }
 
 /** `/idcard image`: the ID / business registration reader (Discord attachment; on Slack, a DM or the message action). */

@@ -99,6 +99,8 @@ export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 
     /** Checks the password and issues a login token that expires in 24 hours. */
     async login(raw: unknown, origin: Origin = {}): Promise<{ token: string; expiresAt: Date }> {
       const { email, password } = parseInput(loginSchema, raw);
+      // A flood past the hashing lane is refused first: before the throttle's writes and the lookup.
+      passwords.refuseIfFull();
       await guard.beforeLogin(email, origin.address);
       const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
       // Verify against a dummy hash when there is no account: the timing must not tell.

@@ -27,16 +27,21 @@ export function createPasswordHasher(options: PasswordHasherOptions) {
   let running = 0;
   const waiting: Array<() => void> = [];
 
+  /** 429 when the lane and its queue are full: a refused log-in costs neither a hash nor a write. */
+  function refuseIfFull(): void {
+    if (running >= options.concurrency && waiting.length >= maxWaiting) {
+      throw new AppError(
+        'RATE_LIMITED',
+        '로그인 요청이 몰려 지금은 처리하지 못했습니다. 잠시 후 다시 시도하세요.',
+        {},
+        BUSY_RETRY_AFTER_SECONDS,
+      ).en('Too many log-ins are being processed right now. Please try again shortly.');
+    }
+  }
+
   async function withSlot<T>(work: () => Promise<T>): Promise<T> {
     if (running >= options.concurrency) {
-      if (waiting.length >= maxWaiting) {
-        throw new AppError(
-          'RATE_LIMITED',
-          '로그인 요청이 몰려 지금은 처리하지 못했습니다. 잠시 후 다시 시도하세요.',
-          {},
-          BUSY_RETRY_AFTER_SECONDS,
-        ).en('Too many log-ins are being processed right now. Please try again shortly.');
-      }
+      refuseIfFull();
       await new Promise<void>((resolve) => waiting.push(resolve));
     } else {
       running++;
@@ -54,6 +59,7 @@ export function createPasswordHasher(options: PasswordHasherOptions) {
   return {
     hash: (password: string) => withSlot(() => hash(password)),
     verify: (password: string, stored: string) => withSlot(() => verify(password, stored)),
+    refuseIfFull,
     stats: () => ({ running, waiting: waiting.length }),
   };
 }

@@ -13,6 +13,8 @@ export interface ServerProcess {
   /** Resolves with the port once the "ready" log line appears; rejects if the process exits first. */
   ready: Promise<number>;
   exited: Promise<number | null>;
+  /** Resolves once the output matches `pattern` (an event to wait for instead of a time); rejects if the process exits first. */
+  waitForOutput(pattern: RegExp): Promise<void>;
 }
 
 /**
@@ -59,5 +61,19 @@ export function startServerProcess(env: Record<string, string>, options: { npmSt
     void exited.then((code) => reject(new Error(`server exited with ${code}: ${output}`)));
   });
   ready.catch(() => {});
-  return { child, output: () => output, ready, exited };
+  function waitForOutput(pattern: RegExp): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(output)) return;
+        child.stdout.off('data', check);
+        child.stderr.off('data', check);
+        resolve();
+      };
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
+      void exited.then(() => reject(new Error(`server exited before printing ${pattern}: ${output}`)));
+      check();
+    });
+  }
+  return { child, output: () => output, ready, exited, waitForOutput };
 }

@@ -93,3 +93,16 @@ export const businessValidationOutput = z.object({
   message: z.string(),
   status: businessStatusOutput,
 });
+
+/**
+ * The reader's `verify: true` on a 사업자등록증: `"unavailable"` without a service key; not
+ * checked (with why: not a certificate, a number read wrong, the NTS failing); or the status and,
+ * when the representative and opening date were read, the validation of what was read.
+ */
+export const documentVerification = z.union([
+  z.literal('unavailable'),
+  z.object({ checked: z.literal(false), reason: z.string() }),
+  z.object({ checked: z.literal(true), status: businessStatusOutput, validation: businessValidationOutput.nullable() }),
+]);
+
+export type DocumentVerification = z.output<typeof documentVerification>;

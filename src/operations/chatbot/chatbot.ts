@@ -32,25 +32,12 @@ export interface ChatbotDeps {
   gate?: AccountGate;
 }
 
-/** A chunk the answer draws on: its entry, and where it lies in the entry's text (to quote it). */
-export interface ChatbotSource {
-  id: number;
-  score: number;
-  start: number;
-  end: number;
-}
-
-/** The answer of each action (SPEC §1). */
-export interface ChatbotOutputs {
-  chat: { answer: string; sources: ChatbotSource[] };
-  index: { message: string; id: number };
-  list: { knowledge_list: Array<{ id: number; content: string; created_at: string }>; total: number; offset: number; limit: number };
-  delete: { message: string; id: number };
-  clear: { message: string; deleted: number };
-}
-
-/** `z.output` of its schema (chatbot.schema.ts): the union of the actions' answers above. */
+/** `z.output` of its schema (chatbot.schema.ts): one of the actions' answers. */
 export type ChatbotOutput = z.output<typeof chatbotOutputSchema>;
+
+/** The answer of the two actions typed here, picked out of the schema's union. */
+type ChatAnswer = Extract<ChatbotOutput, { answer: string }>;
+type IndexAnswer = Extract<ChatbotOutput, { id: number; message: string }>;
 
 /** With vectors, and for sources after the first: least share of the question's IDF weight a chunk must match. */
 export const DEFAULT_MIN_COVERAGE = 0.5;
@@ -75,7 +62,7 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
 
   const isRelevant = (chunk: RetrievedChunk) => chunk.coverage >= DEFAULT_MIN_COVERAGE || (chunk.similarity ?? 0) >= minSimilarity;
 
-  async function chat(ctx: OperationContext, message: string): Promise<ChatbotOutputs['chat']> {
+  async function chat(ctx: OperationContext, message: string): Promise<ChatAnswer> {
     const analysis = analyzeQuestion(message);
     const words = await informativeWords(deps.db, ctx.account.id, analysis.words, { statementTimeout: deps.statementTimeout });
     const terms = words.flat();
@@ -122,7 +109,7 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
     return { answer, sources };
   }
 
-  async function index(ctx: OperationContext, content: string): Promise<ChatbotOutputs['index']> {
+  async function index(ctx: OperationContext, content: string): Promise<IndexAnswer> {
     const chunks = chunkSpans(content);
     const texts = chunks.map((span) => content.slice(span.start, span.end));
     const embeddings = useEmbeddings ? await deps.llm.embed(texts, { logger: ctx.logger }) : undefined;

@@ -1,15 +1,12 @@
 import type { Clock } from '../../clock.js';
 import type { Operation } from '../../platform/execute.js';
 import { analyzeDelivery } from './analysis.js';
-import type { Carrier } from './carriers.js';
 import type { DeliveryAi } from './delivery-ai.js';
 import { detectCarriers } from './carrier-detect.js';
-import { AUTO_CARRIER, deliveryTrackSchema } from './delivery.schema.js';
+import { AUTO_CARRIER, deliveryTrackSchema, type deliveryOutputSchema } from './delivery.schema.js';
 import type { HolidayCalendar } from './holidays.js';
-import type { DeliveryState, Progress } from './tracking-result.js';
 import type { TrackingService } from './tracking-service.js';
 import type { z } from 'zod';
-import type { deliveryOutputSchema } from './delivery.schema.js';
 
 export interface DeliveryDeps {
   tracking: TrackingService;

@@ -1,6 +1,8 @@
 import type { Config } from '../../config.js';
 import type { LlmProvider } from '../../providers/llm.js';
 import { ocrFailed, ocrTimedOut, type OcrEngine } from '../../providers/ocr/tesseract-pool.js';
+import type { BusinessChecks } from '../business/business-checks.js';
+import { withBusinessVerification } from '../business/verify-document.js';
 import { defineOperation } from '../operation-module.js';
 import { createOcrIdcardOperation } from './ocr-idcard.js';
 import { ocrIdcardOutputSchema, ocrIdcardSchema } from './ocr-idcard.schema.js';
@@ -46,9 +48,12 @@ export const ocrIdcardModule = defineOperation({
   errors: () => [ocrFailed(), ocrTimedOut()],
   // A 10 MB image in Base64 is ~13.4 MB.
   bodyLimitMb: 15,
-  create: (deps: { ocr: () => OcrEngine; llm: LlmProvider; config: Config }) =>
-    createOcrIdcardOperation({
-      ocr: deps.ocr,
-      vision: deps.config.OPENAI_VISION_MODEL && deps.llm.configured ? createLlmVisionReader(deps.llm) : undefined,
-    }),
+  create: (deps: { ocr: () => OcrEngine; llm: LlmProvider; config: Config; businessChecks: BusinessChecks }) =>
+    withBusinessVerification(
+      createOcrIdcardOperation({
+        ocr: deps.ocr,
+        vision: deps.config.OPENAI_VISION_MODEL && deps.llm.configured ? createLlmVisionReader(deps.llm) : undefined,
+      }),
+      deps.businessChecks,
+    ),
 });

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { documentVerification } from '../business/business.schema.js';
 
 /** SPEC §5: `base64_image` (a data-URI prefix is allowed) and the optional `mask`. */
 export const ocrIdcardSchema = z.object({
   // The decoded limit (10 MB, 413 beyond it) is checked on the bytes; this documents its Base64 length.
   base64_image: z.string().trim().min(1, '이미지를 Base64로 보내세요.').meta({ maxLength: 14_000_000 }),
   mask: z.boolean().default(false),
+  /** A 사업자등록증's number checked with the National Tax Service (needs DATA_GO_KR_SERVICE_KEY). */
+  verify: z.boolean().optional(),
 });
 
 export type OcrIdcardInput = z.output<typeof ocrIdcardSchema>;
@@ -43,4 +46,5 @@ export const ocrIdcardOutputSchema = z.object({
     }),
   ),
   engine: z.enum(['tesseract', 'tesseract+vision']),
+  verification: documentVerification.optional().describe('verify: true일 때 국세청 사업자 상태·진위확인 결과'),
 });

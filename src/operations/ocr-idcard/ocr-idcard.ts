@@ -2,22 +2,14 @@ import { AppError } from '../../errors.js';
 import type { Operation, OperationContext } from '../../platform/execute.js';
 import type { OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
-import { fieldConfidence, type FieldConfidence } from './confidence.js';
+import { fieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
 import { readDateBand } from './date-band.js';
 import { readNameBand } from './name-band.js';
 import { withAddressBand } from './reference-band.js';
 import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
-import {
-  checkFields,
-  combineReadings,
-  needsSecondLook,
-  parseDocument,
-  type DocumentInfo,
-  type FieldWarning,
-  type ParsedDocument,
-} from './parse.js';
+import { checkFields, combineReadings, needsSecondLook, parseDocument, type DocumentInfo, type ParsedDocument } from './parse.js';
 import { prepareImage, visionImage } from './preprocess.js';
 import { splitLines } from './text.js';
 import { mergeReadings, type VisionReader } from './vision.js';
