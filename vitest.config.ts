@@ -27,8 +27,14 @@ class SlowFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => SLOW_FILES.findIndex((name) => file.moduleId.endsWith(`/test/${name}`));
     const sorted = await super.sort(files);
-    const slow = sorted.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
-    return [...slow, ...sorted.filter((file) => rank(file) < 0)];
+    // Each project's files stay together (Vitest's own order groups them): a worker is kept only
+    // for the next file of its own project, and a new one imports the service again.
+    const projects = [...new Set(sorted.map((file) => file.project.name))];
+    return projects.flatMap((name) => {
+      const own = sorted.filter((file) => file.project.name === name);
+      const slow = own.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
+      return [...slow, ...own.filter((file) => rank(file) < 0)];
+    });
   }
 }
 

@@ -1,16 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addressExpression, splitCsvLine, withoutCountNote } from '../src/operations/url-detect/feed-csv.js';
 import { downloadOdcloudFeed, kisaPhishingUrl } from '../src/operations/url-detect/feed-odcloud.js';
 import { parseFeed } from '../src/operations/url-detect/feed-parse.js';
 import { parseFeedSpecs, usableFeeds } from '../src/operations/url-detect/feeds.js';
 import { startFakeOdcloud } from './fakes/odcloud-server.js';
-import { sharedDataPath } from './helpers/shared-data.js';
+import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
 
 const KISA_2022 = sharedDataPath('url-lists-kr/kisa-phishing-2022-09-11.csv');
 
 describe('the csv format reads the column its header names (KISA as published)', () => {
-  it.skipIf(!existsSync(KISA_2022))(
+  it.skipIf(!sharedDataPresent('url-lists-kr/kisa-phishing-2022-09-11.csv'))(
     "KISA's 2022 file in place: BOM, `날짜,홈페이지주소`, Korean dates, notes `외11건`, rows without a scheme",
     () => {
       const parsed = parseFeed(readFileSync(KISA_2022), 'csv');
