@@ -151,6 +151,7 @@ describe('extractUrls: a host wrapped at the end of a line', () => {
   it('joins the parts when only the joined host has a known ending', () => {
     expect(urlsOf('확인 https://www.koreaher\nald.com/news 클릭')).toEqual(['https://www.koreaherald.com/news']);
     expect(urlsOf('https://www.naver.com\n다음 줄')).toEqual(['https://www.naver.com/']);
+    expect(urlsOf('http://k17.d5km\n.wtf/ 클릭')).toEqual(['http://k17.d5km.wtf/']);
     expect(urlsOf('https://a.example.com\nb.example.org/x')).toEqual(['https://a.example.com/', 'http://b.example.org/x']);
   });
 });

@@ -130,7 +130,7 @@ const DOT_READ_AS_SPACE = /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]+([A-Za-z]{2,24
 
 /** `https://www.koreaher⏎ald.com/`: a phone wrapped the host at the bubble's edge. */
 const HOST_BROKEN_AT_LINE =
-  /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]*\r?\n[ \t]*([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*)(?=[/?#:]|\s|$)/gi;
+  /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]*\r?\n[ \t]*(\.?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*)(?=[/?#:]|\s|$)/gi;
 
 function endsInSuffix(host: string): boolean {
   const parsed = parseHost(host.toLowerCase());
