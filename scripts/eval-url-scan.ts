@@ -131,13 +131,13 @@ const BENIGN = [
 type Style = 'plain' | 'glued' | 'defanged' | 'spaced' | 'fullwidth' | 'slack' | 'markdown';
 const STYLES: Style[] = ['plain', 'glued', 'defanged', 'spaced', 'fullwidth', 'slack', 'markdown'];
 
-/** How the link is written: as sent, glued to Hangul, defanged, with spaces around dots, full-width, in chat markup. */
+/** How the link is written: as sent, glued to the Hangul before it, defanged, with spaces around dots, full-width, in chat markup. */
 function written(raw: string, style: Style): string {
   switch (style) {
     case 'plain':
       return ` ${raw} `;
     case 'glued':
-      return `${raw}클릭`;
+      return ` 주소확인${raw} 클릭`;
     case 'defanged':
       return ` ${raw.replace(/^http/i, 'hxxp').replace(/\./g, '[.]')} `;
     case 'spaced':
@@ -327,7 +327,7 @@ const drawn = shotCases.map((item, index) => {
   return { item, png, keys: [`font ${font}`, `size ${size}px`, `theme ${theme}`] };
 });
 const engines: Array<[string, OcrEngine]> = [['the service engine (kor)', ocr]];
-const korEng = args['kor-eng'] ? await koreanEnglishEngine() : undefined;
+const korEng = args['kor-eng'] && drawn.length > 0 ? await koreanEnglishEngine() : undefined;
 if (korEng) engines.push(['kor+eng models', korEng]);
 const shotResults: Array<{ name: string; hit: number; total: number; by: Map<string, { hit: number; total: number }>; misses: string[] }> =
   [];
@@ -354,11 +354,13 @@ korEng?.dispose();
 
 // 3. QR code photos.
 const rng = seededRandom(20261127);
-const qrCount = args.full ? phishing.length + clean.length : Number(args.qr);
-const qrCases = [
-  ...unused(phishing, textCount.phishing + shotCount, Math.ceil(qrCount / 2)),
-  ...unused(clean, textCount.clean + shotCount, Math.floor(qrCount / 2)),
-];
+const qrCount = Number(args.qr);
+const qrCases = args.full
+  ? [...phishing, ...clean]
+  : [
+      ...unused(phishing, textCount.phishing + shotCount, Math.ceil(qrCount / 2)),
+      ...unused(clean, textCount.clean + shotCount, Math.floor(qrCount / 2)),
+    ];
 const qr = { hit: 0, total: 0 };
 for (const item of qrCases) {
   const photo = await qrPhoto(item.expected, rng);

@@ -151,6 +151,21 @@ describe('extractUrls: a host wrapped at the end of a line', () => {
   it('joins the parts when only the joined host has a known ending', () => {
     expect(urlsOf('확인 https://www.koreaher\nald.com/news 클릭')).toEqual(['https://www.koreaherald.com/news']);
     expect(urlsOf('https://www.naver.com\n다음 줄')).toEqual(['https://www.naver.com/']);
+    expect(urlsOf('http://k17.d5km\n.wtf/ 클릭')).toEqual(['http://k17.d5km.wtf/']);
     expect(urlsOf('https://a.example.com\nb.example.org/x')).toEqual(['https://a.example.com/', 'http://b.example.org/x']);
+  });
+});
+
+describe('extractUrls: how Korean smishing writes links', () => {
+  it('keeps Hangul in a short link’s path (phones link it), and stops at Hangul glued after any other character', () => {
+    expect(urlsOf('[검찰] 사건조회 gourl.kr/사건조회KM 확인')).toEqual([`http://gourl.kr/${encodeURI('사건조회')}KM`]);
+    expect(urlsOf('http://c11.kr/검찰사건조회QS')).toEqual([`http://c11.kr/${encodeURI('검찰사건조회')}QS`]);
+    expect(urlsOf('택배주소확인http://x.kr/a클릭')).toEqual(['http://x.kr/a']);
+  });
+
+  it('reads a mistyped scheme and a two-label throw-away name with digits', () => {
+    expect(urlsOf('http;//zuiw.eibx.miami 접속')).toEqual(['http://zuiw.eibx.miami/']);
+    expect(urlsOf('cco5cc2x.tax 에서 확인')).toEqual(['http://cco5cc2x.tax/']);
+    expect(urlsOf('Mr.Kim 과 file1.zip')).toEqual([]);
   });
 });

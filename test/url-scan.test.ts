@@ -179,6 +179,47 @@ describe('url-scan operation', () => {
     expect(left.get('harmful-url-detection')).toBe(30);
   });
 
+  it('asks at most four verdicts at once and keeps the message order', async () => {
+    let running = 0;
+    let most = 0;
+    const gates: Array<() => void> = [];
+    const { quota } = fakeQuota({ 'harmful-url-detection': 50 });
+    const operation = createUrlScanOperation({
+      checker: {
+        async check(url) {
+          running++;
+          most = Math.max(most, running);
+          await new Promise<void>((resolve) => gates.push(resolve));
+          running--;
+          return { isMalicious: url.includes('bad'), category: url.includes('bad') ? 'phishing' : 'clean', reason: '-' };
+        },
+      },
+      ocr: () => {
+        throw new Error('no OCR for text');
+      },
+      images: createMessageImageDecoder(),
+    });
+    const text = Array.from({ length: 10 }, (_, i) => `https://${i === 7 ? 'bad' : 'ok'}${i}.example.com/`).join(' ');
+    const run = executeOperation(
+      quota,
+      operation,
+      { account: { id: 1, email: 'a@example.com' }, logger: createLogger('silent'), requestId: 't' },
+      { text },
+    );
+    // Open the gates one by one as checks arrive, until all ten have answered.
+    for (let opened = 0, turns = 0; opened < 10 && turns < 1000; turns++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const gate = gates.shift();
+      if (gate) {
+        gate();
+        opened++;
+      }
+    }
+    const { output } = await run;
+    expect(most).toBe(4);
+    expect(output.urls.map((entry) => entry.is_malicious)).toEqual([false, false, false, false, false, false, false, true, false, false]);
+  });
+
   it('costs nothing when there is no link', async () => {
     const { run, left } = setup();
     const { output } = await run({ text: '내일 3시에 봬요. 버전은 v1.2.3 입니다' });

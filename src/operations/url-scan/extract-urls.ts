@@ -55,7 +55,7 @@ function urlsInText(text: string, rules: MessageRules): string[] {
   const work = defang(unwrapMarkup(text.normalize('NFKC')), rules);
   const found: Array<{ at: number; url: string }> = [];
   for (const match of work.matchAll(SCHEME_URL)) {
-    const url = absoluteUrl(trimTail(match[0]));
+    const url = absoluteUrl(trimTail(withHangulPath(work, match[0], match.index)));
     if (url) found.push({ at: match.index, url });
   }
   // What was found with a scheme, and e-mail addresses, are blanked (same length) before looking for bare hosts.
@@ -63,7 +63,7 @@ function urlsInText(text: string, rules: MessageRules): string[] {
   const rest = work.replace(SCHEME_URL, spaces).replace(EMAIL, spaces);
   for (const match of rest.matchAll(BARE_HOST)) {
     const [, host = '', port, path] = match;
-    const tail = trimTail(`${port ?? ''}${path ?? ''}`);
+    const tail = trimTail(withHangulPath(rest, `${port ?? ''}${path ?? ''}`, match.index + host.length));
     if (!isBareLink(host, tail, rules)) continue;
     const url = absoluteUrl(`http://${host}${tail}`);
     if (url) found.push({ at: match.index, url });
@@ -75,6 +75,19 @@ function urlsInText(text: string, rules: MessageRules): string[] {
     if (url) found.push({ at: match.index, url });
   }
   return found.sort((a, b) => a.at - b.at).map((entry) => entry.url);
+}
+
+const HANGUL_SEGMENT = /[\uAC00-\uD7A3][A-Za-z0-9\-._~%@/\uAC00-\uD7A3]*/y;
+
+/**
+ * `gourl.kr/사건조회KM`: Korean smishing puts Hangul in short links' paths, and phones link it.
+ * Hangul right after a `/` continues the path (to the next space); Hangul after any other
+ * character ends the URL (`http://x.kr/a클릭`).
+ */
+function withHangulPath(text: string, candidate: string, start: number): string {
+  if (!candidate.endsWith('/')) return candidate;
+  HANGUL_SEGMENT.lastIndex = start + candidate.length;
+  return candidate + (HANGUL_SEGMENT.exec(text)?.[0] ?? '');
 }
 
 /** Slack's `<url|label>` / `<url>` and its HTML escapes, and Markdown's `[label](url)`: the URL and the label apart. */
@@ -95,8 +108,8 @@ function defang(text: string, rules: MessageRules): string {
       .replace(/\s*(?:\[:\]|\(:\))\s*/g, ':')
       .replace(/\s*[[({]\s*(?:\.|dot|점)\s*[\])}]\s*/gi, '.')
       .replace(/(?<=[A-Za-z0-9])[。｡](?=[A-Za-z0-9])/g, '.')
-      // `http: //`, `https : / /` (OCR and careless typing).
-      .replace(/\b(https?)[ \t]*:[ \t]*\/[ \t]*\/[ \t]*/gi, '$1://')
+      // `http: //`, `https : / /`, `http;//` (OCR and careless typing).
+      .replace(/\b(https?)[ \t]*[:;][ \t]*\/[ \t]*\/[ \t]*/gi, '$1://')
       // `naver . com`, `naver .com`: a space before a dot is never punctuation.
       .replace(/(?<=[A-Za-z0-9-])[ \t]+\.[ \t]*(?=[A-Za-z0-9])/g, '.')
       // `bit. ly/x`, `naver. com`: only before a common ending, so a sentence's full stop stays.
@@ -117,7 +130,7 @@ const DOT_READ_AS_SPACE = /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]+([A-Za-z]{2,24
 
 /** `https://www.koreaher⏎ald.com/`: a phone wrapped the host at the bubble's edge. */
 const HOST_BROKEN_AT_LINE =
-  /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]*\r?\n[ \t]*([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*)(?=[/?#:]|\s|$)/gi;
+  /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]*\r?\n[ \t]*(\.?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*)(?=[/?#:]|\s|$)/gi;
 
 function endsInSuffix(host: string): boolean {
   const parsed = parseHost(host.toLowerCase());
@@ -130,7 +143,8 @@ function isBareLink(host: string, tail: string, rules: MessageRules): boolean {
   if (!parsed.isIcann || !parsed.domainWithoutSuffix || !parsed.publicSuffix) return false;
   if (tail.length > 0 || /^www\./i.test(host)) return true;
   if (rules.extraction.fileExtensionSuffixes.includes(parsed.publicSuffix)) return false;
-  return Boolean(parsed.subdomain) || rules.extraction.bareSuffixes.includes(parsed.publicSuffix);
+  // A name with a digit (`cco5cc2x.tax`) is a throw-away domain, not a word written with a dot.
+  return Boolean(parsed.subdomain) || /\d/.test(parsed.domainWithoutSuffix) || rules.extraction.bareSuffixes.includes(parsed.publicSuffix);
 }
 
 /** Drops what ends a sentence rather than a URL: punctuation, quotes, unbalanced brackets. */

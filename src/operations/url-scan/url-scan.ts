@@ -21,6 +21,9 @@ export interface UrlScanDeps {
   rules?: MessageRules;
 }
 
+/** Verdicts asked at once: an uncertain URL may wait on the LLM, and one message must not hold many of its calls. */
+const CHECKS_AT_ONCE = 4;
+
 /** A verdict that followed the link (short-link expansion) may say where it ended. */
 type VerdictWithTarget = UrlVerdict & { finalUrl?: string; final_url?: string };
 
@@ -42,7 +45,7 @@ export function createUrlScanOperation(deps: UrlScanDeps): Operation<typeof urlS
       const urls = extracted.urls.filter((url) => urlDetectSchema.safeParse({ url }).success);
       // The executor charged the first URL's call; each further URL is one more.
       for (let index = 1; index < urls.length; index++) await ctx.charge('harmful-url-detection');
-      const checked = await Promise.all(urls.map((url) => checkUrl(deps.checker, url)));
+      const checked = await mapLimited(urls, CHECKS_AT_ONCE, (url) => checkUrl(deps.checker, url));
       const judgement = judgeMessage(parts.join('\n'), checked, rules);
       if (extracted.found > urls.length) {
         judgement.reasons.push(`링크가 ${extracted.found}개 있어 처음 ${urls.length}개만 검사했습니다.`);
@@ -81,4 +84,18 @@ async function readImage(deps: UrlScanDeps, base64: string, signal: AbortSignal 
   if (qr !== undefined) return qr;
   const png = await deps.images.ocrPng(bytes);
   return (await deps.ocr().recognize(png, signal)).text;
+}
+
+/** `work` over `items` with at most `limit` running at a time; results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
 }
