@@ -208,6 +208,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   /** The embedded OCR engine: its workers start on the first image, so start-up stays fast. */
   let ocrPool: OcrEngine | undefined;
   const ocr = () => (ocrPool ??= createTesseractPool(options.ocr));
+  /** Message screenshots (`/url/scan`): links are Latin letters beside Korean, so one worker reads both. */
+  let messageOcrPool: OcrEngine | undefined;
+  const messageOcr = () => (messageOcrPool ??= createTesseractPool({ ...options.ocr, size: 1, languages: 'kor+eng' }));
 
   /** Knowledge entries of the chatbot; embeddings only when OPENAI_EMBEDDING_MODEL is set. */
   const knowledge = createKnowledgeStore(db, {
@@ -269,7 +272,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     watches: watches.service,
     watchOperation: watches.operation,
     watchPoller: watches.poller,
-    urlScan: createUrlScanOperation({ checker: options.urlChecker ?? urlDetection.engine, ocr, images: createMessageImageDecoder() }),
+    urlScan: createUrlScanOperation({
+      checker: options.urlChecker ?? urlDetection.engine,
+      ocr: messageOcr,
+      images: createMessageImageDecoder(),
+    }),
     business,
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
@@ -280,6 +287,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await urlDetection.stop();
       await clicks.stop();
       await ocrPool?.close();
+      await messageOcrPool?.close();
       await database.close();
     },
   };

@@ -1,5 +1,6 @@
+import { mkdtempSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { AppError } from '../../errors.js';
@@ -35,13 +36,30 @@ export interface OcrPoolOptions {
   maxQueue?: number;
   /** Per image, from the moment a worker takes it. */
   timeoutMs?: number;
+  /**
+   * `kor` (ID documents: Korean print, digits) or `kor+eng` (message screenshots: Latin letters
+   * of links beside Korean; the Korean model alone reads `http` as digits).
+   */
+  languages?: 'kor' | 'kor+eng';
 }
 
-/** Korean LSTM model shipped on npm (`4.0.0_best_int`): read from disk, never fetched, never cached. */
-function koreanLangPath(): string {
+/**
+ * The LSTM models shipped on npm (`4.0.0_best_int`): read from disk, never fetched, never cached.
+ * tesseract.js takes one folder for every language, so two models are linked into a temporary one.
+ */
+function langPathFor(languages: 'kor' | 'kor+eng'): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@tesseract.js-data/kor/package.json')), '4.0.0_best_int');
+  const folder = (code: string) => join(dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), '4.0.0_best_int');
+  if (languages === 'kor') return folder('kor');
+  if (!linkedLangPath) {
+    // One per process: the links are tiny and the pools that use them live as long as it does.
+    linkedLangPath = mkdtempSync(join(tmpdir(), 'aih-ocr-langs-'));
+    for (const code of ['kor', 'eng'])
+      symlinkSync(join(folder(code), `${code}.traineddata.gz`), join(linkedLangPath, `${code}.traineddata.gz`));
+  }
+  return linkedLangPath;
 }
+let linkedLangPath: string | undefined;
 
 interface Job {
   png: Buffer;
@@ -66,13 +84,14 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
   const size = options.size ?? Math.max(1, Math.min(4, availableParallelism()));
   const maxQueue = options.maxQueue ?? size * 8;
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const langPath = koreanLangPath();
+  const languages = options.languages ?? 'kor';
+  const langPath = langPathFor(languages);
   const slots: Slot[] = Array.from({ length: size }, () => ({ busy: false }));
   const queue: Job[] = [];
   let closed = false;
 
   async function startWorker(): Promise<Worker> {
-    const worker = await createWorker('kor', OEM.LSTM_ONLY, {
+    const worker = await createWorker(languages.split('+'), OEM.LSTM_ONLY, {
       langPath,
       gzip: true,
       cacheMethod: 'none',

@@ -1,0 +1,45 @@
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { assertKoreanFonts } from './helpers/id-images.js';
+
+/** A phone's SMS bubble: Korean text with a link, light or dark theme, as people screenshot it. */
+function smsScreenshot(lines: string[], dark: boolean): Buffer {
+  const canvas = createCanvas(720, 120 + lines.length * 44);
+  const g = canvas.getContext('2d');
+  g.fillStyle = dark ? '#111111' : '#ffffff';
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.fillStyle = dark ? '#2b2b2e' : '#e9e9eb';
+  g.fillRect(30, 40, 660, 40 + lines.length * 44);
+  g.fillStyle = dark ? '#f2f2f2' : '#111111';
+  g.font = '30px "NanumGothic"';
+  lines.forEach((line, i) => g.fillText(line, 50, 95 + i * 44));
+  return canvas.toBuffer('image/png');
+}
+
+let app: TestApp;
+let user: TestUser;
+
+beforeAll(async () => {
+  assertKoreanFonts();
+  GlobalFonts.registerFromPath('/usr/share/fonts/truetype/nanum/NanumGothic.ttf', 'NanumGothic');
+  app = await startTestApp({}, { ocr: { size: 1 } });
+  user = await app.signUp();
+  await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, user.apiKey);
+});
+afterAll(() => app?.close());
+
+describe('POST /api/v1/url/scan with an SMS screenshot', () => {
+  it.each([false, true])(
+    'reads the link of a screenshot through the service OCR (dark theme: %s)',
+    async (dark) => {
+      const png = smsScreenshot(['[CJ대한통운] 주소지 불일치로 반송 예정', '주소확인 http://cj-track.example/a8Kq'], dark);
+      const res = await app.post('/api/v1/url/scan', { base64_image: png.toString('base64') }, user.apiKey);
+      expect(res.status).toBe(200);
+      const body = res.body as { urls: Array<{ url: string }>; is_smishing: boolean };
+      expect(body.urls.map((entry) => entry.url)).toEqual(['http://cj-track.example/a8Kq']);
+      expect(body.is_smishing, JSON.stringify(res.body)).toBe(true);
+    },
+    120_000,
+  );
+});
