@@ -37,7 +37,7 @@ describe('POST /api/v1/url/scan', () => {
       ['https://www.cjlogistics.com/ko', 'https://www.cjlogistics.com/ko'],
     ]);
     expect(body.urls[1]?.category).toBe('clean');
-    expect(body.reasons).toContain("문자에 'CJ대한통운'이(가) 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.");
+    expect(body.reasons).toContain("문자에 'CJ대한통운'이 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.");
     expect(await remaining()).toBe(before - 2);
   });
 

@@ -40,7 +40,7 @@ describe('judgeMessage: smishing signals in plain Korean', () => {
     ]);
     expect(result.is_smishing).toBe(true);
     expect(result.reasons).toEqual([
-      "문자에 'CJ대한통운'이(가) 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.",
+      "문자에 'CJ대한통운'이 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.",
       "'주소확인', '주소지 불일치', '반송' 같은 배송·주소 확인 유도 문구가 링크와 함께 있습니다.",
     ]);
   });

@@ -1,3 +1,4 @@
+import { withJosa } from '../../korean.js';
 import type { UrlVerdict } from '../url-detect/checker.js';
 import { hostUnder, MESSAGE_RULES, type MessageRules } from './message-rules.js';
 
@@ -49,7 +50,7 @@ function impersonation(text: string, checked: readonly CheckedUrl[], rules: Mess
     );
     if (foreign.length === 0) continue;
     const hosts = [...new Set(foreign.map((entry) => hostOf(entry.url)))].slice(0, 3).join(', ');
-    return `문자에 '${organisation.name}'이(가) 나오지만 링크(${hosts})는 ${organisation.name}의 공식 주소가 아닙니다.`;
+    return `문자에 ${withJosa(`'${organisation.name}'`, '이/가')} 나오지만 링크(${hosts})는 ${organisation.name}의 공식 주소가 아닙니다.`;
   }
   return undefined;
 }
