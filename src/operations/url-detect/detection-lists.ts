@@ -6,6 +6,7 @@ import { TEAM_LISTS } from './lists/team-lists.js';
 import { entryExpression, expressionHost, isWholeHostExpression } from './expressions.js';
 import { DomainFamilies, FamilyCollector } from './domain-families.js';
 import { campaignExpression } from './campaigns.js';
+import { KOREAN_FEED, trainSmishingModel } from './smishing-model.js';
 
 /** A feed's entries as loaded from the database (or read by the evaluation). */
 export interface LoadedFeed {
@@ -23,6 +24,8 @@ export interface DetectionLists {
   popular?: DomainSet;
   /** Name families of the listed gambling, adult and scam domains (domain-families.ts). */
   families?: DomainFamilies;
+  /** Korean smishing's own host model, trained on the Korean feeds (smishing-model.ts). */
+  smishing?: LexicalModel | undefined;
 }
 
 /**
@@ -177,7 +180,14 @@ export async function assembleDetectionLists(
     const examples = new Map([...samples].map(([category, sample]) => [category, sample.values()]));
     model = await LexicalModel.train(examples, training);
   }
-  return { index, model, popular, families };
+  const smishing =
+    training.model === false
+      ? undefined
+      : await trainSmishingModel(
+          feeds.flatMap((feed) => (feed.category !== 'clean' && KOREAN_FEED.test(feed.name) ? feed.sample : [])),
+          feeds.flatMap((feed) => (feed.category === 'clean' ? feed.sample : [])),
+        );
+  return { index, model, popular, families, smishing };
 }
 
 /**

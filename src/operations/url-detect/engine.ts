@@ -13,6 +13,7 @@ import { structureSignals } from './rules-structure.js';
 import type { DetectionLists } from './detection-lists.js';
 import type { LexicalModel } from './lexical-model.js';
 import { modelSignals } from './rules-model.js';
+import { smishingSignals } from './smishing-model.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
 import { describeChain, type ShortLinkExpander } from './short-links.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
@@ -39,6 +40,8 @@ export interface EngineOptions {
   popular?: DomainSet | undefined;
   /** Name families of the listed domains: a listed site's next domain (`name13.net` after `name12.com`). */
   families?: DomainFamilies | undefined;
+  /** Korean smishing's host model, trained on the Korean feeds. */
+  smishing?: LexicalModel | undefined;
   judge?: SecondOpinionJudge | undefined;
   /** Follows public shorteners' redirects (`URL_EXPAND`); without it a short link is judged alone. */
   expander?: ShortLinkExpander | undefined;
@@ -56,6 +59,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
   let model = options.model;
   let popular = options.popular;
   let families = options.families;
+  let smishing = options.smishing;
   let listVersion = 0;
   const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
 
@@ -85,7 +89,8 @@ export function createUrlEngine(options: EngineOptions = {}) {
       ...structureSignals(url),
       ...familySignals(url, families),
     ];
-    const verdict = scoreVerdict(url.href, model ? [...ruleSignals, ...modelSignals(url, model, ruleSignals)] : ruleSignals);
+    const learned = [...(model ? modelSignals(url, model, ruleSignals) : []), ...smishingSignals(url, smishing)];
+    const verdict = scoreVerdict(url.href, [...ruleSignals, ...learned]);
     if (verdict.isMalicious && isPopular(url) && !verdict.signals.some((signal) => signal.decisive)) {
       return {
         ...verdict,
@@ -211,6 +216,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
       model = next.model;
       popular = next.popular;
       families = next.families;
+      smishing = next.smishing;
       listVersion++;
       cache.clear();
     },

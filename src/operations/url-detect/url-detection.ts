@@ -81,7 +81,8 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     // A model saved for this very feed state (by this or another instance) spares the training.
     const saved = await store.loadModel(current).catch(() => undefined);
     // Sorted hashes merge in a fraction of a second; the host samples are read only to train.
-    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: !saved }), { trained: saved });
+    // Samples are read even with a saved model: the Korean smishing model trains on them at every load.
+    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: true }), { trained: saved });
     // Another instance may be saving the same model at this moment: losing that race is harmless.
     if (lists.model && !saved)
       await store.saveModel(current, lists.model).catch((error: unknown) => deps.logger.warn({ err: error }, 'url lists: model not saved'));
