@@ -244,8 +244,12 @@ export function createUrlEngine(options: EngineOptions = {}) {
 
 export type UrlEngine = ReturnType<typeof createUrlEngine>;
 
+function sourceName(hit: ListHit): string {
+  return hit.source === 'team' ? '서비스 자체 목록' : `공개 목록 '${hit.source}'`;
+}
+
 function listVerdict(href: string, hit: ListHit): Classification {
-  const source = hit.source === 'team' ? '서비스 자체 목록' : `공개 목록 '${hit.source}'`;
+  const source = sourceName(hit);
   return {
     url: href,
     isMalicious: true,
@@ -258,7 +262,7 @@ function listVerdict(href: string, hit: ListHit): Classification {
 }
 
 function campaignVerdict(url: CanonicalUrl, hit: ListHit): Classification {
-  const source = hit.source === 'team' ? '서비스 자체 목록' : `공개 목록 '${hit.source}'`;
+  const source = sourceName(hit);
   const domain = hit.expression.slice(1, -1);
   return {
     url: url.href,
