@@ -17,6 +17,8 @@ import { shortenerOf } from './shorteners.js';
  * stand for a campaign.
  */
 export function campaignExpression(host: string): string | undefined {
+  // Most list entries are registered domains themselves: no sub-domain, nothing to parse.
+  if (host.indexOf('.') === host.lastIndexOf('.')) return undefined;
   const domain = campaignDomain(host);
   return domain && host !== domain && host !== `www.${domain}` ? `~${domain}/` : undefined;
 }
