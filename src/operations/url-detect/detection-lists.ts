@@ -96,6 +96,8 @@ export class FeedCompactor {
   private readonly expressions = new HashCollector();
   private readonly sample: HostSample;
   private readonly families = new FamilyCollector();
+  /** Only Korean smishing feeds (KISA) report campaigns whose sub-domains rotate. */
+  private readonly campaignFeed: boolean;
 
   constructor(
     readonly name: string,
@@ -103,6 +105,7 @@ export class FeedCompactor {
     training: TrainingOptions = {},
   ) {
     this.sample = new HostSample(sampleCap(category, training));
+    this.campaignFeed = KOREAN_FEED.test(name);
   }
 
   add(expression: string, exception = false): void {
@@ -122,8 +125,10 @@ export class FeedCompactor {
       // A listed page is often a hacked site: only whole hosts and domains name a family or a campaign.
       if (isWholeHostExpression(expression)) {
         this.families.add(host);
-        // A hosts file names that host alone (`=host/`); a reported address stands for its campaign.
-        const campaign = expression.startsWith('=') ? undefined : campaignExpression(host);
+        // Smishing reports (the Korean feeds) stand for their campaign; a hosts file names that host
+        // alone (`=host/`), and global lists name hacked sub-domains of innocent domains too
+        // (measured: widening them doubled the clean false positives of `npm run eval:urls`).
+        const campaign = this.campaignFeed && !expression.startsWith('=') ? campaignExpression(host) : undefined;
         if (campaign) this.campaigns.add(campaign);
       }
     }
