@@ -64,7 +64,7 @@ export function createShortLinkExpander(options: ExpanderOptions): ShortLinkExpa
       try {
         next = await nextHop(new URL(current), signal);
       } catch (error) {
-        return { chain, complete: false, failure: failureText(error, signal) };
+        return { chain, complete: false, failure: failureText(error, signal, options.totalMs ?? TOTAL_MS) };
       }
       if (next === undefined) return { chain, complete: false, failure: '단축 URL 서비스가 목적지를 알려주지 않았습니다' };
       let target: CanonicalUrl;
@@ -131,8 +131,8 @@ function metaRefresh(html: string, base: URL): string | undefined {
   }
 }
 
-function failureText(error: unknown, signal: AbortSignal): string {
-  if (signal.aborted) return '3초 안에 목적지를 확인하지 못했습니다';
+function failureText(error: unknown, signal: AbortSignal, totalMs: number): string {
+  if (signal.aborted) return `${totalMs / 1000}초 안에 목적지를 확인하지 못했습니다`;
   const code = (error as { code?: string }).code;
   if (code === 'EFORBIDDENADDRESS') return '단축 URL이 내부망·예약 주소로 이어져 따라가지 않았습니다';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return '단축 URL 서비스의 주소를 찾지 못했습니다(오프라인이거나 없는 서비스)';
