@@ -140,7 +140,10 @@ const envSchema = z.object({
     .default('on')
     .transform((value) => value === 'on'),
   /** Extra public URL shorteners whose links are followed (comma-separated host names). */
-  URL_EXPAND_SHORTENERS: optionalText,
+  URL_EXPAND_SHORTENERS: optionalText.refine(
+    (value) => value === undefined || value.split(',').every((host) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(host.trim())),
+    'must be comma-separated host names (e.g. short.example,go.example)',
+  ),
   WEBHOOK_ALLOW_INSECURE: flag,
   /** Abuse limits (README "Limits and abuse"). */
   LOGIN_MAX_FAILURES: positiveInt(10),

@@ -22,6 +22,8 @@ import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.j
 import { createUrlScanOperation } from './operations/url-scan/url-scan.js';
 import { createBusiness, type Business } from './operations/business/business.js';
 import { parseFeedSpecs } from './operations/url-detect/feeds.js';
+import { shortenerHosts } from './operations/url-detect/shorteners.js';
+import { createShortLinkExpander } from './operations/url-detect/short-links.js';
 import { createUrlDetection, type UrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
@@ -66,7 +68,7 @@ export interface RuntimeOptions {
   /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings. */
   watches?: WatchOptions;
   /** Harmful-URL feeds: download settings, scheduler and clock (tests). */
-  urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists'>;
+  urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists' | 'expander'>;
 }
 
 export type { Operations };
@@ -201,6 +203,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     judge: createLlmSecondOpinion(llm),
     feeds: parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL }),
     serviceKey: config.DATA_GO_KR_SERVICE_KEY,
+    expander: config.URL_EXPAND ? createShortLinkExpander({ shorteners: shortenerHosts(config.URL_EXPAND_SHORTENERS) }) : undefined,
     ...options.urlLists,
   });
   const redirects = createRedirects(links, clicks, { safety: urlDetection.engine });

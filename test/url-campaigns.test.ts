@@ -25,6 +25,8 @@ async function engine() {
     await buildDetectionLists(
       [
         { name: 'kisa', category: 'phishing', entries: parsed.entries },
+        // A global list's listed sub-domain names that host (and below) only.
+        { name: 'global', category: 'phishing', entries: ['login.shop-builder.example/'] },
         { name: 'top', category: 'clean', entries: ['popular-kr.com/'] },
       ],
       { model: false },
@@ -67,6 +69,8 @@ describe('list entries for campaigns and short links', () => {
     expect(listed('http://promo.popular-kr.com/')).toBe(true);
     expect(listed('https://www.popular-kr.com/')).toBe(false);
     expect(listed('https://smallshop.co.kr/board/login.php')).toBe(true);
+    expect(listed('https://login.shop-builder.example/')).toBe(true);
+    expect(listed('https://other.shop-builder.example/')).toBe(false);
     expect(listed('https://smallshop.co.kr/')).toBe(false);
   });
 });

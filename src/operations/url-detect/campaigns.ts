@@ -4,8 +4,8 @@ import { shortenerOf } from './shorteners.js';
 
 /**
  * Campaigns: smishing kits rotate sub-domains by the thousand on one throw-away registered
- * domain (`a05.d4zs.pics` reported, `a01.d4zs.pics` sent the next hour). A listed whole host
- * therefore also stands for its registered domain's other hosts — through a separate
+ * domain (`a05.d4zs.pics` reported, `a01.d4zs.pics` sent the next hour). A whole host listed by
+ * a Korean smishing feed (detection-lists.ts) therefore also stands for its registered domain's other hosts — through a separate
  * expression `~domain/`, looked up only when that domain can be a throw-away one: never a
  * shared platform (anyone publishes under it), a public suffix, a public body's suffix, a
  * well-known service (allowlist or top-sites list) or a URL shortener.
@@ -17,6 +17,8 @@ import { shortenerOf } from './shorteners.js';
  * stand for a campaign.
  */
 export function campaignExpression(host: string): string | undefined {
+  // Most list entries are registered domains themselves: no sub-domain, nothing to parse.
+  if (host.indexOf('.') === host.lastIndexOf('.')) return undefined;
   const domain = campaignDomain(host);
   return domain && host !== domain && host !== `www.${domain}` ? `~${domain}/` : undefined;
 }

@@ -6,6 +6,7 @@ import { TEAM_LISTS } from './lists/team-lists.js';
 import { entryExpression, expressionHost, isWholeHostExpression } from './expressions.js';
 import { DomainFamilies, FamilyCollector } from './domain-families.js';
 import { campaignExpression } from './campaigns.js';
+import { KOREAN_FEED, trainSmishingModel } from './smishing-model.js';
 
 /** A feed's entries as loaded from the database (or read by the evaluation). */
 export interface LoadedFeed {
@@ -23,6 +24,8 @@ export interface DetectionLists {
   popular?: DomainSet;
   /** Name families of the listed gambling, adult and scam domains (domain-families.ts). */
   families?: DomainFamilies;
+  /** Korean smishing's own host model, trained on the Korean feeds (smishing-model.ts). */
+  smishing?: LexicalModel | undefined;
 }
 
 /**
@@ -93,6 +96,8 @@ export class FeedCompactor {
   private readonly expressions = new HashCollector();
   private readonly sample: HostSample;
   private readonly families = new FamilyCollector();
+  /** Only Korean smishing feeds (KISA) report campaigns whose sub-domains rotate. */
+  private readonly campaignFeed: boolean;
 
   constructor(
     readonly name: string,
@@ -100,6 +105,7 @@ export class FeedCompactor {
     training: TrainingOptions = {},
   ) {
     this.sample = new HostSample(sampleCap(category, training));
+    this.campaignFeed = KOREAN_FEED.test(name);
   }
 
   add(expression: string, exception = false): void {
@@ -119,8 +125,10 @@ export class FeedCompactor {
       // A listed page is often a hacked site: only whole hosts and domains name a family or a campaign.
       if (isWholeHostExpression(expression)) {
         this.families.add(host);
-        // A hosts file names that host alone (`=host/`); a reported address stands for its campaign.
-        const campaign = expression.startsWith('=') ? undefined : campaignExpression(host);
+        // Smishing reports (the Korean feeds) stand for their campaign; a hosts file names that host
+        // alone (`=host/`), and global lists name hacked sub-domains of innocent domains too
+        // (measured: widening them doubled the clean false positives of `npm run eval:urls`).
+        const campaign = this.campaignFeed && !expression.startsWith('=') ? campaignExpression(host) : undefined;
         if (campaign) this.campaigns.add(campaign);
       }
     }
@@ -177,7 +185,14 @@ export async function assembleDetectionLists(
     const examples = new Map([...samples].map(([category, sample]) => [category, sample.values()]));
     model = await LexicalModel.train(examples, training);
   }
-  return { index, model, popular, families };
+  const smishing =
+    training.model === false
+      ? undefined
+      : await trainSmishingModel(
+          feeds.flatMap((feed) => (feed.category !== 'clean' && KOREAN_FEED.test(feed.name) ? feed.sample : [])),
+          feeds.flatMap((feed) => (feed.category === 'clean' ? feed.sample : [])),
+        );
+  return { index, model, popular, families, smishing };
 }
 
 /**

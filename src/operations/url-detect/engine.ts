@@ -13,7 +13,9 @@ import { structureSignals } from './rules-structure.js';
 import type { DetectionLists } from './detection-lists.js';
 import type { LexicalModel } from './lexical-model.js';
 import { modelSignals } from './rules-model.js';
+import { smishingSignals } from './smishing-model.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
+import { describeChain, type ShortLinkExpander } from './short-links.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
 
 /** At or above: harmful. */
@@ -38,7 +40,11 @@ export interface EngineOptions {
   popular?: DomainSet | undefined;
   /** Name families of the listed domains: a listed site's next domain (`name13.net` after `name12.com`). */
   families?: DomainFamilies | undefined;
+  /** Korean smishing's host model, trained on the Korean feeds. */
+  smishing?: LexicalModel | undefined;
   judge?: SecondOpinionJudge | undefined;
+  /** Follows public shorteners' redirects (`URL_EXPAND`); without it a short link is judged alone. */
+  expander?: ShortLinkExpander | undefined;
   logger?: Logger;
   cacheSize?: number;
 }
@@ -53,6 +59,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
   let model = options.model;
   let popular = options.popular;
   let families = options.families;
+  let smishing = options.smishing;
   let listVersion = 0;
   const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
 
@@ -82,7 +89,8 @@ export function createUrlEngine(options: EngineOptions = {}) {
       ...structureSignals(url),
       ...familySignals(url, families),
     ];
-    const verdict = scoreVerdict(url.href, model ? [...ruleSignals, ...modelSignals(url, model, ruleSignals)] : ruleSignals);
+    const learned = [...(model ? modelSignals(url, model, ruleSignals) : []), ...smishingSignals(url, smishing)];
+    const verdict = scoreVerdict(url.href, [...ruleSignals, ...learned]);
     if (verdict.isMalicious && isPopular(url) && !verdict.signals.some((signal) => signal.decisive)) {
       return {
         ...verdict,
@@ -107,9 +115,41 @@ export function createUrlEngine(options: EngineOptions = {}) {
     return popular.has(url.domain);
   }
 
+  /**
+   * A short link judged by where it leads: the link's own verdict when a list names it, else
+   * the gravest verdict of its hops and target, the chain named in the reason. When the
+   * target cannot be told the link's own signals stand, and the verdict says so (not cached).
+   */
+  async function classifyShortLink(url: CanonicalUrl, expander: ShortLinkExpander): Promise<{ verdict: Classification; keep: boolean }> {
+    const own = classifyRules(url);
+    if (own.source === 'list') return { verdict: own, keep: true };
+    const expansion = await expander.expand(url);
+    const chain = describeChain(expansion.chain);
+    const harmful = expansion.chain
+      .slice(1)
+      .map((href) => classifyRules(canonicalizeUrl(href)))
+      .filter((verdict) => verdict.isMalicious)
+      .sort((a, b) => b.score - a.score)[0];
+    if (harmful) {
+      const reason = `단축 URL이 유해한 주소로 이어집니다(${chain}): ${harmful.reason}`;
+      return { verdict: { ...harmful, url: url.href, reason }, keep: true };
+    }
+    if (!expansion.complete) {
+      const reason = `${own.reason} 단축 URL의 목적지는 확인하지 못했습니다: ${expansion.failure ?? '알 수 없는 오류'}.`;
+      return { verdict: { ...own, reason }, keep: false };
+    }
+    if (own.isMalicious) return { verdict: own, keep: true };
+    return { verdict: { ...own, reason: `단축 URL의 목적지(${chain})에서 알려진 유해 신호가 발견되지 않았습니다.` }, keep: true };
+  }
+
   async function classifyCanonical(url: CanonicalUrl): Promise<Classification> {
     const cached = cache.get(url.href);
     if (cached) return cached;
+    if (options.expander?.follows(url)) {
+      const { verdict, keep } = await classifyShortLink(url, options.expander);
+      if (keep) cache.set(url.href, verdict);
+      return verdict;
+    }
     let verdict = classifyRules(url);
     if (options.judge && verdict.source === 'rules' && verdict.score >= UNCERTAIN_SCORE && verdict.score < HARMFUL_SCORE) {
       const leading = leadingCategory(verdict.signals);
@@ -176,6 +216,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
       model = next.model;
       popular = next.popular;
       families = next.families;
+      smishing = next.smishing;
       listVersion++;
       cache.clear();
     },
@@ -203,8 +244,12 @@ export function createUrlEngine(options: EngineOptions = {}) {
 
 export type UrlEngine = ReturnType<typeof createUrlEngine>;
 
+function sourceName(hit: ListHit): string {
+  return hit.source === 'team' ? '서비스 자체 목록' : `공개 목록 '${hit.source}'`;
+}
+
 function listVerdict(href: string, hit: ListHit): Classification {
-  const source = hit.source === 'team' ? '서비스 자체 목록' : `공개 목록 '${hit.source}'`;
+  const source = sourceName(hit);
   return {
     url: href,
     isMalicious: true,
@@ -217,7 +262,7 @@ function listVerdict(href: string, hit: ListHit): Classification {
 }
 
 function campaignVerdict(url: CanonicalUrl, hit: ListHit): Classification {
-  const source = hit.source === 'team' ? '서비스 자체 목록' : `공개 목록 '${hit.source}'`;
+  const source = sourceName(hit);
   const domain = hit.expression.slice(1, -1);
   return {
     url: url.href,

@@ -6,6 +6,7 @@ import type { DownloadOptions } from './feed-download.js';
 import { usableFeeds, type FeedSpecs } from './feeds.js';
 import { createListStore, createRefreshLock, type FeedResult, type FeedState, type ListStore } from './list-store.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
+import type { ShortLinkExpander } from './short-links.js';
 
 /** Runs a job on a cron expression (src/jobs/watch-cron.ts's `cronScheduler`; a fake in tests). */
 export interface Scheduler {
@@ -38,6 +39,8 @@ export interface UrlDetectionDeps {
   /** `DATA_GO_KR_SERVICE_KEY`: odcloud feeds are skipped without it. */
   serviceKey?: string | undefined;
   judge?: SecondOpinionJudge | undefined;
+  /** Short-link expansion (`URL_EXPAND`); undefined: short links are judged alone. */
+  expander?: ShortLinkExpander | undefined;
   download?: DownloadOptions;
   now?: () => Date;
   scheduler?: Scheduler;
@@ -57,7 +60,7 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
   const store = createListStore(deps.db);
   const now = deps.now ?? (() => new Date());
   const lock = createRefreshLock(deps.db, deps.databaseKind);
-  const engine = createUrlEngine({ judge: deps.judge, logger: deps.logger });
+  const engine = createUrlEngine({ judge: deps.judge, logger: deps.logger, expander: deps.expander });
   let version = '';
   let reloading: Promise<boolean> | undefined;
   let refreshing: Promise<FeedResult[] | undefined> | undefined;
@@ -78,7 +81,8 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     // A model saved for this very feed state (by this or another instance) spares the training.
     const saved = await store.loadModel(current).catch(() => undefined);
     // Sorted hashes merge in a fraction of a second; the host samples are read only to train.
-    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: !saved }), { trained: saved });
+    // Samples are read even with a saved model: the Korean smishing model trains on them at every load.
+    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: true }), { trained: saved });
     // Another instance may be saving the same model at this moment: losing that race is harmless.
     if (lists.model && !saved)
       await store.saveModel(current, lists.model).catch((error: unknown) => deps.logger.warn({ err: error }, 'url lists: model not saved'));

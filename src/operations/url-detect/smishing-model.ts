@@ -1,0 +1,66 @@
+import type { CanonicalUrl } from './canonicalize.js';
+import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
+import { LexicalModel } from './lexical-model.js';
+import { shortenerOf } from './shorteners.js';
+import type { Signal } from './signals.js';
+
+/**
+ * Korean smishing's own host model (issue 31 item 4). KISA's reports are a few thousand hosts a
+ * year against millions in the global feeds: mixed in, they barely move the global model. So
+ * the hosts of the Korean feeds (named `kisa…` or `…-kr`, KISA's default feed among them) train
+ * a second character n-gram model against the same clean top sites, at every refresh: it
+ * learns each season's shapes (random labels on cheap new TLDs, carrier look-alikes) as KISA
+ * publishes them. Below its firm level it only adds weight, so a look-alike of a brand (a rule
+ * signal) plus a smishing-shaped name decides, while neither alone does.
+ */
+
+/** Feed names that carry Korean smishing reports. */
+export const KOREAN_FEED = /^kisa|-kr$/i;
+/** Fewer reported hosts than this teach nothing reliable. */
+const MIN_HOSTS = 200;
+/** Probability from which the model decides alone, and from which it adds weight (measured on the dev part only). */
+const FIRM = 0.9;
+const LEANING = 0.5;
+/** From here the model only tips a near-miss of the rules (a carrier's name in a domain it does not own scores 45 of 50). */
+const HINT = 0.2;
+
+/**
+ * Korean second-level suffixes only public bodies, schools, research institutes, non-profits
+ * and local governments can register: smishing is not sent from them, and their names (public
+ * bodies' acronyms) look random to any n-gram model.
+ */
+const RESTRICTED_KR = new Set(['go.kr', 'or.kr', 'ac.kr', 're.kr', 'mil.kr', 'hs.kr', 'ms.kr', 'es.kr', 'sc.kr', 'kg.kr']);
+const REGIONAL_KR =
+  /(^|\.)(seoul|busan|daegu|incheon|gwangju|daejeon|ulsan|sejong|gyeonggi|gangwon|chungbuk|chungnam|jeonbuk|jeonnam|gyeongbuk|gyeongnam|jeju)\.kr$/;
+
+export async function trainSmishingModel(koreanHosts: readonly string[], cleanHosts: readonly string[]): Promise<LexicalModel | undefined> {
+  const reported = koreanHosts.filter((host) => !shortenerOf(host));
+  if (reported.length < MIN_HOSTS || cleanHosts.length === 0) return undefined;
+  return LexicalModel.train(
+    new Map([
+      ['phishing', reported],
+      ['clean', cleanHosts],
+    ]),
+  );
+}
+
+/** Where the smishing model may speak: not on restricted Korean suffixes, shared platforms or shorteners. */
+function mayJudge(url: CanonicalUrl): boolean {
+  if (url.ipVersion || !url.domain || shortenerOf(url.host)) return false;
+  if (RESTRICTED_KR.has(url.publicSuffix) || REGIONAL_KR.test(url.host) || isInstitutionalSuffix(url.publicSuffix)) return false;
+  return !isSharedPlatformHost(url.host) && !SHARED_HOSTING.has(url.domain);
+}
+
+export function smishingSignals(url: CanonicalUrl, model: LexicalModel | undefined): Signal[] {
+  if (!model || !mayJudge(url)) return [];
+  const prediction = model.predict(url.host);
+  if (prediction.harm < HINT) return [];
+  const evidence = prediction.evidence.length > 0 ? `, 근거: ${prediction.evidence.map((e) => `'${e}'`).join(', ')}` : '';
+  return [
+    {
+      category: 'phishing',
+      weight: prediction.harm >= FIRM ? 50 : prediction.harm >= LEANING ? 25 : 10,
+      reason: `KISA가 신고한 스미싱 주소들로 학습한 모델이 스미싱 주소와 닮았다고 판단함(확률 ${Math.round(prediction.harm * 100)}%${evidence})`,
+    },
+  ];
+}
