@@ -459,6 +459,28 @@ describe('parseDocument', () => {
     });
   });
 
+  it('passes over lines of specks inside a field and drops specks after a value, a partner count misread too', () => {
+    const text = [
+      '사업자등록증',
+      '등록번호 : 653-40-25913',
+      '상호',
+      '새 롬 물류',
+      '성명',
+      '전혜진 외 ] 명',
+      '사 업 의 총류 : 업태 종목 : 는',
+      ';',
+      '부 통 산업 비주거용 건물 임대업 :',
+      '서비스업 경영 컨 설 령 업 . 를',
+      '글 | 발 급 사유: 정정',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      name: '새롬물류',
+      representative: '전혜진',
+      biz_type: '부동산업, 서비스업',
+      biz_item: '비주거용 건물 임대업, 경영 컨설팅업',
+    });
+  });
+
   it('corrects a 업태 only when one known name is that close, and keeps an unknown one as read', () => {
     const text = (row: string) => ['사업자등록증', '등록번호 : 124-81-00998', `사업의 종류 : 업태 ${row} 종목 커피 전문점`].join('\n');
     expect(parseDocument(text('옴식점업'))?.info.biz_type).toBe('음식점업');

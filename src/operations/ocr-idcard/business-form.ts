@@ -53,7 +53,8 @@ export interface LabelAt {
  * of the line as its value. Brackets and bars round a label (a table's rules) are skipped.
  */
 export function labelAtStart(line: string): LabelAt | undefined {
-  const text = line.replace(/^[^가-힣]*/, '');
+  // Symbols before the label, and a speck read as a syllable or two before a bar ("글 | 발급사유").
+  const text = line.replace(/^[^가-힣]*/, '').replace(/^[가-힣]{1,2}\s*[|[\]{}]+\s*(?=[가-힣])/, '');
   // Where each Hangul letter of the line ends, so a label read from letters cuts the line right after it.
   const ends: number[] = [];
   let read = '';
@@ -129,13 +130,16 @@ export function correctBizType(value: string): string {
   return name ?? value;
 }
 
-/** A 종목 value: each word one jamo from exactly one known word is that word; others as read. */
+/**
+ * A 종목 value: each word close to exactly one known word is that word (one jamo off for
+ * three syllables, two for longer words: "컨설령업" → "컨설팅업"); others as read.
+ */
 export function correctBizItem(value: string): string {
   return value
     .split(' ')
     .map((word) => {
       if (!/^[가-힣]{3,}$/.test(word)) return word;
-      return closestName(word, BUSINESS_FORM.itemWords, [], 0.34) ?? word;
+      return closestName(word, BUSINESS_FORM.itemWords, [], word.length >= 4 ? 0.67 : 0.34) ?? word;
     })
     .join(' ');
 }
