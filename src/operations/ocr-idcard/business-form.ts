@@ -101,7 +101,7 @@ export function splitTradeRow(row: string): { type: string; rest: string } | und
     for (const length of [target.length, target.length - 1, target.length + 1]) {
       if (length < 2 || length > read.length) continue;
       const cost = distance(read.slice(0, length), target);
-      if (cost > (target.length >= 4 ? 0.34 : 0) + 1e-9) continue;
+      if (cost > vocabularySlack(target.length) + 1e-9) continue;
       // The name must end at a word's end: "제조" is not the start of "제조업체".
       const after = row.slice(ends[length - 1]);
       if (/^[가-힣]/.test(after)) continue;
@@ -122,9 +122,12 @@ export function splitTradeRow(row: string): { type: string; rest: string } | und
   };
 }
 
-/** A 업태 value read against the names: one misread jamo corrected when unambiguous, else as read. */
+/** Misread jamo a vocabulary word may carry and still be known: none under three syllables, one for three, two for longer. */
+const vocabularySlack = (length: number) => (length >= 4 ? 0.67 : length === 3 ? 0.34 : 0);
+
+/** A 업태 value read against the names: misread jamo corrected when exactly one name is that close, else as read. */
 export function correctBizType(value: string): string {
-  const known = closestName(letters(value), BUSINESS_FORM.bizTypes.map(letters), [], 0.34);
+  const known = closestName(letters(value), BUSINESS_FORM.bizTypes.map(letters), [], vocabularySlack(letters(value).length));
   if (!known || known === letters(value)) return value;
   const name = BUSINESS_FORM.bizTypes.find((type) => letters(type) === known);
   return name ?? value;
@@ -139,7 +142,7 @@ export function correctBizItem(value: string): string {
     .split(' ')
     .map((word) => {
       if (!/^[가-힣]{3,}$/.test(word)) return word;
-      return closestName(word, BUSINESS_FORM.itemWords, [], word.length >= 4 ? 0.67 : 0.34) ?? word;
+      return closestName(word, BUSINESS_FORM.itemWords, [], vocabularySlack(word.length)) ?? word;
     })
     .join(' ');
 }
