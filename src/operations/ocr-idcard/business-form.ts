@@ -65,19 +65,27 @@ export function labelAtStart(line: string): LabelAt | undefined {
       ends.push(i + 1);
     } else if (!/[\s()（）[\]|.·:;：'"_-]/.test(ch)) break;
   }
+  // The spelling explaining most letters wins, each misread jamo costing a letter: "대 표 자 :
+  // 정 성 경" is 대표자 read exactly, not 대표자성명 a syllable off; "법인명(단제명)" is
+  // 법인명단체명 a jamo off, not 법인명 with "(단제명)" left in the value.
+  let best: { label: LabelSpelling; length: number; score: number } | undefined;
   for (const label of SPELLINGS) {
     const slack = labelSlack(label.spelling.length);
     const lengths = slack >= 1 ? [label.spelling.length, label.spelling.length - 1, label.spelling.length + 1] : [label.spelling.length];
     for (const length of lengths) {
       if (length < 2 || length > read.length) continue;
-      if (distance(read.slice(0, length), label.spelling) > slack + 1e-9) continue;
-      const rest = text.slice(ends[length - 1]);
+      const cost = distance(read.slice(0, length), label.spelling);
+      if (cost > slack + 1e-9) continue;
       // A label is followed by its colon, a space or a bracket, never by more letters of a word.
-      if (slack === 0 && /^[가-힣]/.test(rest)) continue;
-      return { label, value: rest.replace(/^[\s)）\]|]*[:;：.]?\s*/, '').trim() };
+      if (slack === 0 && /^[가-힣]/.test(text.slice(ends[length - 1]))) continue;
+      const score = length - 3 * cost;
+      if (!best || score > best.score + 1e-9 || (Math.abs(score - best.score) < 1e-9 && length > best.length))
+        best = { label, length, score };
     }
   }
-  return undefined;
+  if (!best) return undefined;
+  const rest = text.slice(ends[best.length - 1]);
+  return { label: best.label, value: rest.replace(/^[\s)）\]|]*[:;：.]?\s*/, '').trim() };
 }
 
 /**
