@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import form from './forms/business-certificate.json' with { type: 'json' };
-import { closestName, distance } from './regions.js';
+import { closestName, distance, syllableCost } from './regions.js';
 
 /** What a label on the certificate starts: a field of `info`, a section, or something only read to end the field before. */
 export type LabelField = 'id_number' | 'name' | 'representative' | 'issue_date' | 'address' | 'kinds' | 'biz_type' | 'biz_item' | 'other';
@@ -35,6 +35,8 @@ const SPELLINGS: LabelSpelling[] = BUSINESS_FORM.labels
 
 /** Hangul letters only: labels and vocabularies compare without spaces, punctuation or digits. */
 const letters = (text: string) => text.replace(/[^가-힣]/g, '');
+const BIZ_TYPE_LETTERS = BUSINESS_FORM.bizTypes.map((type) => ({ type, target: letters(type) }));
+const BIZ_TYPE_KEYS = BIZ_TYPE_LETTERS.map((entry) => entry.target);
 
 /**
  * Allowed misreading of a label by its length: none for two syllables (상호/성명 are too
@@ -72,6 +74,8 @@ export function labelAtStart(line: string): LabelAt | undefined {
   for (const label of SPELLINGS) {
     const slack = labelSlack(label.spelling.length);
     const lengths = slack >= 1 ? [label.spelling.length, label.spelling.length - 1, label.spelling.length + 1] : [label.spelling.length];
+    // Under a letter of slack only substitutions fit: a first letter that differs more is no match (cheap to rule out).
+    if (slack < 1 && (read.length === 0 || syllableCost(read[0] as string, label.spelling[0] as string) > slack + 1e-9)) continue;
     for (const length of lengths) {
       if (length < 2 || length > read.length) continue;
       const cost = distance(read.slice(0, length), label.spelling);
@@ -104,17 +108,15 @@ export function splitTradeRow(row: string): { type: string; rest: string } | und
     }
   }
   let best: { type: string; length: number } | undefined;
-  for (const type of BUSINESS_FORM.bizTypes) {
-    const target = letters(type);
-    for (const length of [target.length, target.length - 1, target.length + 1]) {
-      if (length < 2 || length > read.length) continue;
-      const cost = distance(read.slice(0, length), target);
-      if (cost > vocabularySlack(target.length) + 1e-9) continue;
-      // The name must end at a word's end: "제조" is not the start of "제조업체".
-      const after = row.slice(ends[length - 1]);
-      if (/^[가-힣]/.test(after)) continue;
-      if (!best || length > best.length) best = { type, length };
-    }
+  for (const { type, target } of BIZ_TYPE_LETTERS) {
+    // The slack is under one letter, so only a prefix as long as the name can match.
+    const length = target.length;
+    if (length > read.length || (best && length <= best.length)) continue;
+    if (syllableCost(read[0] as string, target[0] as string) > vocabularySlack(length) + 1e-9) continue;
+    if (distance(read.slice(0, length), target) > vocabularySlack(length) + 1e-9) continue;
+    // The name must end at a word's end: "제조" is not the start of "제조업체".
+    if (/^[가-힣]/.test(row.slice(ends[length - 1]))) continue;
+    best = { type, length };
   }
   if (!best) return undefined;
   const cut = ends[best.length - 1] as number;
@@ -135,7 +137,7 @@ const vocabularySlack = (length: number) => (length >= 4 ? 0.67 : length === 3 ?
 
 /** A 업태 value read against the names: misread jamo corrected when exactly one name is that close, else as read. */
 export function correctBizType(value: string): string {
-  const known = closestName(letters(value), BUSINESS_FORM.bizTypes.map(letters), [], vocabularySlack(letters(value).length));
+  const known = closestName(letters(value), BIZ_TYPE_KEYS, [], vocabularySlack(letters(value).length));
   if (!known || known === letters(value)) return value;
   const name = BUSINESS_FORM.bizTypes.find((type) => letters(type) === known);
   return name ?? value;
