@@ -330,7 +330,9 @@ async function main(): Promise<void> {
       }
     }
   }
-  console.log(`(${PER_KIND} documents per type and level; ${Math.round((performance.now() - started) / 1000)} s)`);
+  console.log(
+    `(${PER_KIND} documents per type and level, ${args['independent-per']} in the independent set; ${Math.round((performance.now() - started) / 1000)} s)`,
+  );
   if (args.dump) writeFileSync(args.dump, JSON.stringify(dumped, null, 1));
   await pool.close();
 }
