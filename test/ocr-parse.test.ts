@@ -375,9 +375,10 @@ describe('parseDocument', () => {
       '사 업 자 등 록 증',
       '( 법인사업자 )',
       '등 록 번 호 : 220-81-62517',
-      '법인명(단체명) : 주식회사 청솔커뮤',
+      '법인명(단제명) : 주식회사 청솔커뮤',
       '니케이션즈',
-      '대 표 자 : 박 정 우',
+      // 대표자 read exactly wins over 대표자성명 read one syllable off ("대표자정성" for "대 표 자 : 정 성 …").
+      '대 표 자 : 정 성 경',
       '개 업 연 월 일 : 2016 년 04 월 11 일',
       '법인등록번호 : 110111-5234567',
       '사업장소재지 : 인천광역시 연수구 컨벤시아대로 165, 12층 1203호',
@@ -394,7 +395,7 @@ describe('parseDocument', () => {
       type: '사업자등록증',
       name: '주식회사 청솔커뮤 니케이션즈',
       id_number: '220-81-62517',
-      representative: '박정우',
+      representative: '정성경',
       address: '인천광역시 연수구 컨벤시아대로 165, 12층 1203호 (송도동, 미래타워)',
       issue_date: '2016.04.11.',
       biz_type: '음식점업, 도매 및 소매업',
@@ -456,6 +457,28 @@ describe('parseDocument', () => {
       address: '대구광역시 달서구 달구벌대로 163, 4층 726호 (감삼동)',
       biz_type: '음식점업, 음식점업',
       biz_item: '커피 전문점, 커피 전문점, 한식 일반 음식점업',
+    });
+  });
+
+  it('passes over lines of specks inside a field and drops specks after a value, a partner count misread too', () => {
+    const text = [
+      '사업자등록증',
+      '등록번호 : 653-40-25913',
+      '상호',
+      '새 롬 물류',
+      '성명',
+      '전혜진 외 ] 명',
+      '사 업 의 총류 : 업태 종목 : 는',
+      ';',
+      '부 통 산업 비주거용 건물 임대업 :',
+      '서비스업 경영 컨 설 령 업 . 를',
+      '글 | 발 급 사유: 정정',
+    ];
+    expect(parseDocument(text.join('\n'))?.info).toMatchObject({
+      name: '새롬물류',
+      representative: '전혜진',
+      biz_type: '부동산업, 서비스업',
+      biz_item: '비주거용 건물 임대업, 경영 컨설팅업',
     });
   });
 

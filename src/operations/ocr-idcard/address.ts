@@ -164,8 +164,8 @@ function unitParts(detail: string): string[] {
   return (
     detail
       .replace(/(\d+)\s*[농둥통](?=\s*\d+\s*호)/g, '$1동')
-      // 층 is often read 증 (one stroke): after a number in an address it can only be 층.
-      .replace(/(\d)\s*증(?![가-힣])/g, '$1층')
+      // 층 is often read 증 or 충 (a stroke more or less): after a number in an address it can only be 층.
+      .replace(/(\d)\s*[증충](?![가-힣])/g, '$1층')
       .replace(/(\d)\s+(동|층|호)(?![가-힣])/g, '$1$2')
       .split(/[\s,()（）]+/)
       .filter((token) => UNIT_PART.test(token))

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import form from './forms/business-certificate.json' with { type: 'json' };
-import { closestName, distance } from './regions.js';
+import { closestName, distance, syllableCost } from './regions.js';
 
 /** What a label on the certificate starts: a field of `info`, a section, or something only read to end the field before. */
 export type LabelField = 'id_number' | 'name' | 'representative' | 'issue_date' | 'address' | 'kinds' | 'biz_type' | 'biz_item' | 'other';
@@ -35,6 +35,8 @@ const SPELLINGS: LabelSpelling[] = BUSINESS_FORM.labels
 
 /** Hangul letters only: labels and vocabularies compare without spaces, punctuation or digits. */
 const letters = (text: string) => text.replace(/[^가-힣]/g, '');
+const BIZ_TYPE_LETTERS = BUSINESS_FORM.bizTypes.map((type) => ({ type, target: letters(type) }));
+const BIZ_TYPE_KEYS = BIZ_TYPE_LETTERS.map((entry) => entry.target);
 
 /**
  * Allowed misreading of a label by its length: none for two syllables (상호/성명 are too
@@ -53,7 +55,8 @@ export interface LabelAt {
  * of the line as its value. Brackets and bars round a label (a table's rules) are skipped.
  */
 export function labelAtStart(line: string): LabelAt | undefined {
-  const text = line.replace(/^[^가-힣]*/, '');
+  // Symbols before the label, and a speck read as a syllable or two before a bar ("글 | 발급사유").
+  const text = line.replace(/^[^가-힣]*/, '').replace(/^[가-힣]{1,2}\s*[|[\]{}]+\s*(?=[가-힣])/, '');
   // Where each Hangul letter of the line ends, so a label read from letters cuts the line right after it.
   const ends: number[] = [];
   let read = '';
@@ -64,19 +67,29 @@ export function labelAtStart(line: string): LabelAt | undefined {
       ends.push(i + 1);
     } else if (!/[\s()（）[\]|.·:;：'"_-]/.test(ch)) break;
   }
+  // The spelling explaining most letters wins, each misread jamo costing a letter: "대 표 자 :
+  // 정 성 경" is 대표자 read exactly, not 대표자성명 a syllable off; "법인명(단제명)" is
+  // 법인명단체명 a jamo off, not 법인명 with "(단제명)" left in the value.
+  let best: { label: LabelSpelling; length: number; score: number } | undefined;
   for (const label of SPELLINGS) {
     const slack = labelSlack(label.spelling.length);
     const lengths = slack >= 1 ? [label.spelling.length, label.spelling.length - 1, label.spelling.length + 1] : [label.spelling.length];
+    // Under a letter of slack only substitutions fit: a first letter that differs more is no match (cheap to rule out).
+    if (slack < 1 && (read.length === 0 || syllableCost(read[0] as string, label.spelling[0] as string) > slack + 1e-9)) continue;
     for (const length of lengths) {
       if (length < 2 || length > read.length) continue;
-      if (distance(read.slice(0, length), label.spelling) > slack + 1e-9) continue;
-      const rest = text.slice(ends[length - 1]);
+      const cost = distance(read.slice(0, length), label.spelling);
+      if (cost > slack + 1e-9) continue;
       // A label is followed by its colon, a space or a bracket, never by more letters of a word.
-      if (slack === 0 && /^[가-힣]/.test(rest)) continue;
-      return { label, value: rest.replace(/^[\s)）\]|]*[:;：.]?\s*/, '').trim() };
+      if (slack === 0 && /^[가-힣]/.test(text.slice(ends[length - 1]))) continue;
+      const score = length - 3 * cost;
+      if (!best || score > best.score + 1e-9 || (Math.abs(score - best.score) < 1e-9 && length > best.length))
+        best = { label, length, score };
     }
   }
-  return undefined;
+  if (!best) return undefined;
+  const rest = text.slice(ends[best.length - 1]);
+  return { label: best.label, value: rest.replace(/^[\s)）\]|]*[:;：.]?\s*/, '').trim() };
 }
 
 /**
@@ -95,17 +108,15 @@ export function splitTradeRow(row: string): { type: string; rest: string } | und
     }
   }
   let best: { type: string; length: number } | undefined;
-  for (const type of BUSINESS_FORM.bizTypes) {
-    const target = letters(type);
-    for (const length of [target.length, target.length - 1, target.length + 1]) {
-      if (length < 2 || length > read.length) continue;
-      const cost = distance(read.slice(0, length), target);
-      if (cost > (target.length >= 4 ? 0.34 : 0) + 1e-9) continue;
-      // The name must end at a word's end: "제조" is not the start of "제조업체".
-      const after = row.slice(ends[length - 1]);
-      if (/^[가-힣]/.test(after)) continue;
-      if (!best || length > best.length) best = { type, length };
-    }
+  for (const { type, target } of BIZ_TYPE_LETTERS) {
+    // The slack is under one letter, so only a prefix as long as the name can match.
+    const length = target.length;
+    if (length > read.length || (best && length <= best.length)) continue;
+    if (syllableCost(read[0] as string, target[0] as string) > vocabularySlack(length) + 1e-9) continue;
+    if (distance(read.slice(0, length), target) > vocabularySlack(length) + 1e-9) continue;
+    // The name must end at a word's end: "제조" is not the start of "제조업체".
+    if (/^[가-힣]/.test(row.slice(ends[length - 1]))) continue;
+    best = { type, length };
   }
   if (!best) return undefined;
   const cut = ends[best.length - 1] as number;
@@ -121,21 +132,27 @@ export function splitTradeRow(row: string): { type: string; rest: string } | und
   };
 }
 
-/** A 업태 value read against the names: one misread jamo corrected when unambiguous, else as read. */
+/** Misread jamo a vocabulary word may carry and still be known: none under three syllables, one for three, two for longer. */
+const vocabularySlack = (length: number) => (length >= 4 ? 0.67 : length === 3 ? 0.34 : 0);
+
+/** A 업태 value read against the names: misread jamo corrected when exactly one name is that close, else as read. */
 export function correctBizType(value: string): string {
-  const known = closestName(letters(value), BUSINESS_FORM.bizTypes.map(letters), [], 0.34);
+  const known = closestName(letters(value), BIZ_TYPE_KEYS, [], vocabularySlack(letters(value).length));
   if (!known || known === letters(value)) return value;
   const name = BUSINESS_FORM.bizTypes.find((type) => letters(type) === known);
   return name ?? value;
 }
 
-/** A 종목 value: each word one jamo from exactly one known word is that word; others as read. */
+/**
+ * A 종목 value: each word close to exactly one known word is that word (one jamo off for
+ * three syllables, two for longer words: "컨설령업" → "컨설팅업"); others as read.
+ */
 export function correctBizItem(value: string): string {
   return value
     .split(' ')
     .map((word) => {
       if (!/^[가-힣]{3,}$/.test(word)) return word;
-      return closestName(word, BUSINESS_FORM.itemWords, [], 0.34) ?? word;
+      return closestName(word, BUSINESS_FORM.itemWords, [], vocabularySlack(word.length)) ?? word;
     })
     .join(' ');
 }

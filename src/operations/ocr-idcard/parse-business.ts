@@ -8,7 +8,7 @@ export type BusinessFields = Omit<DocumentInfo, 'type' | 'license_number'>;
 
 /** 업태 and 종목 inside a row, letter-spaced, misread (태→대/테/타, 종→총/중) or boxed ("[ 업 타 ]"). */
 const BIZ_TYPE_LABEL = /[[(（]?\s*(?<![가-힣])업\s*[태대테타](?![가-힣])\s*[\])）]?\s*[:;：]?/;
-const BIZ_ITEM_LABEL = /[[(（]?\s*(?<![가-힣])[종총중]\s*목(?![가-힣])\s*[\])）]?\s*[:;：]?/;
+const BIZ_ITEM_LABEL = /[[(（]?\s*(?<![가-힣])[종총중좋]\s*목(?![가-힣])\s*[\])）]?\s*[:;：]?/;
 /** Lines that end every field: the title, the kind of taxpayer, the issuer, a date standing alone. */
 const FORM_FURNITURE = /사업자등록증|세무서장|과세자\)?$|사업자\)$/;
 /** How many printed lines a field may run over after its label's line. */
@@ -39,7 +39,8 @@ export function parseBusiness(lines: string[]): BusinessFields {
   const trades = readTrades(segments.filter((s) => s.field === 'kinds' || s.field === 'biz_type' || s.field === 'biz_item'));
   const otherLines = new Set(segments.filter((s) => s.field === 'other').flatMap((s) => s.lines));
   return {
-    name: name ? trimValue(respaceHangul(name.rows.join(' '))) : '',
+    // A trade name does not end in a bare one- or two-digit number: that is a speck of the scan.
+    name: name ? withoutTrailingSpecks(respaceHangul(name.rows.join(' '))).replace(/\s\d{1,2}$/, '') : '',
     id_number: businessNumber(lines),
     representative: representative ? personName(representative.rows.find(Boolean) ?? '') : '',
     address: address ? cleanAddress(address.rows.filter(Boolean)) : '',
@@ -66,12 +67,14 @@ function segmentsOf(lines: string[]): Segment[] {
     const flat = compact(line);
     // A row starting with 업태 or 종목 misread ("업대", "총목"), or the 종목 column cut off by a
     // wide gap: read as a row of the 사업의 종류 table, labels and all.
-    if (/^[[(（]?(?:업[태대테타]|[종총중]목)/.test(flat) && (BIZ_TYPE_LABEL.test(line) || BIZ_ITEM_LABEL.test(line))) {
+    if (/^[[(（]?(?:업[태대테타]|[종총중좋]목)/.test(flat) && (BIZ_TYPE_LABEL.test(line) || BIZ_ITEM_LABEL.test(line))) {
       current = { field: 'kinds', continues: true, rows: [line], lines: [index] };
       segments.push(current);
       return;
     }
-    const ends = FORM_FURNITURE.test(flat) || (findDate(line) !== undefined && flat.length <= 14) || !/[가-힣\d]/.test(line);
+    // A line of specks (a table rule, the scan's dirt) is passed over: it neither ends a field nor joins it.
+    if (!/[가-힣\d]/.test(line)) return;
+    const ends = FORM_FURNITURE.test(flat) || (findDate(line) !== undefined && flat.length <= 14);
     // A label printed apart from its value (another column, cut off by a wide gap) has it on the next line.
     const valueBelow = current !== undefined && current.rows.length === 1 && current.rows[0] === '';
     const room =
@@ -94,12 +97,17 @@ function segmentsOf(lines: string[]): Segment[] {
 function readTrades(segments: Segment[]): { types: string[]; items: string[] } {
   const types: string[] = [];
   const items: string[] = [];
+  // No 업태 or 종목 is one syllable: a lone one is a speck of the table read as a letter.
+  const cleaned = (text: string) => {
+    const value = withoutTrailingSpecks(respaceHangul(text.replace(/^[\s,]+|[\s,]+$/g, '')));
+    return value.replace(/[^가-힣]/g, '').length >= 2 ? value : '';
+  };
   const addType = (text: string) => {
-    const value = trimValue(respaceHangul(text.replace(/^[\s,]+|[\s,]+$/g, '')));
+    const value = cleaned(text);
     if (value) types.push(correctBizType(value));
   };
   const addItem = (text: string) => {
-    const value = trimValue(respaceHangul(text.replace(/^[\s,]+|[\s,]+$/g, '')));
+    const value = cleaned(text);
     if (value) items.push(correctBizItem(value));
   };
   for (const segment of segments) {
@@ -135,6 +143,19 @@ function splitLabelledRow(row: string, addType: (text: string) => void, addItem:
   addItem(itemText);
 }
 
+/**
+ * A value without the specks a scan leaves after it: from the last token of symbols only
+ * ("|", "`'", ".") when at most two letters follow it ("플라스틱 제품 제조 . 를"), and a lone
+ * trailing letter or digit.
+ */
+function withoutTrailingSpecks(value: string): string {
+  const tokens = trimValue(value).split(' ');
+  const junk = tokens.findLastIndex((token) => !/[0-9A-Za-z가-힣]/.test(token));
+  const after = tokens.slice(junk + 1).join('');
+  if (junk > 0 && after.replace(/[^0-9A-Za-z가-힣]/g, '').length <= 2) return trimValue(tokens.slice(0, junk).join(' '));
+  return tokens.join(' ');
+}
+
 /** The 등록번호: the labelled line's number first, then any business-shaped number whose check digit holds. */
 function businessNumber(lines: string[]): string {
   const numbers: string[] = [];
@@ -154,7 +175,9 @@ function businessNumber(lines: string[]): string {
 
 /** The representative: Hangul only, OCR spacing removed (a name has no spaces); "홍길동 외 1명" is 홍길동. */
 function personName(value: string): string {
-  const hangul = respaceHangul(value.replace(/\s*외\s*\d*\s*[명인]?\s*$/, ''))
+  // "외 1명" (a partner's count), its digit often lost or misread ("외 ] 명", "의 명"), when a name is left before it.
+  const partnerless = value.replace(/\s+[외의]\s*[^가-힣\s]*\s*[명인]?\s*$/, '');
+  const hangul = respaceHangul(partnerless.replace(/[^가-힣]/g, '').length >= 2 ? partnerless : value)
     .split(' ')
     .filter((token) => /^[가-힣]+$/.test(token));
   const joined = hangul.join('');

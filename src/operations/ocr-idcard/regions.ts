@@ -50,9 +50,11 @@ export function syllableCost(a: string, b: string): number {
   const x = a.charCodeAt(0) - 0xac00;
   const y = b.charCodeAt(0) - 0xac00;
   if (x < 0 || y < 0 || x > 11171 || y > 11171) return 1;
-  const parts = (n: number) => [Math.floor(n / 588), Math.floor((n % 588) / 28), n % 28];
-  const [p, q] = [parts(x), parts(y)];
-  return p.filter((value, i) => value !== q[i]).length / 3;
+  // Initial, vowel and final compared without allocating: this runs for every label and vocabulary look-up.
+  const initial = Math.floor(x / 588) !== Math.floor(y / 588) ? 1 : 0;
+  const vowel = Math.floor((x % 588) / 28) !== Math.floor((y % 588) / 28) ? 1 : 0;
+  const final = x % 28 !== y % 28 ? 1 : 0;
+  return (initial + vowel + final) / 3;
 }
 
 /** Edit distance with {@link syllableCost} substitutions; small strings only. */
