@@ -1,4 +1,4 @@
-import { isForbiddenAddress } from '../src/operations/delivery-watch/address-policy.js';
+import { isForbiddenAddress } from '../src/net/address-policy.js';
 import type { AddressPolicy } from '../src/net/safe-request.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
 import { createShortLinkExpander } from '../src/operations/url-detect/short-links.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isForbiddenAddress } from '../src/operations/delivery-watch/address-policy.js';
+import { isForbiddenAddress } from '../src/net/address-policy.js';
 import { safeRequest, type AddressLookup, type AddressPolicy } from '../src/net/safe-request.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
 import { buildDetectionLists } from '../src/operations/url-detect/detection-lists.js';

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { isForbiddenAddress } from '../operations/delivery-watch/address-policy.js';
+import { isForbiddenAddress } from './address-policy.js';
 
 /**
  * One HTTP request to an address the service does not control (a short link's hop, later a

@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { readCappedBody } from '../../net/capped-body.js';
-import { isForbiddenAddress } from './address-policy.js';
+import { isForbiddenAddress } from '../../net/address-policy.js';
 import { pinnedLookup, type AddressLookup, type WebhookUrlPolicy } from './webhook-url.js';
 
 /** What one delivery attempt came to: delivered, the target is gone (410), or try again later. */

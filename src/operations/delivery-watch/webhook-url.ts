@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { AppError } from '../../errors.js';
-import { isForbiddenAddress } from './address-policy.js';
+import { isForbiddenAddress } from '../../net/address-policy.js';
 
 export interface WebhookUrlPolicy {
   /** `WEBHOOK_ALLOW_INSECURE=1`: http and loopback/private targets allowed (local development, tests). */

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Addresses a webhook may never reach: every special-purpose block of the IANA IPv4 and IPv6
+ * Addresses the service never connects to (webhooks, short-link hops, feeds, pages): every special-purpose block of the IANA IPv4 and IPv6
  * registries (private, loopback, link-local, carrier-grade NAT, documentation, benchmarking,
  * multicast, reserved and broadcast), and the IPv6 forms that carry an IPv4 address to a
  * translator or tunnel inside the network: NAT64 (64:ff9b::/96 and the local-use /48),
@@ -54,7 +54,7 @@ for (const [network, prefix] of [
 const mapped = new BlockList();
 mapped.addSubnet('::ffff:0:0', 96, 'ipv6');
 
-/** True when a webhook must not be sent to this literal address (anything that is not public unicast). */
+/** True when nothing may be sent to this literal address (anything that is not public unicast). */
 export function isForbiddenAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
