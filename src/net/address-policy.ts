@@ -1,8 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Addresses the service never connects to (webhooks, short-link hops, feeds, pages): every special-purpose block of the IANA IPv4 and IPv6
- * registries (private, loopback, link-local, carrier-grade NAT, documentation, benchmarking,
+ * Addresses a webhook or a short link's hop may never reach: every special-purpose block of the
+ * IANA IPv4 and IPv6 registries (private, loopback, link-local, carrier-grade NAT, documentation, benchmarking,
  * multicast, reserved and broadcast), and the IPv6 forms that carry an IPv4 address to a
  * translator or tunnel inside the network: NAT64 (64:ff9b::/96 and the local-use /48),
  * IPv4-compatible (::/96), IPv4-mapped (::ffff:0:0/96), SIIT, 6to4 and Teredo. Node's
