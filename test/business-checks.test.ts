@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBusinessChecks } from '../src/operations/business/business-checks.js';
-import { businessNumberProblem, compactBusinessNumber, hasValidCheckDigit } from '../src/operations/business/business-number.js';
+import { businessNumberProblem, compactBusinessNumber } from '../src/operations/business/business-number.js';
+import { withCheckDigit } from './helpers/business-numbers.js';
 import { createNtsClient } from '../src/providers/nts.js';
 import { AppError } from '../src/errors.js';
 import { startFakeNts, type FakeNts } from './fakes/nts-server.js';
@@ -9,12 +10,6 @@ import { withBusinessVerification } from '../src/operations/ocr-idcard/verify-bu
 import { ocrIdcardSchema } from '../src/operations/ocr-idcard/ocr-idcard.schema.js';
 import type { OcrIdcardOutput } from '../src/operations/ocr-idcard/ocr-idcard.js';
 import type { Operation } from '../src/platform/execute.js';
-
-/** The check digit the NTS publishes, for making valid numbers in tests. */
-function withCheckDigit(nine: string): string {
-  for (let d = 0; d <= 9; d++) if (hasValidCheckDigit(`${nine}${d}`)) return `${nine}${d}`;
-  throw new Error('no check digit');
-}
 
 const ACTIVE = '1248100998'; // a well-known listed company's published number
 const SUSPENDED = withCheckDigit('220810001');

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasValidCheckDigit } from '../src/operations/business/business-number.js';
 import { startFakeNts, type FakeNts } from './fakes/nts-server.js';
+import { withCheckDigit } from './helpers/business-numbers.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
-
-/** The check digit the NTS publishes, for making valid numbers in tests. */
-function withCheckDigit(nine: string): string {
-  for (let d = 0; d <= 9; d++) if (hasValidCheckDigit(`${nine}${d}`)) return `${nine}${d}`;
-  throw new Error('no check digit');
-}
 
 const ACTIVE = '1248100998';
 const CLOSED = withCheckDigit('105870002');
