@@ -46,5 +46,11 @@ export const ocrIdcardOutputSchema = z.object({
     }),
   ),
   engine: z.enum(['tesseract', 'tesseract+vision']),
+  masked_image: z
+    .string()
+    .optional()
+    .describe(
+      'mask: true일 때 주민등록번호 뒷자리와 면허번호 일련번호를 검게 가린 문서 이미지 (PNG, Base64): 읽은 자리를 찾지 못하면 보내지 않습니다',
+    ),
   verification: documentVerification.optional().describe('verify: true일 때 국세청 사업자 상태·진위확인 결과'),
 });

@@ -5,6 +5,7 @@ import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
 import { fieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
+import { maskedPagePng } from './mask-image.js';
 import { readDateBand } from './date-band.js';
 import { readNameBand } from './name-band.js';
 import { withAddressBand } from './reference-band.js';
@@ -133,7 +134,22 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const scored = fieldConfidence(parsed.info, lines, parsed.warnings);
   ctx.logger.info({ ...sizes, ...timings, type: parsed.info.type, warnings: scored.warnings.length, engine }, 'ocr-idcard read');
   const output = input.mask ? maskDocument(parsed.info, rawText) : { info: parsed.info, rawText };
-  return { info: output.info, raw_text: output.rawText, warnings: scored.warnings, confidence: scored.confidence, engine };
+  const masked = input.mask ? await maskedPagePng(image.png, read.lines, read.rotateRadians, coveredDigits(parsed.info)) : undefined;
+  return {
+    info: output.info,
+    raw_text: output.rawText,
+    warnings: scored.warnings,
+    confidence: scored.confidence,
+    engine,
+    ...(masked ? { masked_image: masked.toString('base64') } : {}),
+  };
+}
+
+/** The digits the masked image must cover: a card's resident number's back seven, a licence's serial. */
+function coveredDigits(info: DocumentInfo): string[] {
+  const back = info.type !== '사업자등록증' ? /^\d{6}-?(\d{7})$/.exec(info.id_number)?.[1] : undefined;
+  const serial = info.license_number ? /(\d{6})-\d{2}$/.exec(info.license_number)?.[1] : undefined;
+  return [back, serial].filter((digits): digits is string => digits !== undefined);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { Box } from '../../providers/ocr/read-page.js';
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../../errors.js';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from '../../providers/ocr/image-limits.js';
@@ -364,4 +365,28 @@ export function estimateSkew(data: Buffer, width: number, height: number): numbe
     if (s > bestScore) [best, bestScore] = [degrees, s];
   }
   return Math.round(best * 10) / 10;
+}
+
+/** `mask: true`: the page as a PNG with black boxes painted over it, each clamped to the page. */
+export async function paintBoxes(png: Buffer, boxes: Box[]): Promise<Buffer> {
+  const { width = 0, height = 0 } = await sharp(png).metadata();
+  const painted = boxes
+    .map((box) => {
+      const left = Math.max(0, Math.round(box.left));
+      const top = Math.max(0, Math.round(box.top));
+      const right = Math.min(width, Math.round(box.left + box.width));
+      const bottom = Math.min(height, Math.round(box.top + box.height));
+      return { left, top, width: right - left, height: bottom - top };
+    })
+    .filter((box) => box.width > 0 && box.height > 0);
+  return sharp(png)
+    .composite(
+      painted.map((box) => ({
+        input: { create: { width: box.width, height: box.height, channels: 3 as const, background: '#000000' } },
+        left: box.left,
+        top: box.top,
+      })),
+    )
+    .png()
+    .toBuffer();
 }

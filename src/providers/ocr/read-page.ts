@@ -25,10 +25,16 @@ export interface OcrLine {
 export interface WordConfidence {
   text: string;
   confidence: number;
+  /** Where the word stands on the page read (what `mask: true` covers in the image). */
+  box?: Box;
 }
 
 const wordConfidences = (words: PlacedWord[]): WordConfidence[] =>
-  words.map((word) => ({ text: word.text.trim(), confidence: word.confidence }));
+  words.map((word) => ({
+    text: word.text.trim(),
+    confidence: word.confidence,
+    box: { left: word.bbox.x0, top: word.bbox.y0, width: word.bbox.x1 - word.bbox.x0, height: word.bbox.y1 - word.bbox.y0 },
+  }));
 
 const OUTPUT = { text: true, blocks: true } as const;
 
