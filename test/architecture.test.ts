@@ -26,10 +26,10 @@ const VENDOR_HOMES: Array<{ pkg: RegExp; homes: RegExp[] }> = [
     pkg: /^drizzle-orm(\/|$)/,
     homes: [
       /^db\//,
-      /^src\/platform\/(accounts|api-keys|subscriptions|workspace-links)\.ts$/,
+      /^src\/platform\/(accounts|api-keys|subscriptions|workspace-links|rate-limiter)\.ts$/,
       /-store\.ts$/,
       /^src\/operations\/shorten\/(links|clicks)\.ts$/,
-      /^src\/operations\/delivery\/(tracking-cache|rate-limiter)\.ts$/,
+      /^src\/operations\/delivery\/tracking-cache\.ts$/,
       /^src\/operations\/chatbot\/retrieve\.ts$/,
     ],
   },

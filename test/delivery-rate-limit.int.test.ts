@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client.js';
-import { createRateLimiter } from '../src/operations/delivery/rate-limiter.js';
+import { createRateLimiter } from '../src/platform/rate-limiter.js';
 import { AppError } from '../src/errors.js';
 import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';

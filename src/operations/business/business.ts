@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Operation } from '../../platform/execute.js';
 import { createNtsClient } from '../../providers/nts.js';
-import { createRateLimiter } from '../delivery/rate-limiter.js';
+import { createRateLimiter } from '../../platform/rate-limiter.js';
 import { createBusinessChecks, type BusinessChecks, type BusinessStatus, type BusinessValidation } from './business-checks.js';
 import { businessStatusSchema, businessValidateSchema } from './business.schema.js';
 

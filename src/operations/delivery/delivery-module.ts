@@ -6,7 +6,7 @@ import type { Tracker } from '../../providers/tracker.js';
 import { createDeliveryAi, type DeliveryAi } from './delivery-ai.js';
 import { createDeliveryOperation } from './delivery.js';
 import { createHolidayCalendar, type HolidayCalendar } from './holidays.js';
-import { createRateLimiter, type RateLimiterOptions } from './rate-limiter.js';
+import { createRateLimiter, type RateLimiterOptions } from '../../platform/rate-limiter.js';
 import { createTrackingCache } from './tracking-cache.js';
 import { createTrackingService, type TrackingService } from './tracking-service.js';
 

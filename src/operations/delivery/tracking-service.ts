@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.js';
 import { mayBeUnknownParcel, type Tracker } from '../../providers/tracker.js';
 import { MAX_DETECT_CANDIDATES } from './carrier-detect.js';
 import { findCarrier, refuseRetired } from './carriers.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from '../../platform/rate-limiter.js';
 import type { CachedTracking, TrackingCache } from './tracking-cache.js';
 import { isDelivered, toTrackingResult, type TrackingResult } from './tracking-result.js';
 

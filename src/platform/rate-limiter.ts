@@ -1,8 +1,8 @@
-import { rowsOf } from '../../../db/rows.js';
+import { rowsOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client.js';
-import type { Clock } from '../../clock.js';
-import { AppError } from '../../errors.js';
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
 
 export interface RateLimiterOptions {
   /** Upstream calls per second allowed for the whole project (default 10). */
@@ -27,7 +27,7 @@ export interface RateLimiter {
 }
 
 /**
- * The tracker's rate limit, shared by every instance through the database (GCRA): a row
+ * An upstream's rate limit (the tracker's, the NTS's: one bucket each), shared by every instance through the database (GCRA): a row
  * holds the time at which the next call may start. One atomic upsert takes the next slot
  * (pushing that time one interval further) unless the slot lies more than `maxWaitMs`
  * ahead; the caller then sleeps until its slot. Database time is used, so instances with
