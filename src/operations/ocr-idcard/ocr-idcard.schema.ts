@@ -24,18 +24,21 @@ const documentField = z.enum([
   'license_number',
 ]);
 
+/** The fields of a document read: the answer's `info`, and (with `none` and every field required) what the vision model is asked for. */
+export const documentInfoSchema = z.object({
+  type: z.enum(['주민등록증', '자동차운전면허증', '사업자등록증']),
+  name: z.string(),
+  id_number: z.string(),
+  representative: z.string(),
+  address: z.string(),
+  issue_date: z.string(),
+  biz_type: z.string(),
+  biz_item: z.string(),
+  license_number: z.string().optional(),
+});
+
 export const ocrIdcardOutputSchema = z.object({
-  info: z.object({
-    type: z.enum(['주민등록증', '자동차운전면허증', '사업자등록증']),
-    name: z.string(),
-    id_number: z.string(),
-    representative: z.string(),
-    address: z.string(),
-    issue_date: z.string(),
-    biz_type: z.string(),
-    biz_item: z.string(),
-    license_number: z.string().optional(),
-  }),
+  info: documentInfoSchema,
   raw_text: z.string(),
   confidence: z.partialRecord(documentField, z.number().min(0).max(1)).describe('항목별 인식 신뢰도 (0–1)'),
   warnings: z.array(

@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import type { Logger } from '../../logger.js';
 import type { LlmProvider } from '../../providers/llm.js';
+import { documentInfoSchema } from './ocr-idcard.schema.js';
 import { businessChecksumOk, findDate, residentChecksumOk } from './numbers.js';
 import { checkFields, type DocumentInfo, type FieldWarning, type ParsedDocument } from './parse.js';
 import { compact } from './text.js';
 
-const visionSchema = z.object({
-  type: z.enum(['주민등록증', '자동차운전면허증', '사업자등록증', 'none']),
-  name: z.string(),
-  id_number: z.string(),
-  representative: z.string(),
-  address: z.string(),
-  issue_date: z.string(),
-  biz_type: z.string(),
-  biz_item: z.string(),
+// Strict structured output wants every field present: `""` stands for "not on the document".
+const visionSchema = documentInfoSchema.extend({
+  type: z.enum([...documentInfoSchema.shape.type.options, 'none']),
   license_number: z.string(),
 });
 
