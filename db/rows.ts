@@ -23,7 +23,12 @@ type RawClient =
   | { unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<unknown[]> }
   | { query(text: string, params: unknown[]): Promise<{ rows: unknown[] }> };
 
-/** A PostgreSQL array literal of numbers, or of strings quoted and escaped. */
-export function arrayLiteral(values: ReadonlyArray<string | number>): string {
-  return `{${values.map((value) => (typeof value === 'number' ? String(value) : `"${value.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
+/** A PostgreSQL array literal of numbers, or of strings quoted and escaped; null is SQL NULL. */
+export function arrayLiteral(values: ReadonlyArray<string | number | null>): string {
+  return `{${values.map(elementLiteral).join(',')}}`;
+}
+
+function elementLiteral(value: string | number | null): string {
+  if (value === null) return 'NULL';
+  return typeof value === 'number' ? String(value) : `"${value.replace(/["\\]/g, '\\$&')}"`;
 }

@@ -22,6 +22,8 @@ function fakeQuota(start: Partial<Record<ApiId, number>>, options: { refundFails
         remaining: remaining - 1,
         monthlyQuota: 10,
         renewsAt: new Date('2026-12-01T00:00:00+09:00'),
+        holdId: '',
+        settledWithResult() {},
         async settle() {
           if (options.settleFails) throw new AppError('UNAVAILABLE', '호출을 기록하지 못했습니다.');
           settles.push(api);

@@ -98,6 +98,8 @@ function fakeQuota(counters: Partial<Record<ApiId, number>>) {
         remaining: remaining - 1,
         monthlyQuota: 100,
         renewsAt: new Date('2026-12-01T00:00:00+09:00'),
+        holdId: '',
+        settledWithResult() {},
         settle: async () => {},
         refund: async () => void left.set(api, (left.get(api) ?? 0) + 1),
       };

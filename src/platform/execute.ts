@@ -22,6 +22,12 @@ export interface OperationContext extends Caller {
    * used up). The executor gives it back when the run fails, unless the error `earns` it.
    */
   charge(api: ApiId): Promise<QuotaState>;
+  /**
+   * The operation's own call, charged before `run`: its hold, for a statement that writes the
+   * result and counts the call off together (then `settledWithResult()`). The executor's
+   * context has it; a context without a counter behind it (a unit test's) may not.
+   */
+  ownCall?(): Pick<QuotaLease, 'holdId' | 'settledWithResult'>;
 }
 
 /**
@@ -111,6 +117,10 @@ class RunContext implements OperationContext {
   // Read when the operation asks: a door may make the signal only then (api/operation-door.ts).
   get signal(): AbortSignal | undefined {
     return this.caller.signal;
+  }
+
+  ownCall(): QuotaLease {
+    return this.leases[0]!;
   }
 
   async charge(api: ApiId): Promise<QuotaLease> {

@@ -15,6 +15,14 @@ export interface QuotaLease extends QuotaState {
    * gives it back. 503 UNAVAILABLE when the hold was given back meanwhile. Harmless when repeated.
    */
   settle(): Promise<void>;
+  /**
+   * The hold row the call waits on, for an operation that records the call in the same statement
+   * as what it made (the shortener's link), so a crash between the two cannot leave one without
+   * the other. Empty when there is no hold row (a test's counter).
+   */
+  readonly holdId: string;
+  /** That statement counted the call off its hold: the charge stands and `settle()` has nothing left to do. */
+  settledWithResult(): void;
   /** Returns the call to the counter (an upstream failed); harmless when called twice. */
   refund(): Promise<void>;
 }

@@ -160,6 +160,10 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       remaining: grant.remaining,
       monthlyQuota: grant.monthlyQuota,
       renewsAt: grant.renewsAt,
+      holdId: grant.holdId,
+      settledWithResult() {
+        if (state === 'held') state = 'settled';
+      },
       async settle() {
         if (state !== 'held') return;
         state = 'settled';

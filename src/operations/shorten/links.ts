@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { linkClicks, shortLinks } from '../../../db/schema.js';
 import { arrayLiteral, rawRows } from '../../../db/rows.js';
+import { AppError } from '../../errors.js';
 import { Batcher } from '../../platform/batcher.js';
 import { randomBase62, sha256 } from '../../platform/secrets.js';
 
@@ -22,20 +23,59 @@ export interface LinkStoreOptions {
 
 export class CodeSpaceExhaustedError extends Error {}
 
+/** An insert refused because the asking call's hold was given back meanwhile. */
+const HOLD_GONE = Symbol('hold gone');
+
+/** 503: the call could not be recorded (its hold was given back: this instance was taken for dead), so nothing was made. */
+function callNotRecorded(): AppError {
+  return new AppError('UNAVAILABLE', '호출을 기록하지 못했습니다. 잠시 후 다시 시도하세요.', {}, 1);
+}
+
 /**
  * The links asked for in one moment, inserted by one statement (one commit instead of one
  * each): a row that hits the (account, url) or the code index is skipped, and its caller looks
  * up the existing link or draws another code.
+ *
+ * The same statement counts each new link's call off its quota hold (quota-hold-store.ts), so a
+ * link and its charge commit together: a process killed between the two can leave neither a
+ * link nobody paid for nor a charge without its link. A link whose hold is gone (the instance
+ * was taken for dead and its holds given back) is not made: its call is answered 503, unpaid.
+ * Holds are locked in the order takes and give-backs lock them, so none of them deadlock.
  */
-const INSERT_LINKS = `insert into short_links (account_id, code, url, url_hash)
-  select * from unnest($1::int[], $2::text[], $3::text[], $4::text[])
-  on conflict do nothing returning id, account_id as "accountId", code, url, created_at as "createdAt"`;
+const INSERT_LINKS = `with asked as (
+    select * from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::bigint[]) as t(account_id, code, url, url_hash, hold_id)
+  ),
+  held as (
+    select h.id from quota_holds h
+    join (select hold_id, count(*) as n from asked where hold_id is not null group by hold_id) wanted on wanted.hold_id = h.id
+    where h.units >= wanted.n
+    order by h.account_id, h.api, h.renews_at
+    for update of h
+  ),
+  inserted as (
+    insert into short_links (account_id, code, url, url_hash)
+    select account_id, code, url, url_hash from asked
+    where hold_id is null or hold_id in (select id from held)
+    on conflict do nothing
+    returning id, account_id, code, url, created_at
+  ),
+  counted as (
+    select asked.hold_id, count(*)::int as n from inserted join asked using (code) where asked.hold_id is not null group by asked.hold_id
+  ),
+  settled as (
+    update quota_holds h set units = h.units - counted.n from counted where h.id = counted.hold_id returning h.id
+  )
+  select id, account_id as "accountId", code, url, created_at as "createdAt", false as "holdGone" from inserted
+  union all
+  select null, null, code, null, null, true from asked where hold_id is not null and hold_id not in (select id from held)`;
 
 interface NewLink {
   accountId: number;
   code: string;
   url: string;
   urlHash: string;
+  /** The quota hold of the call asking for it: the link's insert counts the call off (see INSERT_LINKS). */
+  holdId: string | null;
 }
 
 /** Short links in the database. Codes are never deleted, so never reused. */
@@ -44,7 +84,7 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
   const maxAttempts = options.maxAttempts ?? 8;
 
   /** One insert for a batch; each link gets its row, or undefined when it was skipped. */
-  async function insertMany(links: NewLink[]): Promise<Array<ShortLink | undefined>> {
+  async function insertMany(links: NewLink[]): Promise<Array<ShortLink | typeof HOLD_GONE | undefined>> {
     // Codes stand for rows in the answer: a code drawn twice in one batch is drawn again.
     const codes = new Set<string>();
     for (const link of links) {
@@ -52,14 +92,19 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
       codes.add(link.code);
     }
     // On the driver, prepared: drizzle's query building cost as much as the insert.
-    const rows = await rawRows<ShortLink>(db, INSERT_LINKS, [
+    const rows = await rawRows<ShortLink & { holdGone: boolean }>(db, INSERT_LINKS, [
       arrayLiteral(links.map((link) => link.accountId)),
       arrayLiteral(links.map((link) => link.code)),
       arrayLiteral(links.map((link) => link.url)),
       arrayLiteral(links.map((link) => link.urlHash)),
+      arrayLiteral(links.map((link) => link.holdId)),
     ]);
     const byCode = new Map(rows.map((row) => [row.code, row]));
-    return links.map((link) => byCode.get(link.code));
+    return links.map((link) => {
+      const row = byCode.get(link.code);
+      if (row?.holdGone) return HOLD_GONE;
+      return row && { id: row.id, accountId: row.accountId, code: row.code, url: row.url, createdAt: row.createdAt };
+    });
   }
   const inserts = new Batcher(insertMany, 2);
 
@@ -76,11 +121,14 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
      * The account's code for a normalized URL, creating it if needed. Race-safe without
      * check-then-insert: the insert either wins, or hits the (account, url) unique index and
      * the existing row is read, or hits the code index and is retried with a new code.
+     * With `holdId` (the asking call's quota hold) a new link's insert also records the call:
+     * `created` links are paid for; an existing one's call is settled as usual.
      */
-    async getOrCreate(accountId: number, url: string): Promise<{ link: ShortLink; created: boolean }> {
+    async getOrCreate(accountId: number, url: string, holdId?: string): Promise<{ link: ShortLink; created: boolean }> {
       const urlHash = sha256(url);
       for (let attempt = 0; attempt < maxAttempts; attempt++) {
-        const inserted = await inserts.add({ accountId, code: generateCode(), url, urlHash });
+        const inserted = await inserts.add({ accountId, code: generateCode(), url, urlHash, holdId: holdId || null });
+        if (inserted === HOLD_GONE) throw callNotRecorded();
         if (inserted) return { link: inserted, created: true };
         const existing = await findByAccountUrl(accountId, urlHash);
         if (existing) return { link: existing, created: false };

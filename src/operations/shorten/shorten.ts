@@ -36,12 +36,15 @@ export function createShortenOperation(deps: ShortenDeps): Operation<typeof shor
       const url = normalizeTargetUrl(input.url, deps.shortUrlBase);
       await refuseListed(deps, ctx, url);
       const safetyCheck = input.check_harmful ? await checkSafety(deps, ctx, url) : undefined;
-      const { link } = await deps.links.getOrCreate(ctx.account.id, url).catch((error: unknown) => {
+      const ownCall = ctx.ownCall?.();
+      const { link, created } = await deps.links.getOrCreate(ctx.account.id, url, ownCall?.holdId).catch((error: unknown) => {
         if (error instanceof CodeSpaceExhaustedError) {
           throw new AppError('UNAVAILABLE', '단축 코드를 만들지 못했습니다. 잠시 후 다시 시도하세요.', {}, 1);
         }
         throw error;
       });
+      // A new link's insert recorded the call with it (links.ts); an existing link's call settles as usual.
+      if (created && ownCall?.holdId) ownCall.settledWithResult();
       deps.redirects.remember(link.code, { linkId: link.id, url: link.url });
       return {
         short_url: shortUrl(deps.shortUrlBase, link.code),
