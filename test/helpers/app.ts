@@ -63,7 +63,9 @@ export const testPasswords = {
 /** Starts the real express app over a real runtime on a free port. */
 export async function startTestApp(env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<TestApp> {
   // Listen first, so that the links the service prints (PUBLIC_BASE_URL) carry the real port.
-  const server: Server = createServer().listen(0, '127.0.0.1');
+  // Idle connections kept a minute: with node's 5 s, a test's next request on a pooled connection
+  // could meet the server closing it (ECONNRESET) when a loaded machine delays both timers.
+  const server: Server = createServer({ keepAliveTimeout: 60_000 }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Every test signs up from 127.0.0.1: the per-address limits are raised unless a test sets them.
