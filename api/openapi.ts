@@ -99,6 +99,12 @@ function answerOf(answer: Answer): Record<string, unknown> {
       }
     : {};
   if (answer.media === 'none') return { description: answer.description, ...headers };
+  if (answer.media === 'image')
+    return {
+      description: answer.description,
+      ...headers,
+      content: { 'image/svg+xml': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', format: 'binary' } } },
+    };
   if (answer.media === 'text/html')
     return { description: answer.description, ...headers, content: { 'text/html': { schema: { type: 'string' } } } };
   const json: Record<string, unknown> = {};

@@ -55,7 +55,7 @@ export interface Answer {
   schema?: z.ZodType;
   example?: unknown;
   /** Not JSON: the media type (an HTML page) or none at all (a redirect). */
-  media?: 'text/html' | 'none';
+  media?: 'text/html' | 'none' | 'image';
   headers?: Record<string, { description?: string; example: string }>;
 }
 
@@ -110,5 +110,5 @@ export function mountRoutes(runtime: Runtime, routes: readonly Route[]): Router 
 
 /** `/api/v1/keys/:id` → `/api/v1/keys/{id}`. */
 export function openApiPath(path: string): string {
-  return path.replace(/:(\w+)/g, '{$1}');
+  return path.replace(/:(\w+)/g, '{$1}').replace(/\\(.)/g, '$1');
 }

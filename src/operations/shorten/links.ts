@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { linkClicks, shortLinks } from '../../../db/schema.js';
 import { arrayLiteral, rawRows } from '../../../db/rows.js';
@@ -11,6 +11,14 @@ export interface ShortLink {
   code: string;
   url: string;
   createdAt: Date;
+  /** Issue 36/40: absent on a row fresh from the everyday insert (null there). */
+  expiresAt?: Date | null;
+  maxClicks?: number | null;
+  harmCategory?: string | null;
+  harmReason?: string | null;
+  harmFoundAt?: Date | null;
+  scannedAt?: Date | null;
+  clicksUsed?: number;
 }
 
 export interface LinkStoreOptions {
@@ -67,7 +75,15 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
     const [row] = await db
       .select()
       .from(shortLinks)
-      .where(and(eq(shortLinks.accountId, accountId), eq(shortLinks.urlHash, urlHash)));
+      // Links with an expiry or a click limit are never the shared one (the unique index is partial too).
+      .where(
+        and(
+          eq(shortLinks.accountId, accountId),
+          eq(shortLinks.urlHash, urlHash),
+          isNull(shortLinks.expiresAt),
+          isNull(shortLinks.maxClicks),
+        ),
+      );
     return row;
   }
 
