@@ -145,8 +145,11 @@ describe('POST /api/v1/url/shorten/bulk', () => {
       );
       expect(res.body.results.map((item: { success: boolean; code: number | string }) => (item.success ? 200 : item.code))).toEqual([200, 200, 429]);
       expect(res.body.results[2].error_code).toBe('QUOTA_EXCEEDED');
-      const check = await small.post('/api/v1/url/shorten/bulk', { urls: ['https://q.example/4'], check_harmful: true }, me.apiKey);
+      const fresh = await small.signUp();
+      const check = await small.post('/api/v1/url/shorten/bulk', { urls: ['https://q.example/4'], check_harmful: true }, fresh.apiKey);
       expect(check.status).toBe(403);
+      expect(check.body).toMatchObject({ error_code: 'SUBSCRIPTION_REQUIRED' });
+      expect(await small.remaining(fresh.apiKey, 'url-shortener')).toBe(2);
     } finally {
       await small.close();
     }
