@@ -143,7 +143,9 @@ describe('POST /api/v1/url/shorten/bulk', () => {
         { urls: ['https://q.example/1', 'https://q.example/2', 'https://q.example/3'] },
         me.apiKey,
       );
-      expect(res.body.results.map((item: { success: boolean; code: number | string }) => (item.success ? 200 : item.code))).toEqual([200, 200, 429]);
+      expect(res.body.results.map((item: { success: boolean; code: number | string }) => (item.success ? 200 : item.code))).toEqual([
+        200, 200, 429,
+      ]);
       expect(res.body.results[2].error_code).toBe('QUOTA_EXCEEDED');
       const fresh = await small.signUp();
       const check = await small.post('/api/v1/url/shorten/bulk', { urls: ['https://q.example/4'], check_harmful: true }, fresh.apiKey);
@@ -227,7 +229,7 @@ describe('QR codes', () => {
     expect(await decoder.qrText(bytes)).toBe(`${short_url}?qr=1`);
 
     expect((await fetch(`${app.url}/s/${code}/qr?format=gif`)).status).toBe(400);
-    expect((await (await fetch(`${app.url}/s/${code}/qr?size=9999`)).json()).field).toBe('size');
+    expect(((await (await fetch(`${app.url}/s/${code}/qr?size=9999`)).json()) as { field: string }).field).toBe('size');
     expect((await fetch(`${app.url}/s/ZZZZZ/qr`)).status).toBe(404);
 
     await click(code, { query: '?qr=1' });
