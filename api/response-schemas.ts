@@ -88,7 +88,10 @@ export const linkStatsBody = ok({
   devices: z.array(z.object({ name: z.string(), clicks: z.number().int() })).optional(),
   os: z.array(z.object({ name: z.string(), clicks: z.number().int() })).optional(),
   browsers: z.array(z.object({ name: z.string(), clicks: z.number().int() })).optional(),
-  countries: z.array(z.object({ name: z.string(), clicks: z.number().int() })).nullable().optional(),
+  countries: z
+    .array(z.object({ name: z.string(), clicks: z.number().int() }))
+    .nullable()
+    .optional(),
   countries_note: z.string().optional().describe('GEOIP_DB가 없을 때 국가 통계가 없는 이유'),
   status: z.enum(['active', 'expired', 'used_up', 'blocked']).optional(),
   expires_at: iso.nullable().optional(),

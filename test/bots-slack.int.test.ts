@@ -255,7 +255,10 @@ describe('slash commands', () => {
 
   it('/shorten with several URLs (or a pasted list) makes them through the bulk shortener, and remembers the channel', async () => {
     const answer = await (
-      await slashCommand('/shorten', 'https://example.com/bulk/one\n<https://example.com/bulk/two|two> not-a-url https://example.com/bulk/one')
+      await slashCommand(
+        '/shorten',
+        'https://example.com/bulk/one\n<https://example.com/bulk/two|two> not-a-url https://example.com/bulk/one',
+      )
     ).response();
     const text = textOf(answer);
     const codes = [...text.matchAll(/\/s\/([0-9A-Za-z]{5})/g)].map((match) => match[1]!);

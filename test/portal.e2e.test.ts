@@ -92,7 +92,11 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     const user = await app.signUp();
     const page = await browser.newPage({ viewport: { width: 1024, height: 900 } });
     await page.goto(app.url);
-    await page.evaluate((token) => sessionStorage.setItem('token', token), user.token);
+    await page.evaluate(
+      (token) =>
+        (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('token', token),
+      user.token,
+    );
     await page.reload();
     await page.locator('#try-key').fill(user.apiKey);
     await page.getByLabel('줄일 URL (한 줄에 하나, 최대 100개)').fill(`${landingUrl}?a=1\nnot-a-url\n${landingUrl}?b=2`);
@@ -114,7 +118,15 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     expect(await page.locator('#links-stats').textContent()).toContain('Windows');
     expect(await page.locator('#links-stats meter').count()).toBeGreaterThan(4);
     const qr = page.locator('#links-stats img');
-    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
+    await expect
+      .poll(() =>
+        qr.evaluate(
+          (img) =>
+            (img as unknown as { complete: boolean; naturalWidth: number }).complete &&
+            (img as unknown as { naturalWidth: number }).naturalWidth,
+        ),
+      )
+      .toBe(160);
     await page.close();
   });
 
