@@ -112,12 +112,17 @@ describe('POST /api/v1/url/shorten/bulk', () => {
     );
     expect(res.body.results[0]).toMatchObject({ success: true, max_clicks: 2 });
     expect(res.body.results[1].url).toBe('https://bulk.example/y?utm_source=a&utm_medium=b&utm_campaign=c');
-    expect(await app.remaining(me.apiKey, 'url-shortener')).toBe(before! - 2);
+    const defaults = await bulk(
+      { items: [{ url: 'https://bulk.example/z' }, { url: 'https://bulk.example/w', max_clicks: 9 }], max_clicks: 4 },
+      me.apiKey,
+    );
+    expect(defaults.body.results.map((item: { max_clicks: number }) => item.max_clicks)).toEqual([4, 9]);
+    expect(await app.remaining(me.apiKey, 'url-shortener')).toBe(before! - 4);
 
     const none = await bulk({ urls: ['nope', 'https://listed.example/'] }, me.apiKey);
     expect(none.status).toBe(200);
     expect(none.body).toMatchObject({ created: 0, failed: 2 });
-    expect(await app.remaining(me.apiKey, 'url-shortener')).toBe(before! - 2);
+    expect(await app.remaining(me.apiKey, 'url-shortener')).toBe(before! - 4);
   });
 
   it('refuses a malformed request as a whole: 400 naming the field', async () => {

@@ -24,7 +24,9 @@ export const bulkShortenSchema = z
       .min(1)
       .max(MAX_BULK)
       .optional()
-      .describe(`항목마다 단축 요청 본문과 같은 모양: {url, check_harmful?, expires_at?, max_clicks?, utm?} (최대 ${MAX_BULK}개)`),
+      .describe(
+        `항목마다 단축 요청 본문과 같은 모양: {url, check_harmful?, expires_at?, max_clicks?, utm?} (최대 ${MAX_BULK}개); 목록 밖의 옵션은 기본값`,
+      ),
     check_harmful: z.boolean().optional(),
     ...linkOptionsShape,
   })
@@ -73,7 +75,11 @@ export function createBulkShortenOperation(
     isFree: (output) => output.created === 0,
     async run(ctx, input) {
       const { urls, items, ...shared } = input;
-      const raws: unknown[] = items ?? (urls ?? []).map((url) => ({ ...shared, url }));
+      // Options given beside the list apply to every item; an item's own options win.
+      const defaults = Object.fromEntries(Object.entries(shared).filter(([, value]) => value !== undefined));
+      const raws: unknown[] = items
+        ? items.map((item) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? { ...defaults, ...item } : item))
+        : (urls ?? []).map((url) => ({ ...defaults, url }));
       // The executor took one call already: the first link made uses it.
       let ownCallUnused = true;
       const results: ItemResult[] = [];
