@@ -27,6 +27,8 @@ export interface Route<Params = any, Body = any> {
   auth: AuthKind;
   /** Path parameters, validated here: a failure is the contract's 400 naming the parameter. */
   params?: z.ZodType<Params>;
+  /** Query parameters, for the document (the handler reads and validates them itself). */
+  query?: z.ZodType;
   /**
    * The JSON body, its schema and an example for the docs. `validatedBy: 'route'` parses it here
    * (the handler gets the result); `'core'` leaves it to the account service or the operation

@@ -236,7 +236,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   await coordination.listen(
     SHORT_LINK_CHANNEL,
     (payload) => payload.startsWith('harm:') && redirects.forget(payload.slice(5)),
-    () => undefined,
+    // Listening again after a dropped connection: notices sent meanwhile are lost, so cached targets go.
+    () => redirects.forgetAll(),
   );
   linkRescan = createLinkRescan({
     store: shortLinks,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bulkShortenOutputSchema } from '../../src/operations/shorten/bulk.js';
-import { parseQrQuery, qrTarget, renderQr } from '../../src/operations/shorten/qr.js';
+import { parseQrQuery, QR_DEFAULT_SIZE, QR_MAX_SIZE, QR_MIN_SIZE, qrTarget, renderQr } from '../../src/operations/shorten/qr.js';
 import { shortUrl } from '../../src/operations/shorten/shorten.js';
 import { CATEGORY_LABEL } from '../../src/operations/url-detect/category-labels.js';
 import { quotaExceeded, subscriptionRequired } from '../../src/platform/subscriptions.js';
@@ -84,6 +84,10 @@ export function shortLinkPageRoutes(runtime: Runtime): Route[] {
         '단축 URL의 QR 코드 (쿼리 format=svg|png, 기본 svg; size=64~2048 픽셀, 기본 300). 오류 정정 M, 여백 4칸. QR로 연 클릭은 통계에서 따로 셉니다 (?qr=1)',
       auth: 'none',
       params: codeParams,
+      query: z.object({
+        format: z.enum(['svg', 'png']).optional().describe('이미지 형식 (기본 svg)'),
+        size: z.number().int().min(QR_MIN_SIZE).max(QR_MAX_SIZE).optional().describe(`한 변의 픽셀 수 (기본 ${QR_DEFAULT_SIZE})`),
+      }),
       answers: { 200: { description: 'QR 코드 이미지 (image/svg+xml 또는 image/png)', media: 'image' } },
       errors: [shortLinkNotFound()],
       handler: async ({ params }, req, res) => {

@@ -53,6 +53,8 @@ export interface Redirects {
   admit(target: Target, click: { counts: boolean }): Promise<Admission>;
   /** Issue 40: a rescan found the target harmful (here or on another instance): drop the cached target. */
   forget(code: string): void;
+  /** Forgets every cached target (after a lost connection to the other instances' notices). */
+  forgetAll(): void;
 }
 
 /** Issue 36/40: where the redirect asks about limited links and tells about clicks. */
@@ -166,6 +168,10 @@ export function createRedirects(
 
     forget(code: string): void {
       cache.delete(code);
+    },
+
+    forgetAll(): void {
+      cache.clear();
     },
   };
 }
