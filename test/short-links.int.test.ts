@@ -364,3 +364,21 @@ describe('rescan (URL_RESCAN) and click jumps', () => {
     expect((await click(code, { accept: 'application/json' })).status).toBe(403);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the new routes and fields', async () => {
+    const doc = (await app.get('/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/url/shorten/bulk', '/s/{code}/qr', '/s/{code}+']));
+    expect(doc.paths['/s/{code}/qr'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      'path:code',
+      'query:format',
+      'query:size',
+    ]);
+    expect(doc.paths['/s/{code}/qr'].get.responses['200'].content).toHaveProperty('image/png');
+    expect(doc.paths['/s/{code}'].get.responses).toHaveProperty('410');
+    const shorten = JSON.stringify(doc.paths['/api/v1/url/shorten'].post.requestBody);
+    for (const field of ['expires_at', 'max_clicks', 'utm']) expect(shorten).toContain(field);
+    const stats = JSON.stringify(doc.paths['/api/v1/url/shorten/{code}/stats'].get.responses['200']);
+    for (const field of ['unique_visitors', 'referrers', 'browsers', 'countries_note', 'safety']) expect(stats).toContain(field);
+  });
+});
