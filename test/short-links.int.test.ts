@@ -348,12 +348,18 @@ describe('rescan (URL_RESCAN) and click jumps', () => {
     const told = posted.find((post) => post.channelId === 'C-LINKS');
     expect(told?.text).toContain(`/s/${code}`);
     expect(told?.text).not.toContain('turns-bad.example');
-    // Checked links are not checked again within the period; clean ones are marked checked.
-    expect((await app.runtime.linkRescan.runOnce(86_400_000)).checked).toBe(0);
+    // Clean links are marked checked, and not checked again within half a period.
     const clean = (await shorten({ url: 'https://stays-clean.example/' })).body.code;
     now += 86_400_000;
     await app.runtime.linkRescan.runOnce(86_400_000);
-    expect((await stats(clean)).body.safety.state).toBe('ok');
+    const checked = (await stats(clean)).body.safety;
+    expect(checked).toMatchObject({ state: 'ok', checked_at: new Date(now).toISOString() });
+    // On the shared PostgreSQL another test file's pass (its own clock) may check it again meanwhile.
+    if (process.env.TEST_DB !== 'postgres') {
+      now += 3600_000;
+      await app.runtime.linkRescan.runOnce(86_400_000);
+      expect((await stats(clean)).body.safety.checked_at).toBe(checked.checked_at);
+    }
   });
 
   it('checks a link at once when its clicks jump', async () => {

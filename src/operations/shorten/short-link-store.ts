@@ -33,12 +33,13 @@ const CONSUME_CLICK = `update short_links set clicks_used = clicks_used + 1
   where id = $1 and max_clicks is not null and clicks_used < max_clicks returning clicks_used`;
 
 /**
- * Live links whose last check is older than the cutoff, oldest first, stamped as checked now in
- * the same statement: two instances running the rescan at once take different links.
+ * Live links whose last check is older than the cutoff (or stamped ahead of now by an instance
+ * whose clock runs ahead), oldest first, stamped as checked now in the same statement: two
+ * instances running the rescan at once take different links.
  */
 const CLAIM_FOR_RESCAN = `update short_links set scanned_at = $2::timestamptz where id in (
     select id from short_links
-    where harm_category is null and (scanned_at is null or scanned_at < $1::timestamptz)
+    where harm_category is null and (scanned_at is null or scanned_at < $1::timestamptz or scanned_at > $2::timestamptz)
       and (expires_at is null or expires_at > $2::timestamptz)
       and (max_clicks is null or clicks_used < max_clicks)
     order by scanned_at asc nulls first, id limit $3 for update skip locked)
