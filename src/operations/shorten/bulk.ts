@@ -4,7 +4,7 @@ import type { Operation } from '../../platform/execute.js';
 import { parseInput } from '../../validation.js';
 import { CodeSpaceExhaustedError } from './links.js';
 import type { ShortLinkStore } from './short-link-store.js';
-import { linkOptionsShape, shortenSchema, type ShortenInput } from './shorten.schema.js';
+import { linkOptionsShape, shortenSchema } from './shorten.schema.js';
 import { checkSafety, limitsOf, refuseListed, shortUrl, targetOf, type ShortenDeps, type ShortenOutput } from './shorten.js';
 import { targetOfLink } from './redirects.js';
 
@@ -139,4 +139,3 @@ function success(
   };
 }
 
-export type { ShortenInput };
