@@ -138,4 +138,3 @@ function success(
     ...(safetyCheck ? { safety_check: safetyCheck } : {}),
   };
 }
-
