@@ -11,6 +11,7 @@ import { docsPages, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
 import { redirectRoutes } from './routes/redirect.js';
+import { shortLinkPageRoutes, shortLinkRoutes } from './routes/short-links.js';
 import { urlListRoutes } from './routes/url-lists.js';
 import { urlScanRoutes } from './routes/url-scan.js';
 import { watchRoutes } from './routes/watches.js';
@@ -43,7 +44,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
   app.set('etag', false);
 
   // Every route is declared once (api/route.ts); /openapi.json is generated from the same list.
-  const early = [...redirectRoutes(runtime), ...healthRoutes(runtime, state)];
+  const early = [...shortLinkPageRoutes(runtime), ...redirectRoutes(runtime), ...healthRoutes(runtime, state)];
   const api = [
     ...accountRoutes(runtime),
     ...operationRoutes(runtime),
@@ -51,6 +52,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
     ...urlListRoutes(runtime),
     ...urlScanRoutes(runtime),
     ...businessRoutes(runtime),
+    ...shortLinkRoutes(runtime),
   ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
   const operations = operationDoor(runtime, api);

@@ -44,7 +44,7 @@ function cachedRedirect(runtime: Runtime): (req: IncomingMessage, res: ServerRes
     const code = url.slice(prefix.length, end === -1 ? undefined : end).replace(/\/$/, '');
     if (code.length !== 5) return false;
     const target = redirects.peek(code);
-    if (!target || redirects.warning(target)) return false;
+    if (!target || target.limited || redirects.warning(target)) return false;
     sendRedirect(req, res, redirects, target);
     return true;
   };

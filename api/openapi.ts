@@ -74,7 +74,9 @@ function operationOf(route: Route): object {
     tags: [route.tag],
     summary: route.summary,
     security: SECURITY[route.auth],
-    ...(route.params ? { parameters: parametersOf(route.params) } : {}),
+    ...(route.params || route.query
+      ? { parameters: [...(route.params ? parametersOf(route.params) : []), ...(route.query ? queryParametersOf(route.query) : [])] }
+      : {}),
     ...(route.body
       ? {
           requestBody: {
@@ -99,6 +101,12 @@ function answerOf(answer: Answer): Record<string, unknown> {
       }
     : {};
   if (answer.media === 'none') return { description: answer.description, ...headers };
+  if (answer.media === 'image')
+    return {
+      description: answer.description,
+      ...headers,
+      content: { 'image/svg+xml': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', format: 'binary' } } },
+    };
   if (answer.media === 'text/html')
     return { description: answer.description, ...headers, content: { 'text/html': { schema: { type: 'string' } } } };
   const json: Record<string, unknown> = {};
@@ -116,6 +124,18 @@ function parametersOf(params: z.ZodType): object[] {
     required: true,
     schema: property,
     ...(property.examples?.[0] !== undefined ? { example: property.examples[0] } : {}),
+  }));
+}
+
+/** Query parameters from the route's query schema (required as the schema says). */
+function queryParametersOf(query: z.ZodType): object[] {
+  const schema = jsonSchema(query, 'input') as { properties?: Record<string, { description?: string }>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: property,
+    ...(property.description ? { description: property.description } : {}),
   }));
 }
 

@@ -73,9 +73,40 @@ export const linkStatsBody = ok({
         total: z.number().int(),
         human: z.number().int(),
         bot: z.number().int(),
+        qr: z.number().int().optional().describe('QR 코드로 연 클릭'),
       }),
     ),
+    qr: z.number().int().optional().describe('QR 코드로 연 클릭 (?qr=1)'),
+    direct: z.number().int().optional(),
   }),
+  // Issue 36/40: honest statistics, limits and the rescan's verdict.
+  unique_visitors: z
+    .array(z.object({ date: z.string(), visitors: z.number().int() }))
+    .optional()
+    .describe('날짜별 순 방문자 (날마다 바뀌는 솔트로 만든 해시; 주소는 저장하지 않음)'),
+  referrers: z.array(z.object({ host: z.string(), clicks: z.number().int() })).optional(),
+  devices: z.array(z.object({ name: z.string(), clicks: z.number().int() })).optional(),
+  os: z.array(z.object({ name: z.string(), clicks: z.number().int() })).optional(),
+  browsers: z.array(z.object({ name: z.string(), clicks: z.number().int() })).optional(),
+  countries: z
+    .array(z.object({ name: z.string(), clicks: z.number().int() }))
+    .nullable()
+    .optional(),
+  countries_note: z.string().optional().describe('GEOIP_DB가 없을 때 국가 통계가 없는 이유'),
+  status: z.enum(['active', 'expired', 'used_up', 'blocked']).optional(),
+  expires_at: iso.nullable().optional(),
+  max_clicks: z.number().int().nullable().optional(),
+  clicks_used: z.number().int().nullable().optional(),
+  safety: z
+    .object({
+      state: z.enum(['unchecked', 'ok', 'harmful']),
+      category: z.string().nullable(),
+      reason: z.string().nullable(),
+      checked_at: iso.nullable(),
+      found_at: iso.nullable(),
+    })
+    .optional()
+    .describe('URL_RESCAN 재검사 결과: 유해로 바뀐 링크는 경고 페이지 뒤에 있습니다'),
 });
 
 export const urlListsBody = z.looseObject({

@@ -27,6 +27,8 @@ export interface Route<Params = any, Body = any> {
   auth: AuthKind;
   /** Path parameters, validated here: a failure is the contract's 400 naming the parameter. */
   params?: z.ZodType<Params>;
+  /** Query parameters, for the document (the handler reads and validates them itself). */
+  query?: z.ZodType;
   /**
    * The JSON body, its schema and an example for the docs. `validatedBy: 'route'` parses it here
    * (the handler gets the result); `'core'` leaves it to the account service or the operation
@@ -55,7 +57,7 @@ export interface Answer {
   schema?: z.ZodType;
   example?: unknown;
   /** Not JSON: the media type (an HTML page) or none at all (a redirect). */
-  media?: 'text/html' | 'none';
+  media?: 'text/html' | 'none' | 'image';
   headers?: Record<string, { description?: string; example: string }>;
 }
 
@@ -110,5 +112,5 @@ export function mountRoutes(runtime: Runtime, routes: readonly Route[]): Router 
 
 /** `/api/v1/keys/:id` → `/api/v1/keys/{id}`. */
 export function openApiPath(path: string): string {
-  return path.replace(/:(\w+)/g, '{$1}');
+  return path.replace(/:(\w+)/g, '{$1}').replace(/\\(.)/g, '$1');
 }

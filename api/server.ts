@@ -50,6 +50,24 @@ async function main(): Promise<void> {
   // Harmful-URL feeds refresh in-process (URL_LIST_REFRESH=off only reloads what others store).
   runtime.urlDetection.start(config.URL_LIST_REFRESH, cronScheduler);
 
+  // Live short links re-checked on URL_RESCAN (Asia/Seoul); `off` leaves it to other instances.
+  const rescanPeriod = config.URL_RESCAN === 'off' ? 0 : cronScheduler.periodMs(config.URL_RESCAN);
+  const linkRescan =
+    config.URL_RESCAN === 'off'
+      ? undefined
+      : cronScheduler.schedule(
+          config.URL_RESCAN,
+          () =>
+            runtime.linkRescan
+              .runOnce(rescanPeriod)
+              .catch((error: unknown) => runtime.logger.error({ err: error }, 'short link rescan failed')),
+          'Asia/Seoul',
+        );
+  runtime.logger.info(
+    { schedule: config.URL_RESCAN },
+    linkRescan ? 'short-link rescan scheduled (URL_RESCAN, Asia/Seoul)' : 'short-link rescan off in this instance (URL_RESCAN=off)',
+  );
+
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
     if (stopping) return;
@@ -63,6 +81,7 @@ async function main(): Promise<void> {
     clearTimeout(timer);
     await stopBotDoors(doors);
     await watchCron?.stop();
+    await linkRescan?.stop();
     await runtime.close();
     runtime.logger.info('stopped');
     runtime.logger.flush();

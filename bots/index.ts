@@ -23,7 +23,11 @@ export function botServices(runtime: Runtime): BotServices {
     workspaceLinks: platform.workspaceLinks,
     apiKeys: platform.apiKeys,
     watches,
-    extra: { businessStatus: runtime.business.status },
+    extra: {
+      businessStatus: runtime.business.status,
+      shortenBulk: runtime.shortenBulk,
+      linkOrigin: (accountId, codes, origin) => runtime.shortLinks.setOrigin(accountId, codes, origin),
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -113,10 +114,30 @@ export const shortLinks = pgTable(
     /** SHA-256 of the normalized URL: the per-account dedupe key (URLs can exceed index limits). */
     urlHash: text('url_hash').notNull(),
     createdAt: createdAt(),
+    /** Issue 36: after this instant the link answers 410 (null: never). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Issue 36: human clicks allowed (null: no limit); `clicksUsed` counts them atomically. */
+    maxClicks: integer('max_clicks'),
+    clicksUsed: integer('clicks_used').notNull().default(0),
+    /** Made from a chat (`/shorten`): the channel told when a rescan finds the target harmful. */
+    originPlatform: text('origin_platform'),
+    originWorkspace: text('origin_workspace'),
+    originChannel: text('origin_channel'),
+    /** Issue 40 item 6: the last rescan, and what it found when the target turned harmful. */
+    scannedAt: timestamp('scanned_at', { withTimezone: true }),
+    harmCategory: text('harm_category'),
+    harmReason: text('harm_reason'),
+    harmFoundAt: timestamp('harm_found_at', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('short_links_code_key').on(table.code),
-    uniqueIndex('short_links_account_url_key').on(table.accountId, table.urlHash),
+    // Links with a limit are each their own (a campaign's expiring link is not the everyday one).
+    uniqueIndex('short_links_account_url_key')
+      .on(table.accountId, table.urlHash)
+      .where(sql`expires_at IS NULL AND max_clicks IS NULL`),
+    index('short_links_rescan_idx')
+      .on(table.scannedAt.asc().nullsFirst(), table.id)
+      .where(sql`harm_category IS NULL`),
   ],
 );
 
@@ -140,6 +161,45 @@ export const linkClicks = pgTable(
   },
   (table) => [primaryKey({ columns: [table.linkId, table.minute, table.referrerHost, table.agentClass, table.isBot] })],
 );
+
+/**
+ * Clicks per link, day (Asia/Seoul) and facet: `source` (qr | direct), `device`, `os`,
+ * `browser`, `country` families, and `visitors` (new unique visitors that day). Values per link
+ * and day are capped in the recorder, so the table grows with days and links, not with input.
+ */
+export const linkClickFacets = pgTable(
+  'link_click_facets',
+  {
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => shortLinks.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    facet: text('facet').notNull(),
+    value: text('value').notNull(),
+    isBot: boolean('is_bot').notNull(),
+    clicks: integer('clicks').notNull(),
+  },
+  (table) => [primaryKey({ name: 'link_click_facets_pk', columns: [table.linkId, table.day, table.facet, table.value, table.isBot] })],
+);
+
+/** Today's and yesterday's visitor hashes (HMAC of address and agent under the day's salt); older days are deleted. */
+export const linkVisitors = pgTable(
+  'link_visitors',
+  {
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => shortLinks.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    visitor: text('visitor').notNull(),
+  },
+  (table) => [primaryKey({ name: 'link_visitors_pk', columns: [table.linkId, table.day, table.visitor] })],
+);
+
+/** One random salt per day, shared by the instances; deleted with the day's visitor hashes. */
+export const linkVisitorSalts = pgTable('link_visitor_salts', {
+  day: date('day').primaryKey(),
+  salt: text('salt').notNull(),
+});
 
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -408,6 +468,9 @@ export const schema = {
   subscriptions,
   shortLinks,
   linkClicks,
+  linkClickFacets,
+  linkVisitors,
+  linkVisitorSalts,
   urlListSources,
   urlListChunks,
   urlListModels,

@@ -145,6 +145,14 @@ const envSchema = z.object({
     'must be comma-separated host names (e.g. short.example,go.example)',
   ),
   WEBHOOK_ALLOW_INSECURE: flag,
+  /** Issue 40 item 6: re-check live short links on this schedule (node-cron syntax), or 'off'. */
+  URL_RESCAN: z
+    .string()
+    .trim()
+    .refine((value) => value === 'off' || cron.validate(value), "must be a node-cron expression (e.g. '0 4 * * *') or 'off'")
+    .default('0 4 * * *'),
+  /** Issue 36: a MaxMind-format GeoIP country database file (GeoLite2, DB-IP lite) for click statistics. */
+  GEOIP_DB: optionalText,
   /** Abuse limits (README "Limits and abuse"). */
   LOGIN_MAX_FAILURES: positiveInt(10),
   LOGIN_MAX_PER_ADDRESS: positiveInt(30),

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   EMAIL_TAKEN: 409,
+  /** Issue 36: a short link that expired or used up its `max_clicks`. */
+  GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   HARMFUL_URL: 422,
   UNPROCESSABLE: 422,
@@ -61,6 +63,7 @@ const ENGLISH_DEFAULTS: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: 'The request did not arrive in time; the connection is closed.',
   CONFLICT: 'This conflicts with something that already exists.',
   EMAIL_TAKEN: 'This email is already registered.',
+  GONE: 'This short link no longer opens.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
   HARMFUL_URL: 'The URL was judged harmful.',
   UNPROCESSABLE: 'The request could not be processed.',

@@ -17,6 +17,11 @@ import { createClickRecorder } from './operations/shorten/clicks.js';
 import { createLinkStore, type LinkStoreOptions } from './operations/shorten/links.js';
 import { createRedirects, type Redirects } from './operations/shorten/redirects.js';
 import { createLinkStats, type LinkStats } from './operations/shorten/stats.js';
+import { createBulkShortenOperation } from './operations/shorten/bulk.js';
+import { createFacetRecorder, referrerHosts } from './operations/shorten/click-facets-store.js';
+import { createLinkRescan, type LinkRescan } from './operations/shorten/rescan.js';
+import { createShortLinkStore, type ShortLinkStore } from './operations/shorten/short-link-store.js';
+import { openGeoIp } from './providers/geoip.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
 import { createUrlScanOperation } from './operations/url-scan/url-scan.js';
@@ -42,6 +47,8 @@ import { createTracker, type TrackerOptions } from './providers/tracker.js';
 
 /** How often a PostgreSQL instance looks for calls held by instances that died. */
 const HOLD_RECOVERY_INTERVAL_MS = 5_000;
+/** Instances tell each other here about short links a rescan put behind the warning page. */
+const SHORT_LINK_CHANNEL = 'short_links';
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -112,6 +119,11 @@ export interface Runtime {
   business: Business;
   /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
   ocrStats(): { workers: number; busy: number; queued: number };
+  /** Issue 36: limited links, a link's chat origin; `POST /url/shorten/bulk` (one `url-shortener` call per link made). */
+  shortLinks: ShortLinkStore;
+  shortenBulk: ReturnType<typeof createBulkShortenOperation>;
+  /** Issue 40 item 6: `URL_RESCAN`'s pass over live short links, and the click-jump checks. */
+  linkRescan: LinkRescan;
   /** Flushes buffered work and closes the database. */
   close(): Promise<void>;
 }
@@ -206,7 +218,36 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     expander: config.URL_EXPAND ? createShortLinkExpander({ shorteners: shortenerHosts(config.URL_EXPAND_SHORTENERS) }) : undefined,
     ...options.urlLists,
   });
-  const redirects = createRedirects(links, clicks, { safety: urlDetection.engine });
+  /** Issue 36/40: expiring and click-limited links, the statistics' facets (GEOIP_DB), the rescan. */
+  const shortLinks = createShortLinkStore(db);
+  const geo = config.GEOIP_DB ? await openGeoIp(config.GEOIP_DB) : undefined;
+  if (geo) logger.info({ databaseType: geo.databaseType }, 'GEOIP_DB opened: short-link statistics by country');
+  else logger.info('GEOIP_DB not set: short-link statistics without country');
+  const facets = createFacetRecorder(db, logger, { clock, geo });
+  let linkRescan: LinkRescan | undefined;
+  const redirects = createRedirects(links, clicks, {
+    safety: urlDetection.engine,
+    limits: shortLinks,
+    facets,
+    onHumanClick: (linkId) => linkRescan?.onHumanClick(linkId),
+    clock,
+  });
+  // A link found harmful by any instance's rescan leaves every instance's redirect cache.
+  await coordination.listen(
+    SHORT_LINK_CHANNEL,
+    (payload) => payload.startsWith('harm:') && redirects.forget(payload.slice(5)),
+    // Listening again after a dropped connection: notices sent meanwhile are lost, so cached targets go.
+    () => redirects.forgetAll(),
+  );
+  linkRescan = createLinkRescan({
+    store: shortLinks,
+    checker: options.urlChecker ?? urlDetection.engine,
+    announce: (code) => coordination.notify(SHORT_LINK_CHANNEL, `harm:${code}`),
+    notifier: options.watches?.notifier,
+    shortUrlBase: config.SHORT_URL_BASE,
+    clock,
+    logger,
+  });
 
   /** The embedded OCR engine: its workers start on the first image, so start-up stays fast. */
   let ocrPool: OcrEngine | undefined;
@@ -254,6 +295,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     redirects,
     urlChecker: options.urlChecker ?? urlDetection.engine,
     subscriptions,
+    shortLinks,
+    clock,
     businessChecks: business.checks,
   });
 
@@ -270,7 +313,26 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     operations,
     redirects,
     urlDetection,
-    linkStats: createLinkStats({ links, clicks, shortUrlBase: config.SHORT_URL_BASE }),
+    linkStats: createLinkStats({
+      links,
+      clicks,
+      shortUrlBase: config.SHORT_URL_BASE,
+      facets,
+      referrers: (linkId) => referrerHosts(db, linkId),
+      geoConfigured: geo !== undefined,
+      clock,
+    }),
+    shortLinks,
+    linkRescan,
+    shortenBulk: createBulkShortenOperation({
+      links,
+      limited: shortLinks,
+      redirects,
+      urlChecker: options.urlChecker ?? urlDetection.engine,
+      shortUrlBase: config.SHORT_URL_BASE,
+      usage: subscriptions,
+      clock,
+    }),
     delivery,
     watches: watches.service,
     watchOperation: watches.operation,
@@ -289,6 +351,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await keyCache.close();
       await urlDetection.stop();
       await clicks.stop();
+      await linkRescan?.idle();
+      await facets.stop();
       await ocrPool?.close();
       await messageOcrPool?.close();
       await database.close();

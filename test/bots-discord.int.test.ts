@@ -196,6 +196,17 @@ describe('slash commands', () => {
     expect(res.body.data.embeds[0].description).toMatch(new RegExp(`^${app.url}/s/[0-9A-Za-z]{5}$`));
   });
 
+  it('/shorten with several URLs answers one field per URL through the bulk shortener', async () => {
+    const res = await interact(
+      command('shorten', [{ name: 'url', type: 3, value: 'https://example.com/d/one https://example.com/d/two ftp://nope' }]),
+    );
+    expect(res.body.type).toBe(4);
+    const fields: Array<{ name: string; value: string }> = res.body.data.embeds[0].fields;
+    expect(fields.map((field) => field.name)).toEqual(['https://example.com/d/one', 'https://example.com/d/two']);
+    for (const field of fields) expect(field.value).toMatch(new RegExp(`^${app.url}/s/[0-9A-Za-z]{5}$`));
+    expect(res.body.data.allowed_mentions).toEqual({ parse: [] });
+  });
+
   it('/kb subcommands reach the knowledge chatbot', async () => {
     const payload = command('kb', [
       { name: 'add', type: 1, options: [{ name: 'content', type: 3, value: '환불은 구매 후 7일 이내에 가능합니다' }] },

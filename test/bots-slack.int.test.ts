@@ -253,6 +253,26 @@ describe('slash commands', () => {
     expect(textOf(answer)).toContain('https://example.com/some/long/path');
   });
 
+  it('/shorten with several URLs (or a pasted list) makes them through the bulk shortener, and remembers the channel', async () => {
+    const answer = await (
+      await slashCommand(
+        '/shorten',
+        'https://example.com/bulk/one\n<https://example.com/bulk/two|two> not-a-url https://example.com/bulk/one',
+      )
+    ).response();
+    const text = textOf(answer);
+    const codes = [...text.matchAll(/\/s\/([0-9A-Za-z]{5})/g)].map((match) => match[1]!);
+    expect(new Set(codes).size).toBe(2);
+    expect(text).toContain('짧은 링크 2개');
+    const { rawRows } = await import('../db/rows.js');
+    const rows = await rawRows<{ origin_platform: string; origin_channel: string; origin_workspace: string }>(
+      app.runtime.db,
+      'select origin_platform, origin_channel, origin_workspace from short_links where code = $1',
+      [codes[0]!],
+    );
+    expect(rows[0]).toEqual({ origin_platform: 'slack', origin_channel: 'C1', origin_workspace: TEAM });
+  });
+
   it('/bizcheck answers each number with its NTS status, ephemeral; a bad number is named and never sent', async () => {
     const asked = nts.requests.length;
     const closed = await (await slashCommand('/bizcheck', '124-81-00998')).response();

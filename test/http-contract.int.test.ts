@@ -30,7 +30,8 @@ function expressRoutes(express: Express): string[] {
     for (const layer of stack) {
       if (layer.route) {
         for (const method of Object.keys(layer.route.methods).filter((name) => name !== '_all')) {
-          found.push(`${method.toUpperCase()} ${layer.route.path}`);
+          // An escaped character of the express path (`/s/:code\\+`) is the character itself in the document.
+          found.push(`${method.toUpperCase()} ${String(layer.route.path).replace(/\\(.)/g, '$1')}`);
         }
       } else if (Array.isArray(layer.handle?.stack)) walk(layer.handle.stack);
     }

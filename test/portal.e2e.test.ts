@@ -88,6 +88,48 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     await page.close();
   });
 
+  it('shortens several URLs at once and draws a link’s statistics with its QR code', async () => {
+    const user = await app.signUp();
+    const page = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+    await page.goto(app.url);
+    await page.evaluate(
+      (token) =>
+        (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('token', token),
+      user.token,
+    );
+    await page.reload();
+    await page.locator('#try-key').fill(user.apiKey);
+    await page.getByLabel('줄일 URL (한 줄에 하나, 최대 100개)').fill(`${landingUrl}?a=1\nnot-a-url\n${landingUrl}?b=2`);
+    await page.getByRole('button', { name: '한 번에 줄이기' }).click();
+    await page.locator('#links-bulk-result li').nth(2).waitFor();
+    const rows = await page.locator('#links-bulk-result li').allTextContents();
+    expect(rows[0]).toMatch(/\/s\/[0-9A-Za-z]{5} \(만듦\)$/);
+    expect(rows[1]).toContain('⚠');
+    const shortUrl = (await page.locator('#links-bulk-result li a').first().textContent())!;
+    await fetch(shortUrl, {
+      redirect: 'manual',
+      headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0 Safari/537.36' },
+    });
+
+    await page.getByLabel('통계를 볼 코드 또는 짧은 링크').fill(shortUrl);
+    await page.getByRole('button', { name: '통계 보기' }).click();
+    await page.locator('#links-state').waitFor();
+    expect(await page.locator('#links-state').textContent()).toContain('사용 중');
+    expect(await page.locator('#links-stats').textContent()).toContain('Windows');
+    expect(await page.locator('#links-stats meter').count()).toBeGreaterThan(4);
+    const qr = page.locator('#links-stats img');
+    await expect
+      .poll(() =>
+        qr.evaluate(
+          (img) =>
+            (img as unknown as { complete: boolean; naturalWidth: number }).complete &&
+            (img as unknown as { naturalWidth: number }).naturalWidth,
+        ),
+      )
+      .toBe(160);
+    await page.close();
+  });
+
   it('shows the harmful-URL feeds after login: name, category, entries, fetched at, last error', async () => {
     const fetchedAt = new Date('2026-11-22T06:00:04Z');
     await app.runtime.db.insert(urlListSources).values([

@@ -36,6 +36,7 @@ function setup(verdict: UrlVerdict, counters: Partial<Record<ApiId, number>>) {
   const deps: ShortenDeps = {
     links: {
       getOrCreate: async (accountId, url) => ({ link: { id: 7, accountId, code: 'aZ3k9', url, createdAt: new Date() }, created: true }),
+      createLimited: async (accountId, url, limits) => ({ id: 8, accountId, code: 'bY4m2', url, createdAt: new Date(), ...limits }),
     },
     redirects: { remember: (code) => void remembered.push(code) },
     urlChecker: { check: async () => verdict },

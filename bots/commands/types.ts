@@ -8,7 +8,7 @@ import type { InputOf, Operation, OutputOf } from '../../src/platform/execute.js
 import type { Business } from '../../src/operations/business/business.js';
 import type { Quota } from '../../src/platform/quota.js';
 import type { BotPlatform, WorkspaceLinks } from '../../src/platform/workspace-links.js';
-import type { Operations } from '../../src/runtime.js';
+import type { Operations, Runtime } from '../../src/runtime.js';
 
 export type Locale = 'ko' | 'en';
 
@@ -88,6 +88,10 @@ export interface BotServices {
 /** `/bizcheck`: the National Tax Service's status check (an `ocr-idcard` call per number). */
 export interface ExtraOperations {
   businessStatus: Business['status'];
+  /** `/shorten` with several URLs: the bulk shortener (one `url-shortener` call per link made). */
+  shortenBulk?: Runtime['shortenBulk'];
+  /** Remembers the chat a link was made from, told if a rescan finds its target harmful (not an operation: no charge). */
+  linkOrigin?: Runtime['shortLinks']['setOrigin'];
 }
 
 export interface CommandContext {

@@ -53,8 +53,8 @@ export function startWatchCron(poller: WatchPoller, expression: string, logger: 
  * tick while the previous run still goes; `periodMs` is the time between two runs.
  */
 export const cronScheduler = {
-  schedule(expression: string, job: () => Promise<unknown>): { stop(): Promise<void> } {
-    const task = cron.schedule(expression, job, { noOverlap: true });
+  schedule(expression: string, job: () => Promise<unknown>, timezone?: string): { stop(): Promise<void> } {
+    const task = cron.schedule(expression, job, { noOverlap: true, ...(timezone ? { timezone } : {}) });
     return {
       async stop() {
         await task.stop();

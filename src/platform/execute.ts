@@ -21,14 +21,17 @@ export interface OperationContext extends Caller {
    * Takes one call of `api` from the caller's counter (403 without a subscription, 429 when
    * used up). The executor gives it back when the run fails, unless the error `earns` it.
    */
-  charge(api: ApiId): Promise<QuotaState>;
+  charge(api: ApiId): Promise<QuotaState & Partial<RecordableCall>>;
   /**
-   * The operation's own call, charged before `run`: its hold, for a statement that writes the
-   * result and counts the call off together (then `settledWithResult()`). The executor's
-   * context has it; a context without a counter behind it (a unit test's) may not.
+   * The operation's own call, charged before `run`, for a statement that writes the result and
+   * counts the call off together. The executor's context has it (and `charge` answers its calls
+   * the same way); a context without a counter behind it (a unit test's) may not.
    */
-  ownCall?(): Pick<QuotaLease, 'holdId' | 'settledWithResult'>;
+  ownCall?(): RecordableCall;
 }
+
+/** A charged call's hold, and how to say a statement of the operation's own counted it off with its result. */
+export type RecordableCall = Pick<QuotaLease, 'holdId' | 'settledWithResult'>;
 
 /**
  * An operation: the catalogue id it charges (once, before `run`), the schema every door

@@ -9,6 +9,9 @@ export interface ClickInfo {
   linkId: number;
   referrer?: string | undefined;
   userAgent?: string | undefined;
+  /** Issue 36: the visitor's address (country, unique visitors; never stored) and the QR marker. */
+  ip?: string | undefined;
+  qr?: boolean;
 }
 
 export interface AgentClass {

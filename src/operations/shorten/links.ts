@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { linkClicks, shortLinks } from '../../../db/schema.js';
 import { arrayLiteral, rawRows } from '../../../db/rows.js';
@@ -12,6 +12,14 @@ export interface ShortLink {
   code: string;
   url: string;
   createdAt: Date;
+  /** Issue 36/40: absent on a row fresh from the everyday insert (null there). */
+  expiresAt?: Date | null;
+  maxClicks?: number | null;
+  harmCategory?: string | null;
+  harmReason?: string | null;
+  harmFoundAt?: Date | null;
+  scannedAt?: Date | null;
+  clicksUsed?: number;
 }
 
 export interface LinkStoreOptions {
@@ -22,6 +30,8 @@ export interface LinkStoreOptions {
 }
 
 export class CodeSpaceExhaustedError extends Error {}
+
+const NO_LIMITS = { expiresAt: null, maxClicks: null };
 
 /** An insert refused because the asking call's hold was given back meanwhile. */
 const HOLD_GONE = Symbol('hold gone');
@@ -43,7 +53,8 @@ function callNotRecorded(): AppError {
  * Holds are locked in the order takes and give-backs lock them, so none of them deadlock.
  */
 const INSERT_LINKS = `with asked as (
-    select * from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::bigint[]) as t(account_id, code, url, url_hash, hold_id)
+    select * from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[], $7::int[])
+      as t(account_id, code, url, url_hash, hold_id, expires_at, max_clicks)
   ),
   held as (
     select h.id from quota_holds h
@@ -53,11 +64,11 @@ const INSERT_LINKS = `with asked as (
     for update of h
   ),
   inserted as (
-    insert into short_links (account_id, code, url, url_hash)
-    select account_id, code, url, url_hash from asked
+    insert into short_links (account_id, code, url, url_hash, expires_at, max_clicks)
+    select account_id, code, url, url_hash, expires_at, max_clicks from asked
     where hold_id is null or hold_id in (select id from held)
     on conflict do nothing
-    returning id, account_id, code, url, created_at
+    returning id, account_id, code, url, created_at, expires_at, max_clicks
   ),
   counted as (
     select asked.hold_id, count(*)::int as n from inserted join asked using (code) where asked.hold_id is not null group by asked.hold_id
@@ -65,9 +76,10 @@ const INSERT_LINKS = `with asked as (
   settled as (
     update quota_holds h set units = h.units - counted.n from counted where h.id = counted.hold_id returning h.id
   )
-  select id, account_id as "accountId", code, url, created_at as "createdAt", false as "holdGone" from inserted
+  select id, account_id as "accountId", code, url, created_at as "createdAt", expires_at as "expiresAt", max_clicks as "maxClicks",
+    false as "holdGone" from inserted
   union all
-  select null, null, code, null, null, true from asked where hold_id is not null and hold_id not in (select id from held)`;
+  select null, null, code, null, null, null, null, true from asked where hold_id is not null and hold_id not in (select id from held)`;
 
 interface NewLink {
   accountId: number;
@@ -76,6 +88,15 @@ interface NewLink {
   urlHash: string;
   /** The quota hold of the call asking for it: the link's insert counts the call off (see INSERT_LINKS). */
   holdId: string | null;
+  /** Issue 36's limits: a link with either is never the account's shared link for its URL. */
+  expiresAt: string | null;
+  maxClicks: number | null;
+}
+
+/** An expiry or a click limit (issue 36). */
+export interface LinkLimits {
+  expiresAt?: Date | undefined;
+  maxClicks?: number | undefined;
 }
 
 /** Short links in the database. Codes are never deleted, so never reused. */
@@ -98,12 +119,17 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
       arrayLiteral(links.map((link) => link.url)),
       arrayLiteral(links.map((link) => link.urlHash)),
       arrayLiteral(links.map((link) => link.holdId)),
+      arrayLiteral(links.map((link) => link.expiresAt)),
+      arrayLiteral(links.map((link) => link.maxClicks)),
     ]);
     const byCode = new Map(rows.map((row) => [row.code, row]));
-    return links.map((link) => {
-      const row = byCode.get(link.code);
-      if (row?.holdGone) return HOLD_GONE;
-      return row && { id: row.id, accountId: row.accountId, code: row.code, url: row.url, createdAt: row.createdAt };
+    return links.map(({ code }) => {
+      const row = byCode.get(code);
+      if (!row) return undefined;
+      if (row.holdGone) return HOLD_GONE;
+      // Raw rows: postgres.js gives this statement's times as text, PGlite as dates.
+      const { holdGone: _, createdAt, expiresAt, ...made } = row;
+      return { ...made, createdAt: new Date(createdAt), expiresAt: expiresAt == null ? null : new Date(expiresAt) };
     });
   }
   const inserts = new Batcher(insertMany, 2);
@@ -112,7 +138,15 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
     const [row] = await db
       .select()
       .from(shortLinks)
-      .where(and(eq(shortLinks.accountId, accountId), eq(shortLinks.urlHash, urlHash)));
+      // Links with an expiry or a click limit are never the shared one (the unique index is partial too).
+      .where(
+        and(
+          eq(shortLinks.accountId, accountId),
+          eq(shortLinks.urlHash, urlHash),
+          isNull(shortLinks.expiresAt),
+          isNull(shortLinks.maxClicks),
+        ),
+      );
     return row;
   }
 
@@ -127,12 +161,29 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
     async getOrCreate(accountId: number, url: string, holdId?: string): Promise<{ link: ShortLink; created: boolean }> {
       const urlHash = sha256(url);
       for (let attempt = 0; attempt < maxAttempts; attempt++) {
-        const inserted = await inserts.add({ accountId, code: generateCode(), url, urlHash, holdId: holdId || null });
+        const inserted = await inserts.add({ accountId, code: generateCode(), url, urlHash, holdId: holdId || null, ...NO_LIMITS });
         if (inserted === HOLD_GONE) throw callNotRecorded();
         if (inserted) return { link: inserted, created: true };
         const existing = await findByAccountUrl(accountId, urlHash);
         if (existing) return { link: existing, created: false };
         // Otherwise the code was taken: draw another.
+      }
+      throw new CodeSpaceExhaustedError(`no free short code after ${maxAttempts} attempts`);
+    },
+
+    /**
+     * A new link with an expiry or a click limit: never deduplicated, so never shared with an
+     * everyday link; with `holdId` its insert records the call, as `getOrCreate`'s does.
+     */
+    async createLimited(accountId: number, url: string, limits: LinkLimits, holdId?: string): Promise<ShortLink> {
+      const urlHash = sha256(url);
+      const expiresAt = limits.expiresAt?.toISOString() ?? null;
+      const maxClicks = limits.maxClicks ?? null;
+      for (let attempt = 0; attempt < maxAttempts; attempt++) {
+        const inserted = await inserts.add({ accountId, code: generateCode(), url, urlHash, holdId: holdId || null, expiresAt, maxClicks });
+        if (inserted === HOLD_GONE) throw callNotRecorded();
+        if (inserted) return inserted;
+        // Only the code can collide: draw another.
       }
       throw new CodeSpaceExhaustedError(`no free short code after ${maxAttempts} attempts`);
     },

@@ -4,6 +4,8 @@ import type { UrlSafetyChecker } from '../url-detect/checker.js';
 import { defineOperation } from '../operation-module.js';
 import type { LinkStore } from './links.js';
 import type { Redirects } from './redirects.js';
+import type { ShortLinkStore } from './short-link-store.js';
+import type { Clock } from '../../clock.js';
 import { checkNeedsSubscription, createShortenOperation, judgedHarmful, listedHarmful } from './shorten.js';
 import { shortenOutputSchema, shortenSchema } from './shorten.schema.js';
 
@@ -35,12 +37,21 @@ export const shortenModule = defineOperation({
     },
   },
   errors: () => [judgedHarmful(EXAMPLE_VERDICT, 998), listedHarmful(EXAMPLE_VERDICT, 999), checkNeedsSubscription()],
-  create: (deps: { links: LinkStore; redirects: Redirects; urlChecker: UrlSafetyChecker; subscriptions: Subscriptions; config: Config }) =>
+  create: (deps: {
+    links: LinkStore;
+    redirects: Redirects;
+    urlChecker: UrlSafetyChecker;
+    subscriptions: Subscriptions;
+    config: Config;
+    shortLinks?: ShortLinkStore;
+    clock?: Clock;
+  }) =>
     createShortenOperation({
       links: deps.links,
       redirects: deps.redirects,
       urlChecker: deps.urlChecker,
       shortUrlBase: deps.config.SHORT_URL_BASE,
       usage: deps.subscriptions,
+      clock: deps.clock,
     }),
 });
