@@ -148,7 +148,9 @@ export function createGuardStore(db: Database, clock: Clock) {
     async record(incidents: IncidentInput[]): Promise<void> {
       if (incidents.length === 0) return;
       const now = clock();
-      await db.insert(linkGuardIncidents).values(incidents.map(({ accountId, ...rest }) => ({ ...rest, accountId: accountId ?? null, createdAt: now })));
+      await db
+        .insert(linkGuardIncidents)
+        .values(incidents.map(({ accountId, ...rest }) => ({ ...rest, accountId: accountId ?? null, createdAt: now })));
     },
 
     /** The newest incidents of a workspace (`/guard log`). */
@@ -176,7 +178,10 @@ export function createGuardStore(db: Database, clock: Clock) {
     /** Deletes incidents older than the retention (housekeeping); returns how many went. */
     async purge(): Promise<number> {
       const cutoff = new Date(clock().getTime() - INCIDENT_RETENTION_DAYS * 24 * 60 * 60 * 1000);
-      const rows = await db.delete(linkGuardIncidents).where(lt(linkGuardIncidents.createdAt, cutoff)).returning({ id: linkGuardIncidents.id });
+      const rows = await db
+        .delete(linkGuardIncidents)
+        .where(lt(linkGuardIncidents.createdAt, cutoff))
+        .returning({ id: linkGuardIncidents.id });
       return rows.length;
     },
   };

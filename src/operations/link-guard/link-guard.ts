@@ -11,7 +11,14 @@ import type { BotPlatform, WorkspaceLinks } from '../../platform/workspace-links
 import type { UrlSafetyChecker, UrlVerdict } from '../url-detect/checker.js';
 import { urlDetectSchema } from '../url-detect/url-detect.schema.js';
 import { extractUrls, MAX_URLS } from '../url-scan/extract-urls.js';
-import { createGuardStore, type ChannelRef, type GuardAction, type GuardedChannel, type GuardLocale, type GuardStore } from './guard-store.js';
+import {
+  createGuardStore,
+  type ChannelRef,
+  type GuardAction,
+  type GuardedChannel,
+  type GuardLocale,
+  type GuardStore,
+} from './guard-store.js';
 import { createTenantQueue, type TenantQueueOptions } from './tenant-queue.js';
 
 /** A message seen in a channel: only its link-bearing texts, never stored or logged. */
@@ -92,6 +99,8 @@ export function createLinkGuard(deps: LinkGuardDeps) {
   const verdicts = new LRUCache<string, CachedVerdict>({ max: 50_000 });
   const channels = new LRUCache<string, { channel: GuardedChannel | null; at: number }>({ max: 20_000 });
   const allowLists = new LRUCache<string, { hosts: string[]; at: number }>({ max: 5_000 });
+  /** Hosts already warned about under a message: an edit or an unfurl added later is not warned twice. */
+  const warned = new LRUCache<string, true>({ max: 50_000, ttl: 24 * 60 * 60_000 });
   const now = () => deps.clock().getTime();
   const channelKey = (ref: ChannelRef) => `${ref.platform}:${ref.workspaceId}:${ref.channelId}`;
   const workspaceKey = (platform: BotPlatform, workspaceId: string) => `${platform}:${workspaceId}`;
@@ -160,6 +169,9 @@ export function createLinkGuard(deps: LinkGuardDeps) {
       if (!verdict.isMalicious) continue;
       const finalHost = verdict.finalUrl ? hostOf(verdict.finalUrl) : undefined;
       if (finalHost && isAllowed(finalHost, allowed)) continue;
+      const warnedKey = `${channelKey(message)}\n${message.messageId}\n${host}`;
+      if (warned.has(warnedKey)) continue;
+      warned.set(warnedKey, true);
       const finding: Finding = {
         host,
         ...(finalHost && finalHost !== host ? { finalHost } : {}),
@@ -219,7 +231,8 @@ export function createLinkGuard(deps: LinkGuardDeps) {
       if (result === 'dropped') {
         const dropped = queue.stats(tenant).dropped;
         // One line per hundred dropped messages: a flood must not flood the log too.
-        if (dropped % 100 === 1) logger.warn({ platform: message.platform, workspace: message.workspaceId, dropped }, 'guard queue full: messages not checked');
+        if (dropped % 100 === 1)
+          logger.warn({ platform: message.platform, workspace: message.workspaceId, dropped }, 'guard queue full: messages not checked');
       }
       return result;
     },

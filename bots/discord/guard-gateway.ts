@@ -1,0 +1,75 @@
+import type { REST } from '@discordjs/rest';
+import type { Logger } from '../../src/logger.js';
+import type { GuardedMessage, GuardResponder, LinkGuard } from '../../src/operations/link-guard/link-guard.js';
+import { messageParts } from '../../src/operations/url-scan/message-parts.js';
+import { guardWarning, quotaNotice } from '../guard/warning.js';
+import { toDiscordMessage } from './render.js';
+
+/** The fields of a gateway MESSAGE_CREATE / MESSAGE_UPDATE the guard reads (API v10). */
+export interface GatewayMessage {
+  id?: string;
+  channel_id?: string;
+  guild_id?: string;
+  author?: { id?: string; bot?: boolean };
+  webhook_id?: string;
+  content?: string;
+  embeds?: unknown[];
+}
+
+/**
+ * The link guard's Discord side: gateway messages of guarded channels go to the guard (a
+ * partial MESSAGE_UPDATE, e.g. the embeds Discord adds after posting, too). A harmful link
+ * gets a reply the channel sees, with no mentions; in `hide` mode the message is deleted first
+ * when the bot has Manage Messages, and the reply says whether it could. Texts are never logged.
+ */
+export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger) {
+  let botUserId: string | undefined;
+
+  const responder: GuardResponder = {
+    async warn(message, warning) {
+      let hidden: 'hidden' | 'not_hidden' | 'warn' = 'warn';
+      if (warning.channel.mode === 'hide') {
+        hidden = await rest.delete(`/channels/${message.channelId}/messages/${message.messageId}`).then(
+          () => 'hidden' as const,
+          (error: unknown) => {
+            logger.info({ err: error, channel: message.channelId }, 'guard could not delete the message (Manage Messages?)');
+            return 'not_hidden' as const;
+          },
+        );
+      }
+      const reply = toDiscordMessage(guardWarning(warning.channel, warning.findings, hidden));
+      await rest.post(`/channels/${message.channelId}/messages`, {
+        body: {
+          ...reply,
+          // A deleted message can no longer be replied to: the warning is then posted plainly.
+          ...(hidden === 'hidden' ? {} : { message_reference: { message_id: message.messageId, fail_if_not_exists: false } }),
+        },
+      });
+      return hidden === 'hidden' ? 'hidden' : hidden === 'not_hidden' ? 'warned_not_hidden' : 'warned';
+    },
+    async quotaNotice(message, channel, why) {
+      await rest.post(`/channels/${message.channelId}/messages`, { body: toDiscordMessage(quotaNotice(channel, why)) });
+    },
+  };
+
+  return {
+    /** A raw gateway packet: READY gives the bot's own id, messages go to the guard. */
+    handle(packet: { t?: string | null; d?: unknown }): void {
+      if (packet.t === 'READY') botUserId = (packet.d as { user?: { id?: string } }).user?.id;
+      if (packet.t !== 'MESSAGE_CREATE' && packet.t !== 'MESSAGE_UPDATE') return;
+      const message = packet.d as GatewayMessage;
+      if (!message.id || !message.channel_id || !message.guild_id) return;
+      if (message.author?.id && message.author.id === botUserId) return;
+      const guarded: GuardedMessage = {
+        platform: 'discord',
+        workspaceId: message.guild_id,
+        channelId: message.channel_id,
+        messageId: message.id,
+        posterId: message.author?.id ?? message.webhook_id ?? 'unknown',
+        // Attachments are files on Discord's CDN, not links a person follows: only text and embeds.
+        parts: [message.content ?? '', ...messageParts({ embeds: message.embeds ?? [] })],
+      };
+      void guard.submit(guarded, responder).catch((error: unknown) => logger.warn({ err: error }, 'guard submit failed'));
+    },
+  };
+}
