@@ -70,8 +70,8 @@ export interface RuntimeOptions {
   watches?: WatchOptions;
   /** Harmful-URL feeds: download settings, scheduler and clock (tests). */
   urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists' | 'expander'>;
-  /** The link guard's queue bounds (tests make them small). */
-  linkGuard?: Pick<LinkGuardDeps, 'queue'>;
+  /** The link guard's queue bounds (tests make them small) and an observer of its outcomes (tests wait on it). */
+  linkGuard?: Pick<LinkGuardDeps, 'queue' | 'observe'>;
 }
 
 export type { Operations };

@@ -61,6 +61,16 @@ export interface LinkGuardDeps {
   checker: UrlSafetyChecker;
   workspaceLinks: Pick<WorkspaceLinks, 'accountFor'>;
   queue?: Partial<TenantQueueOptions>;
+  /** Told how each submitted message ended (tests wait on it instead of sleeping). */
+  observe?: (event: GuardOutcome) => void;
+}
+
+/** How the guard's look at one message ended. */
+export interface GuardOutcome {
+  platform: BotPlatform;
+  workspaceId: string;
+  messageId: string;
+  outcome: Submitted | 'unlinked' | 'clean' | 'warned' | 'quota_stopped' | 'failed';
 }
 
 /** The same URL in the same workspace within this time is answered from the cache (issue 40). */
@@ -138,12 +148,21 @@ export function createLinkGuard(deps: LinkGuardDeps) {
     return verdict;
   }
 
-  async function inspect(message: GuardedMessage, channel: GuardedChannel, urls: string[], responder: GuardResponder): Promise<void> {
+  const observe = (message: GuardedMessage, outcome: GuardOutcome['outcome']) =>
+    deps.observe?.({ platform: message.platform, workspaceId: message.workspaceId, messageId: message.messageId, outcome });
+
+  async function inspect(
+    message: GuardedMessage,
+    channel: GuardedChannel,
+    urls: string[],
+    responder: GuardResponder,
+  ): Promise<GuardOutcome['outcome']> {
     const account = await deps.workspaceLinks.accountFor(message);
     if (!account) {
       logger.info({ platform: message.platform, workspace: message.workspaceId }, 'guarded channel in an unlinked workspace: not checked');
-      return;
+      return 'unlinked';
     }
+    let stopped = false;
     const allowed = await allowedHosts(message.platform, message.workspaceId);
     const findings: Finding[] = [];
     const incidents: Array<Finding & { urlHash: string }> = [];
@@ -161,6 +180,7 @@ export function createLinkGuard(deps: LinkGuardDeps) {
             channels.delete(channelKey(message));
             await responder.quotaNotice(message, channel, error.code === 'QUOTA_EXCEEDED' ? 'quota' : 'subscription');
           }
+          stopped = true;
           break;
         }
         logger.warn({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard check failed');
@@ -186,7 +206,7 @@ export function createLinkGuard(deps: LinkGuardDeps) {
       await store.clearQuotaNotice(message);
       channels.delete(channelKey(message));
     }
-    if (findings.length === 0) return;
+    if (findings.length === 0) return stopped ? 'quota_stopped' : 'clean';
     let action: GuardAction = 'not_warned';
     try {
       action = await responder.warn(message, { channel, findings });
@@ -208,7 +228,13 @@ export function createLinkGuard(deps: LinkGuardDeps) {
       })),
     );
     logger.info({ platform: message.platform, workspace: message.workspaceId, harmful: findings.length, action }, 'guard warned');
+    return 'warned';
   }
+
+  const done = (message: GuardedMessage, outcome: Submitted): Submitted => {
+    observe(message, outcome);
+    return outcome;
+  };
 
   return {
     store,
@@ -219,15 +245,20 @@ export function createLinkGuard(deps: LinkGuardDeps) {
      */
     async submit(message: GuardedMessage, responder: GuardResponder): Promise<Submitted> {
       const channel = await channelOf(message);
-      if (!channel) return 'not_guarded';
+      if (!channel) return done(message, 'not_guarded');
       const urls = extractUrls(message.parts, MAX_URLS).urls.filter((url) => urlDetectSchema.safeParse({ url }).success);
-      if (urls.length === 0) return 'no_links';
+      if (urls.length === 0) return done(message, 'no_links');
       const tenant = workspaceKey(message.platform, message.workspaceId);
       const result = queue.push(tenant, () =>
-        inspect(message, channel, urls, responder).catch((error: unknown) =>
-          logger.error({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard failed'),
+        inspect(message, channel, urls, responder).then(
+          (outcome) => observe(message, outcome),
+          (error: unknown) => {
+            logger.error({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard failed');
+            observe(message, 'failed');
+          },
         ),
       );
+      if (result === 'dropped') observe(message, 'dropped');
       if (result === 'dropped') {
         const dropped = queue.stats(tenant).dropped;
         // One line per hundred dropped messages: a flood must not flood the log too.
