@@ -16,6 +16,13 @@ export interface GatewayMessage {
   embeds?: unknown[];
 }
 
+/** An embed without its pictures and video (`image.url`, `thumbnail.url`): media shown, not links followed. */
+function withoutMedia(embed: unknown): unknown {
+  if (embed === null || typeof embed !== 'object') return embed;
+  const { image: _image, thumbnail: _thumbnail, video: _video, ...rest } = embed as Record<string, unknown>;
+  return rest;
+}
+
 /**
  * The link guard's Discord side: gateway messages of guarded channels go to the guard (a
  * partial MESSAGE_UPDATE, e.g. the embeds Discord adds after posting, too). A harmful link
@@ -67,7 +74,7 @@ export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger)
         messageId: message.id,
         posterId: message.author?.id ?? message.webhook_id ?? 'unknown',
         // Attachments are files on Discord's CDN, not links a person follows: only text and embeds.
-        parts: [message.content ?? '', ...messageParts({ embeds: message.embeds ?? [] })],
+        parts: [message.content ?? '', ...messageParts({ embeds: (message.embeds ?? []).map(withoutMedia) }, { images: false })],
       };
       void guard.submit(guarded, responder).catch((error: unknown) => logger.warn({ err: error }, 'guard submit failed'));
     },

@@ -3,7 +3,6 @@ import type { Logger } from '../../src/logger.js';
 import { messageParts } from '../../src/operations/url-scan/message-parts.js';
 import type { GuardedMessage, GuardResponder, LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import { guardWarning, quotaNotice } from '../guard/warning.js';
-import { decodeSlackText } from './mrkdwn.js';
 import { toSlackMessage } from './render.js';
 
 interface ChannelMessage {
@@ -104,14 +103,13 @@ export function registerSlackGuard(app: App, guard: LinkGuard, logger: Logger): 
   });
 }
 
-/** A Slack message's texts: its decoded text and its link markup's targets, plus attachments, blocks and unfurls. */
+/**
+ * A Slack message's texts as Slack sends them: the extractor reads the `<url|label>` markup and
+ * its escapes itself (decoding first would glue `_italic_` marks onto links), plus attachments,
+ * blocks and unfurls. Pictures (`image_url`, `thumb_url`) are not links a person follows.
+ */
 function slackParts(message: ChannelMessage): string[] {
-  const text = message.text ?? '';
-  return [
-    decodeSlackText(text, 'url'),
-    decodeSlackText(text, 'label'),
-    ...messageParts({ attachments: message.attachments, blocks: message.blocks }),
-  ];
+  return [message.text ?? '', ...messageParts({ attachments: message.attachments, blocks: message.blocks }, { images: false })];
 }
 
 /** The thread a warning goes to: the message's own thread, or a new one under it. */
