@@ -4,7 +4,7 @@ import { createCommandRunner } from './commands/runner.js';
 import type { BotServices } from './commands/types.js';
 import { createDiscordDoor } from './discord/discord-door.js';
 import { doorLogLines } from './door-summary.js';
-import { guardLogLines } from './guard/summary.js';
+import { guardLogLines } from './guard-summary.js';
 import type { BotDoor } from './door.js';
 import { createSlackDoor } from './slack/slack-bot.js';
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import QRCode from 'qrcode';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardOutcome } from '../src/operations/link-guard/link-guard.js';
@@ -19,6 +20,7 @@ const CHANNEL = 'C0GUARDED';
 const EXPORTED = 'chat-payloads/slack/zulip_exported_message_with_links.json';
 const BOT_MESSAGE = 'chat-payloads/slack/zulip_message_from_slack_integration_bot.json';
 const THREAD = 'chat-payloads/slack/vercel-chat_slack.json';
+const DM = 'chat-payloads/slack/vercel-chat_dm-slack-direct.json';
 const present = sharedDataPresent(EXPORTED) && sharedDataPresent(BOT_MESSAGE) && sharedDataPresent(THREAD);
 const recorded = (path: string) => JSON.parse(readFileSync(sharedDataPath(path), 'utf8'));
 
@@ -256,6 +258,77 @@ describe.skipIf(!present)('link guard on Slack', () => {
     expect(notices[0]?.body.thread_ts).toBeUndefined();
     expect(posts(h, 'C0SPENT').filter((call) => call.body.thread_ts === first.ts)).toHaveLength(1);
     expect(await h.app.remaining(spender.apiKey, 'harmful-url-detection')).toBe(0);
+  });
+});
+
+async function messageShortcut(h: Harness, callbackId: string, message: Record<string, unknown>) {
+  const responseUrl = h.slack.responseUrl();
+  const payload = {
+    type: 'message_action',
+    callback_id: callbackId,
+    trigger_id: `trigger-${++h.counter}`,
+    team: { id: TEAM, domain: 'guard-test' },
+    user: { id: `U${++h.counter}`, name: 'tester' },
+    channel: { id: CHANNEL, name: 'general' },
+    message: { type: 'message', ts: '1.2', ...message },
+    message_ts: '1.2',
+    response_url: responseUrl,
+    token: 'legacy',
+    action_ts: '1.3',
+  };
+  await postSigned(h, new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded');
+  const answer = await h.slack.waitFor(() => h.slack.responses(responseUrl)[0]?.body);
+  return JSON.stringify(answer.blocks ?? []) + (answer.text ?? '');
+}
+
+/** A DM as Slack sends it (recorded `vercel-chat_dm-slack-direct.json`), with the test's text and files. */
+async function directMessage(h: Harness, text: string, files?: unknown[]) {
+  const dm = JSON.parse(readFileSync(sharedDataPath(DM), 'utf8')).directDM.event;
+  const before = h.slack.api('chat.postMessage').filter((call) => call.body.channel === dm.channel).length;
+  await sendEvent(h, { ...dm, text, team: TEAM, ...(files ? { subtype: 'file_share', files } : {}) });
+  const posted = await h.slack.waitFor(
+    () => h.slack.api('chat.postMessage').filter((call) => call.body.channel === dm.channel)[before],
+    60_000,
+  );
+  return JSON.stringify(posted.body);
+}
+
+describe.skipIf(!present || !sharedDataPresent(DM))('"스미싱 검사" and direct messages', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ ocr: { size: 1 } });
+    const owner = await h.app.signUp();
+    await h.app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, owner.apiKey);
+    await slash(h, owner.apiKey, { command: '/link', user: 'UADMIN' });
+  });
+  afterAll(async () => {
+    await h?.app.close();
+    await h?.slack.close();
+  });
+
+  it('the message shortcut says a delivery lure with a look-alike link is smishing, and why', async () => {
+    const shown = await messageShortcut(h, 'smishing_check', {
+      text: '[CJ대한통운] 고객님 택배가 주소지 불일치로 반송 예정입니다. 주소확인 hxxp://cj-track[.]example/a',
+    });
+    expect(shown).toContain('스미싱으로 보입니다');
+    expect(shown).toContain('링크(cj-track[.]example)는 CJ대한통운의 공식 주소가 아닙니다');
+    expect(shown).toContain('http://cj-track.example/a');
+  });
+
+  it('a QR code sent to the bot is decoded and its harmful link shown defanged', async () => {
+    const qr = await QRCode.toBuffer('https://casino-king.xyz/event', { width: 300 });
+    const link = h.slack.addFile('qr.png', qr);
+    const shown = await directMessage(h, '', [
+      { id: 'qr.png', mimetype: 'image/png', size: qr.length, url_private: link, url_private_download: link },
+    ]);
+    expect(shown).toContain('casino-king[.]xyz');
+    expect(shown).not.toContain('casino-king.xyz');
+  });
+
+  it('a pasted text with a link is checked; one without gets the help', async () => {
+    expect(await directMessage(h, '국민은행 보안 인증 http://kbstar-login.xyz/verify 에서 해 주세요')).toContain('kbstar-login[.]xyz');
+    expect(await directMessage(h, '안녕하세요')).toContain('스미싱인지 검사합니다');
   });
 });
 

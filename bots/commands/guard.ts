@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normaliseHost } from '../../src/operations/link-guard/link-guard.js';
 import type { ChannelRef } from '../../src/operations/link-guard/guard-store.js';
-import { defang } from '../guard/warning.js';
+import { defang } from './guard-warning.js';
 import { defineCommand, text } from './options.js';
 import type { CommandContext, Reply, Text } from './types.js';
 import { categoryName } from './urls.js';

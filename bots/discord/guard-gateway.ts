@@ -2,7 +2,7 @@ import type { REST } from '@discordjs/rest';
 import type { Logger } from '../../src/logger.js';
 import type { GuardedMessage, GuardResponder, LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import { messageParts } from '../../src/operations/url-scan/message-parts.js';
-import { guardWarning, quotaNotice } from '../guard/warning.js';
+import { guardWarning, quotaNotice } from '../commands/guard-warning.js';
 import { toDiscordMessage } from './render.js';
 
 /** The fields of a gateway MESSAGE_CREATE / MESSAGE_UPDATE the guard reads (API v10). */

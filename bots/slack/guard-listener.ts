@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import type { Logger } from '../../src/logger.js';
 import { messageParts } from '../../src/operations/url-scan/message-parts.js';
 import type { GuardedMessage, GuardResponder, LinkGuard } from '../../src/operations/link-guard/link-guard.js';
-import { guardWarning, quotaNotice } from '../guard/warning.js';
+import { guardWarning, quotaNotice } from '../commands/guard-warning.js';
 import { toSlackMessage } from './render.js';
 
 interface ChannelMessage {

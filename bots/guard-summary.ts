@@ -1,4 +1,4 @@
-import type { Config } from '../../src/config.js';
+import type { Config } from '../src/config.js';
 
 /**
  * What the start-up log says about the link guard on each platform: whether it can run and,

@@ -1,8 +1,8 @@
 import type { GuardedChannel } from '../../src/operations/link-guard/guard-store.js';
 import type { Finding } from '../../src/operations/link-guard/link-guard.js';
-import type { Locale, Reply, Text } from '../commands/types.js';
-import { translateText } from '../commands/texts.js';
-import { categoryName } from '../commands/urls.js';
+import type { Locale, Reply, Text } from './types.js';
+import { translateText } from './texts.js';
+import { categoryName } from './urls.js';
 
 /**
  * A host or a text written so no client turns it into a link: every dot between two
