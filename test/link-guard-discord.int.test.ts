@@ -205,6 +205,23 @@ describe.skipIf(!sharedDataPresent(PAYLOADS))('link guard on Discord', () => {
     expect(postsIn(CHANNEL)).toHaveLength(before);
   });
 
+  it("shows the incidents to the linked account over HTTP (the portal's panel), and to nobody else", async () => {
+    const mine = await app.get('/api/v1/guard/incidents', { authorization: `Bearer ${owner.token}` });
+    expect(mine.status).toBe(200);
+    const incidents = mine.body.incidents as Array<Record<string, unknown>>;
+    expect(incidents.map((incident) => incident.host)).toContain('kbstar-login.xyz');
+    expect(incidents[0]).toMatchObject({ platform: 'discord', workspace_id: GUILD });
+    expect(JSON.stringify(incidents)).not.toMatch(/https?:\/\/|보안 인증 필요/);
+    const byKey = await app.get('/api/v1/guard/incidents', { 'x-api-key': owner.apiKey });
+    expect(byKey.body.incidents).toHaveLength(incidents.length);
+    const stranger = await app.signUp();
+    expect((await app.get('/api/v1/guard/incidents', { authorization: `Bearer ${stranger.token}` })).body).toEqual({
+      success: true,
+      incidents: [],
+    });
+    expect((await app.get('/api/v1/guard/incidents')).status).toBe(401);
+  });
+
   it('ignores channels that are not guarded', async () => {
     const message = recordedMessage('https://casino-king.xyz/event', '888888888888888888');
     discord.dispatch('MESSAGE_CREATE', message);

@@ -388,5 +388,5 @@ describe.skipIf(!present)('link guard under a flood', () => {
     expect(h.outcomes.filter((event) => event.workspaceId === 'T0FLOOD' && event.outcome === 'clean')).toHaveLength(201);
     expect(floodChecks).toBe(201);
     expect(posts(h, 'CT0FLOOD')).toHaveLength(0);
-  });
+  }, 300_000); // 500 signed events through Bolt on a shared machine: a budget, not a speed assertion
 });

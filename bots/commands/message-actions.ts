@@ -49,8 +49,8 @@ export interface TargetMessage {
   /** Links the message carries besides its text (Slack attachments and blocks, Discord embeds). */
   urls?: string[];
   image?: ImageSource;
-  /** A DM's picture: read as an ID document when it holds no link ("스미싱 검사" only). */
-  idFallback?: boolean;
+  /** A DM's picture: read as an ID document first, checked for smishing when it is none ("스미싱 검사" only). */
+  idFirst?: boolean;
 }
 
 const MAX_URLS = 10;

@@ -11,8 +11,8 @@ export interface SmishingTarget {
   /** Links the message carries besides its text (Slack attachments and blocks, Discord embeds). */
   urls?: string[];
   image?: ImageSource;
-  /** A DM's picture: when it holds no link it is read as an ID document instead (CONTRACT §6). */
-  idFallback?: boolean;
+  /** A DM's picture: read as an ID document first; one that is none is checked for smishing (CONTRACT §6). */
+  idFirst?: boolean;
 }
 
 /**
@@ -29,16 +29,18 @@ export async function smishingCheck(ctx: CommandContext, target: SmishingTarget)
       text: ctx.t({ ko: '검사할 글이나 이미지가 없는 메시지입니다.', en: 'The message has no text or image to check.' }),
       tone: 'info',
     };
-  let body;
-  try {
-    body = await ctx.run(ctx.extra.urlScan, { ...(text ? { text } : {}), ...(image ? { base64_image: image.toString('base64') } : {}) });
-  } catch (error) {
-    // A DM's ID photo is still read when this account cannot check links (no subscription, no calls left).
-    const refused = error instanceof AppError && (error.code === 'SUBSCRIPTION_REQUIRED' || error.code === 'QUOTA_EXCEEDED');
-    if (target.idFallback && image && refused) return readIdImage(ctx, image);
-    throw error;
+  if (target.idFirst && image) {
+    // Most pictures sent to the bot are ID documents: read as one (a refusal is free), else an SMS screenshot or a QR code.
+    try {
+      return await readIdImage(ctx, image);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'UNPROCESSABLE')) throw error;
+    }
   }
-  if (target.idFallback && image && body.urls_found === 0 && !body.is_smishing) return readIdImage(ctx, image);
+  const body = await ctx.run(ctx.extra.urlScan, {
+    ...(text ? { text } : {}),
+    ...(image ? { base64_image: image.toString('base64') } : {}),
+  });
   const harmful = body.urls.filter((url) => url.is_malicious).length;
   const fields = body.urls.slice(0, 20).map((url) => ({
     name: `${url.is_malicious ? '⚠️' : '✅'} ${url.is_malicious ? defang(url.url) : url.url}`,

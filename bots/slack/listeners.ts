@@ -111,8 +111,8 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     });
   }
 
-  // Every direct message is answered: a screenshot or QR code is checked as "스미싱 검사" and an
-  // image without a link (or a PDF) is read as `/idcard`; another file is refused with what the
+  // Every direct message is answered: an image or PDF is read as `/idcard`, and an image that is
+  // no ID document is checked as "스미싱 검사" (an SMS screenshot or a QR code); another file is refused with what the
   // bot can read; a text with links is checked, another gets what the bot can do. The answer stays in the DM.
   app.event('message', async ({ event, body, client }) => {
     const message = event as DirectMessage;
@@ -139,7 +139,7 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     });
     if (file?.mimetype === 'application/pdf') return runner.run(who, 'idcard', {}, image(file));
     if (file)
-      return runner.runAction(who, 'smishing_check', { text: decodeSlackText(message.text ?? ''), image: image(file), idFallback: true });
+      return runner.runAction(who, 'smishing_check', { text: decodeSlackText(message.text ?? ''), image: image(file), idFirst: true });
     if (files.length > 0) {
       const type = files[0]?.mimetype ?? files[0]?.filetype ?? '?';
       return {
