@@ -83,7 +83,9 @@ export const guardCommand = defineCommand({
   async handle(ctx, options): Promise<Reply> {
     const { invocation } = ctx;
     const guard = ctx.extra.linkGuard;
-    if (!invocation.workspaceId || !invocation.channelId) return note(ctx, T.onlyInChannel, 'info');
+    // A Slack DM (`D…`) is no channel to guard: its messages are answered as "스미싱 검사" anyway.
+    if (!invocation.workspaceId || !invocation.channelId || (invocation.platform === 'slack' && invocation.channelId.startsWith('D')))
+      return note(ctx, T.onlyInChannel, 'info');
     const ref: ChannelRef = { platform: invocation.platform, workspaceId: invocation.workspaceId, channelId: invocation.channelId };
 
     if (options.sub === 'status') return status(ctx, ref);
