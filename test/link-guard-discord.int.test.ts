@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBotDoors } from '../bots/index.js';
 import type { GuardOutcome } from '../src/operations/link-guard/link-guard.js';
+import { createLogger } from '../src/logger.js';
 import { discordKeyPair, startFakeDiscord, type FakeDiscord } from './fakes/discord-server.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
@@ -97,6 +98,27 @@ function outcomeOf(messageId: string) {
 }
 
 const postsIn = (channel: string) => discord.find('POST', `/api/v10/channels/${channel}/messages`);
+
+describe('link guard on Discord without the Message Content intent', () => {
+  it('reconnects without the guard and says what is missing', async () => {
+    const refusing = await startFakeDiscord();
+    refusing.refuseIntents(MESSAGE_CONTENT);
+    const lines: string[] = [];
+    const other = await startTestApp(
+      { DISCORD_BOT_TOKEN: 'test-bot-token', DISCORD_API_URL: refusing.apiUrl, DISCORD_GATEWAY: '1', LOG_LEVEL: 'info' },
+      { logger: createLogger('info', { write: (line: string) => void lines.push(line) }) },
+    );
+    try {
+      await startBotDoors(other.doors, other.runtime.logger);
+      expect(refusing.identifies.map((identify) => (identify.intents & MESSAGE_CONTENT) !== 0)).toEqual([true, false]);
+      expect(lines.join('\n')).toContain('the Message Content intent is not enabled');
+      expect(lines.join('\n')).toContain('Discord gateway connected');
+    } finally {
+      await other.close();
+      await refusing.close();
+    }
+  });
+});
 
 describe.skipIf(!sharedDataPresent(PAYLOADS))('link guard on Discord', () => {
   it('identifies with the guild-message and Message Content intents', () => {
@@ -220,6 +242,36 @@ describe.skipIf(!sharedDataPresent(PAYLOADS))('link guard on Discord', () => {
       incidents: [],
     });
     expect((await app.get('/api/v1/guard/incidents')).status).toBe(401);
+  });
+
+  it('answers the "스미싱 검사" context menu on a message, privately', async () => {
+    const id = String(900_000 + ++counter);
+    const payload = {
+      ...command('unused'),
+      id,
+      token: `interaction-token-${id}`,
+      data: {
+        id: 'cmd',
+        name: '스미싱 검사',
+        type: 3,
+        target_id: 'm1',
+        resolved: {
+          messages: {
+            m1: { id: 'm1', content: '[우체국] 등기우편 2회 미배달, 반송 예정입니다. 확인: hxxp://epost-kr[.]xyz/a', embeds: [] },
+          },
+        },
+      },
+    };
+    const deferred = await interact(payload);
+    expect(deferred.body).toEqual({ type: 5, data: { flags: 1 << 6 } });
+    const edit = await discord.waitFor(
+      () => discord.find('PATCH', `/webhooks/${APP_ID}/interaction-token-${id}/messages/@original`)[0]?.body,
+      60_000,
+    );
+    const shown = JSON.stringify(edit);
+    expect(shown).toContain('스미싱으로 보입니다');
+    expect(shown).toContain('우체국');
+    expect(edit.allowed_mentions).toEqual({ parse: [] });
   });
 
   it('ignores channels that are not guarded', async () => {
