@@ -134,7 +134,8 @@ export function createLinkGuard(deps: LinkGuardDeps) {
 
   /** The verdict of one URL for a workspace: from the cache, or checked and charged. */
   async function verdictFor(account: Account, message: GuardedMessage, url: string): Promise<CachedVerdict> {
-    const key = `${workspaceKey(message.platform, message.workspaceId)}\n${url}`;
+    // Keyed by the URL's hash: the cache keeps no address a member posted.
+    const key = `${workspaceKey(message.platform, message.workspaceId)}\n${sha256(url)}`;
     const cached = verdicts.get(key);
     if (cached && now() - cached.at < VERDICT_TTL_MS) return cached;
     const { output } = await executeOperation(
