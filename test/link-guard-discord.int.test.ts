@@ -274,6 +274,24 @@ describe.skipIf(!sharedDataPresent(PAYLOADS))('link guard on Discord', () => {
     expect(edit.allowed_mentions).toEqual({ parse: [] });
   });
 
+  it('guards the threads of a guarded channel (parent known from THREAD_CREATE)', async () => {
+    const thread = '999999999999999999';
+    discord.dispatch('THREAD_CREATE', {
+      id: thread,
+      guild_id: GUILD,
+      parent_id: CHANNEL,
+      type: 11,
+      name: '이벤트 문의',
+      owner_id: '1033044521375764530',
+      thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: '2026-11-27T00:00:00.000Z', locked: false },
+      newly_created: true,
+    });
+    const message = recordedMessage('여기 https://bet365-kr.top/join', thread);
+    discord.dispatch('MESSAGE_CREATE', message);
+    expect(await outcomeOf(message.id)).toBe('warned');
+    expect(postsIn(thread)[0]?.body.message_reference?.message_id).toBe(message.id);
+  });
+
   it('ignores channels that are not guarded', async () => {
     const message = recordedMessage('https://casino-king.xyz/event', '888888888888888888');
     discord.dispatch('MESSAGE_CREATE', message);

@@ -1,4 +1,5 @@
 import type { REST } from '@discordjs/rest';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../src/logger.js';
 import type { GuardedMessage, GuardResponder, LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import { messageParts } from '../../src/operations/url-scan/message-parts.js';
@@ -16,6 +17,10 @@ export interface GatewayMessage {
   embeds?: unknown[];
 }
 
+type ThreadPayload = { id?: string; parent_id?: string | null; type?: number };
+/** Announcement, public and private threads (API v10 channel types 10, 11, 12). */
+const THREAD_TYPES = new Set([10, 11, 12]);
+
 /** An embed without its pictures and video (`image.url`, `thumbnail.url`): media shown, not links followed. */
 function withoutMedia(embed: unknown): unknown {
   if (embed === null || typeof embed !== 'object') return embed;
@@ -31,6 +36,11 @@ function withoutMedia(embed: unknown): unknown {
  */
 export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger) {
   let botUserId: string | undefined;
+  /** Threads seen on the gateway and their parent channel (a thread of a guarded channel is guarded), bounded. */
+  const threadParents = new LRUCache<string, string>({ max: 50_000 });
+  const rememberThread = (thread: { id?: string; parent_id?: string | null; type?: number } | undefined) => {
+    if (thread?.id && thread.parent_id && THREAD_TYPES.has(thread.type ?? -1)) threadParents.set(thread.id, thread.parent_id);
+  };
 
   const responder: GuardResponder = {
     async warn(message, warning) {
@@ -54,8 +64,8 @@ export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger)
       });
       return hidden === 'hidden' ? 'hidden' : hidden === 'not_hidden' ? 'warned_not_hidden' : 'warned';
     },
-    async quotaNotice(message, channel, why) {
-      await rest.post(`/channels/${message.channelId}/messages`, { body: toDiscordMessage(quotaNotice(channel, why)) });
+    async quotaNotice(_message, channel, why) {
+      await rest.post(`/channels/${channel.channelId}/messages`, { body: toDiscordMessage(quotaNotice(channel, why)) });
     },
   };
 
@@ -63,6 +73,9 @@ export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger)
     /** A raw gateway packet: READY gives the bot's own id, messages go to the guard. */
     handle(packet: { t?: string | null; d?: unknown }): void {
       if (packet.t === 'READY') botUserId = (packet.d as { user?: { id?: string } }).user?.id;
+      if (packet.t === 'THREAD_CREATE' || packet.t === 'THREAD_UPDATE') rememberThread(packet.d as ThreadPayload);
+      if (packet.t === 'GUILD_CREATE' || packet.t === 'THREAD_LIST_SYNC')
+        (packet.d as { threads?: ThreadPayload[] }).threads?.forEach(rememberThread);
       if (packet.t !== 'MESSAGE_CREATE' && packet.t !== 'MESSAGE_UPDATE') return;
       const message = packet.d as GatewayMessage;
       if (!message.id || !message.channel_id || !message.guild_id) return;
@@ -71,6 +84,7 @@ export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger)
         platform: 'discord',
         workspaceId: message.guild_id,
         channelId: message.channel_id,
+        parentChannelId: threadParents.get(message.channel_id),
         messageId: message.id,
         posterId: message.author?.id ?? message.webhook_id ?? 'unknown',
         // Attachments are files on Discord's CDN, not links a person follows: only text and embeds.

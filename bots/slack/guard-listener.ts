@@ -52,8 +52,8 @@ export function registerSlackGuard(app: App, guard: LinkGuard, logger: Logger): 
       });
       return 'warned';
     },
-    async quotaNotice(message, channel, why) {
-      await client.chat.postMessage({ channel: message.channelId, ...toSlackMessage(quotaNotice(channel, why)), unfurl_links: false });
+    async quotaNotice(_message, channel, why) {
+      await client.chat.postMessage({ channel: channel.channelId, ...toSlackMessage(quotaNotice(channel, why)), unfurl_links: false });
     },
   });
 
@@ -65,7 +65,8 @@ export function registerSlackGuard(app: App, guard: LinkGuard, logger: Logger): 
     if (outer.channel_type !== 'channel' && outer.channel_type !== 'group') return;
     if (!CONTENT_SUBTYPES.has(outer.subtype)) return;
     const message = outer.subtype === 'message_changed' ? outer.message : outer;
-    const teamId = outer.team ?? (body as { team_id?: string }).team_id;
+    // The workspace the app is installed in (the envelope's), not a Slack Connect poster's own team.
+    const teamId = (body as { team_id?: string }).team_id ?? outer.team;
     if (!message?.ts || !outer.channel || !teamId) return;
     // The bot's own warnings are never checked again.
     if ((message.bot_id && message.bot_id === context.botId) || (message.user && message.user === context.botUserId)) return;

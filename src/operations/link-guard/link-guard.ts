@@ -23,6 +23,8 @@ import { createTenantQueue, type TenantQueueOptions } from './tenant-queue.js';
 
 /** A message seen in a channel: only its link-bearing texts, never stored or logged. */
 export interface GuardedMessage extends ChannelRef {
+  /** A Discord thread's parent channel: a thread of a guarded channel is guarded too. */
+  parentChannelId?: string;
   messageId: string;
   posterId: string;
   /** The message's texts (text, link labels, attachments, blocks, unfurls, embeds). */
@@ -47,7 +49,7 @@ export interface GuardWarning {
 export interface GuardResponder {
   /** Warns in the message's thread / as a reply; hides it when the mode is `hide` and it can. */
   warn(message: GuardedMessage, warning: GuardWarning): Promise<GuardAction>;
-  /** The one notice that the linked account's `harmful-url-detection` calls are used up (or not subscribed). */
+  /** The one notice, in the guarded channel, that the linked account's `harmful-url-detection` calls are used up (or not subscribed). */
   quotaNotice(message: GuardedMessage, channel: GuardedChannel, why: 'quota' | 'subscription'): Promise<void>;
 }
 
@@ -177,8 +179,8 @@ export function createLinkGuard(deps: LinkGuardDeps) {
         charged = true;
       } catch (error) {
         if (error instanceof AppError && (error.code === 'QUOTA_EXCEEDED' || error.code === 'SUBSCRIPTION_REQUIRED')) {
-          if (await store.claimQuotaNotice(message)) {
-            channels.delete(channelKey(message));
+          if (await store.claimQuotaNotice(channel)) {
+            channels.delete(channelKey(channel));
             await responder.quotaNotice(message, channel, error.code === 'QUOTA_EXCEEDED' ? 'quota' : 'subscription');
           }
           stopped = true;
@@ -204,8 +206,8 @@ export function createLinkGuard(deps: LinkGuardDeps) {
     }
     // The quota works again (renewed, or more bought): a later exhaustion is told again.
     if (charged && channel.quotaNoticeAt) {
-      await store.clearQuotaNotice(message);
-      channels.delete(channelKey(message));
+      await store.clearQuotaNotice(channel);
+      channels.delete(channelKey(channel));
     }
     if (findings.length === 0) return stopped ? 'quota_stopped' : 'clean';
     let action: GuardAction = 'not_warned';
@@ -245,7 +247,9 @@ export function createLinkGuard(deps: LinkGuardDeps) {
      * queued for checking (`dropped` when the workspace's queue is full). Never throws.
      */
     async submit(message: GuardedMessage, responder: GuardResponder): Promise<Submitted> {
-      const channel = await channelOf(message);
+      const channel =
+        (await channelOf(message)) ??
+        (message.parentChannelId ? await channelOf({ ...message, channelId: message.parentChannelId }) : undefined);
       if (!channel) return done(message, 'not_guarded');
       const urls = extractUrls(message.parts, MAX_URLS).urls.filter((url) => urlDetectSchema.safeParse({ url }).success);
       if (urls.length === 0) return done(message, 'no_links');
