@@ -15,6 +15,7 @@ import { shortLinkPageRoutes, shortLinkRoutes } from './routes/short-links.js';
 import { urlListRoutes } from './routes/url-lists.js';
 import { urlScanRoutes } from './routes/url-scan.js';
 import { watchRoutes } from './routes/watches.js';
+import { linkGuardRoutes } from './routes/link-guard.js';
 
 export interface AppState {
   /** Set while the server drains on SIGTERM: health turns 503 so balancers stop sending. */
@@ -53,6 +54,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
     ...urlScanRoutes(runtime),
     ...businessRoutes(runtime),
     ...shortLinkRoutes(runtime),
+    ...linkGuardRoutes(runtime),
   ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
   const operations = operationDoor(runtime, api);

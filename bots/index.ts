@@ -4,6 +4,7 @@ import { createCommandRunner } from './commands/runner.js';
 import type { BotServices } from './commands/types.js';
 import { createDiscordDoor } from './discord/discord-door.js';
 import { doorLogLines } from './door-summary.js';
+import { guardLogLines } from './guard-summary.js';
 import type { BotDoor } from './door.js';
 import { createSlackDoor } from './slack/slack-bot.js';
 
@@ -27,6 +28,8 @@ export function botServices(runtime: Runtime): BotServices {
       businessStatus: runtime.business.status,
       shortenBulk: runtime.shortenBulk,
       linkOrigin: (accountId, codes, origin) => runtime.shortLinks.setOrigin(accountId, codes, origin),
+      linkGuard: runtime.linkGuard,
+      urlScan: runtime.urlScan,
     },
   };
 }
@@ -35,11 +38,13 @@ export function botServices(runtime: Runtime): BotServices {
 export function createBotDoors(runtime: Runtime, options: BotOptions = {}): BotDoor[] {
   // One line per platform: which doors are on and how, and what the others still need.
   for (const line of doorLogLines(runtime.config)) runtime.logger[line.level]({ platform: line.platform }, line.message);
+  for (const line of guardLogLines(runtime.config))
+    runtime.logger[line.level]({ platform: line.platform, part: 'link-guard' }, line.message);
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
   const replays = runtime.platform.replayGuard;
   const doors = [
-    createSlackDoor(runtime.config, runtime.logger, runner, replays),
-    createDiscordDoor(runtime.config, runtime.logger, runner, replays),
+    createSlackDoor(runtime.config, runtime.logger, runner, replays, runtime.linkGuard),
+    createDiscordDoor(runtime.config, runtime.logger, runner, replays, runtime.linkGuard),
   ];
   return doors.filter((door): door is BotDoor => door !== undefined);
 }

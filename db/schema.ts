@@ -461,6 +461,70 @@ export const botRequestSignatures = pgTable(
   (table) => [index('bot_request_signatures_expiry_idx').on(table.expiresAt)],
 );
 
+/**
+ * The link guard (issue 40): channels whose every message's links are checked without asking,
+ * per Slack workspace / Discord server. `/guard off` deletes the row. `quota_notice_at` is
+ * when the channel was told the linked account's quota ran out (one notice, not one per message).
+ */
+export const linkGuardChannels = pgTable(
+  'link_guard_channels',
+  {
+    platform: text('platform').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    channelId: text('channel_id').notNull(),
+    /** warn | hide (hide: Discord only) */
+    mode: text('mode').notNull().default('warn'),
+    /** ko | en: the language of the warnings posted in the channel. */
+    locale: text('locale').notNull().default('ko'),
+    enabledBy: text('enabled_by').notNull(),
+    quotaNoticeAt: timestamp('quota_notice_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.platform, table.workspaceId, table.channelId] })],
+);
+
+/** `/guard allow <host>`: a false alarm; no more warnings for the host in that workspace. */
+export const linkGuardAllowedHosts = pgTable(
+  'link_guard_allowed_hosts',
+  {
+    platform: text('platform').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    host: text('host').notNull(),
+    addedBy: text('added_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.platform, table.workspaceId, table.host] })],
+);
+
+/**
+ * A harmful link found in a guarded channel. Never the message or the URL itself: its SHA-256
+ * and host only. Kept 90 days (housekeeping).
+ */
+export const linkGuardIncidents = pgTable(
+  'link_guard_incidents',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** The account linked to the workspace when it was found (the portal shows it its incidents). */
+    accountId: integer('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    channelId: text('channel_id').notNull(),
+    posterId: text('poster_id').notNull(),
+    urlHash: text('url_hash').notNull(),
+    host: text('host').notNull(),
+    category: text('category').notNull(),
+    reason: text('reason').notNull(),
+    /** warned | hidden | warned_not_hidden */
+    action: text('action').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('link_guard_incidents_workspace_idx').on(table.platform, table.workspaceId, table.createdAt),
+    index('link_guard_incidents_account_idx').on(table.accountId, table.createdAt),
+    index('link_guard_incidents_created_idx').on(table.createdAt),
+  ],
+);
+
 export const schema = {
   accounts,
   sessions,
@@ -484,4 +548,7 @@ export const schema = {
   throttleWindows,
   botRequestSignatures,
   quotaHolds,
+  linkGuardChannels,
+  linkGuardAllowedHosts,
+  linkGuardIncidents,
 };

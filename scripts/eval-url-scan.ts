@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/eval-url-scan.ts [--full] [--screenshots=N] [--qr=N] [--texts=N]`: the message
+ * `npx tsx scripts/eval-url-scan.ts [--full] [--screenshots=N] [--qr=N] [--texts=N] [--kor-only]`: the message
  * check (`POST /url/scan`) on the real URLs of ../shared/data/url-lists-kr (read in place): KISA's
  * reported smishing URLs and the Korean clean references, each written into an SMS-like text from
  * templates written for this script (not real messages), some defanged or mangled, drawn as phone
@@ -13,10 +13,7 @@
  * enough for a shared machine; `--full` takes every distinct URL for texts and QR codes.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import QRCode from 'qrcode';
@@ -28,9 +25,7 @@ import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { extractUrls } from '../src/operations/url-scan/extract-urls.js';
 import { createUrlScanOperation } from '../src/operations/url-scan/url-scan.js';
 import { createMessageImageDecoder } from '../src/providers/message-image.js';
-import { readPage } from '../src/providers/ocr/read-page.js';
 import { createTesseractPool, type OcrEngine } from '../src/providers/ocr/tesseract-pool.js';
-import { createWorker, OEM, PSM } from 'tesseract.js';
 import { operationContext } from '../test/helpers/operation-context.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 import { sharedDataPath } from '../test/helpers/shared-data.js';
@@ -41,8 +36,8 @@ const { values: args } = parseArgs({
     texts: { type: 'string', default: '300' },
     screenshots: { type: 'string', default: '32' },
     qr: { type: 'string', default: '100' },
-    /** Also read the screenshots with Korean+English models (what the service's OCR engine would need for links). */
-    'kor-eng': { type: 'boolean', default: true },
+    /** Also read the screenshots with the ID reader's Korean-only engine (the comparison of the first evaluation). */
+    'kor-only': { type: 'boolean', default: false },
   },
 });
 const DIR = sharedDataPath('url-lists-kr/');
@@ -233,33 +228,6 @@ async function qrPhoto(url: string, rng: () => number): Promise<Buffer> {
     .toBuffer();
 }
 
-/**
- * For comparison only: one tesseract.js worker with the Korean and English models, read the way
- * the service's pool reads (same page segmentation and deskew through `readPage`). The service's
- * engine loads Korean alone; links are Latin text.
- */
-async function koreanEnglishEngine(): Promise<OcrEngine & { dispose(): void }> {
-  const require = createRequire(import.meta.url);
-  const models = mkdtempSync(join(tmpdir(), 'url-scan-ocr-'));
-  for (const lang of ['kor', 'eng']) {
-    const dir = join(dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), '4.0.0_best_int');
-    copyFileSync(join(dir, `${lang}.traineddata.gz`), join(models, `${lang}.traineddata.gz`));
-  }
-  const worker = await createWorker('kor+eng', OEM.LSTM_ONLY, {
-    langPath: models,
-    gzip: true,
-    cacheMethod: 'none',
-    errorHandler: () => {},
-  });
-  await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, user_defined_dpi: '300', debug_file: '/dev/null' });
-  return {
-    recognize: (png, signal) => readPage(worker, png, signal),
-    stats: () => ({ workers: 1, busy: 0, queued: 0 }),
-    close: () => worker.terminate().then(() => undefined),
-    dispose: () => rmSync(models, { recursive: true, force: true }),
-  };
-}
-
 // ---- Run ----
 
 const share = (hit: number, total: number) => (total === 0 ? '—' : `${((100 * hit) / total).toFixed(1)}% (${hit}/${total})`);
@@ -271,7 +239,8 @@ console.log(`distinct URLs: KISA ${phishing.length}, clean ${clean.length}`);
 const lists = await assembleDetectionLists([]);
 const engine = createUrlEngine({ logger: createLogger('silent') });
 engine.setLists(lists);
-const ocr = createTesseractPool({ size: 1, maxQueue: 4, timeoutMs: 60_000 });
+// The service's message engine, configured as src/runtime.ts `messageOcr` (one worker, Korean and English models).
+const ocr = createTesseractPool({ size: 1, maxQueue: 4, timeoutMs: 60_000, languages: 'kor+eng' });
 const images = createMessageImageDecoder();
 let current: OcrEngine = ocr;
 const operation = createUrlScanOperation({ checker: engine, ocr: () => current, images });
@@ -326,9 +295,9 @@ const drawn = shotCases.map((item, index) => {
   const png = screenshot(message(item, index, index % 3 === 0 ? 'glued' : 'plain').trim(), font, size, theme);
   return { item, png, keys: [`font ${font}`, `size ${size}px`, `theme ${theme}`] };
 });
-const engines: Array<[string, OcrEngine]> = [['the service engine (kor)', ocr]];
-const korEng = args['kor-eng'] && drawn.length > 0 ? await koreanEnglishEngine() : undefined;
-if (korEng) engines.push(['kor+eng models', korEng]);
+const engines: Array<[string, OcrEngine]> = [['the service engine (kor+eng, as runtime messageOcr)', ocr]];
+if (args['kor-only'] && drawn.length > 0)
+  engines.push(["the ID reader's engine (kor only)", createTesseractPool({ size: 1, maxQueue: 4, timeoutMs: 60_000 })]);
 const shotResults: Array<{ name: string; hit: number; total: number; by: Map<string, { hit: number; total: number }>; misses: string[] }> =
   [];
 for (const [name, engine] of engines) {
@@ -350,7 +319,6 @@ for (const [name, engine] of engines) {
   shotResults.push(result);
   await engine.close();
 }
-korEng?.dispose();
 
 // 3. QR code photos.
 const rng = seededRandom(20261127);

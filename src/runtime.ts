@@ -44,6 +44,7 @@ import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProv
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
 import { createMessageImageDecoder } from './providers/message-image.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
+import { createLinkGuard, type LinkGuard, type LinkGuardDeps } from './operations/link-guard/link-guard.js';
 
 /** How often a PostgreSQL instance looks for calls held by instances that died. */
 const HOLD_RECOVERY_INTERVAL_MS = 5_000;
@@ -76,6 +77,8 @@ export interface RuntimeOptions {
   watches?: WatchOptions;
   /** Harmful-URL feeds: download settings, scheduler and clock (tests). */
   urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists' | 'expander'>;
+  /** The link guard's queue bounds (tests make them small) and an observer of its outcomes (tests wait on it). */
+  linkGuard?: Pick<LinkGuardDeps, 'queue' | 'observe'>;
 }
 
 export type { Operations };
@@ -117,6 +120,8 @@ export interface Runtime {
   urlScan: ReturnType<typeof createUrlScanOperation>;
   /** `POST /business/status` and `/business/validate`: the National Tax Service's checks, `ocr-idcard` calls. */
   business: Business;
+  /** The link guard (issue 40): guarded channels, their checks, allow lists and incidents. */
+  linkGuard: LinkGuard;
   /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
   ocrStats(): { workers: number; busy: number; queued: number };
   /** Issue 36: limited links, a link's chat origin; `POST /url/shorten/bulk` (one `url-shortener` call per link made). */
@@ -192,11 +197,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     replayGuard: createReplayGuard(db, clock),
   };
 
+  /** Guarded channels (issue 40); its checks use the detection engine built below. */
+  let linkGuard: LinkGuard | undefined;
   const housekeeping = startHousekeeping(
     {
       sessions: () => platform.accounts.purgeExpiredSessions(),
       throttles: () => throttles.purge(),
       botSignatures: () => platform.replayGuard.purge(),
+      guardIncidents: async () => (linkGuard ? linkGuard.purge() : 0),
     },
     logger,
   );
@@ -247,6 +255,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     shortUrlBase: config.SHORT_URL_BASE,
     clock,
     logger,
+  });
+  linkGuard = createLinkGuard({
+    db,
+    clock,
+    logger,
+    quota: subscriptions,
+    checker: options.urlChecker ?? urlDetection.engine,
+    workspaceLinks: platform.workspaceLinks,
+    ...options.linkGuard,
   });
 
   /** The embedded OCR engine: its workers start on the first image, so start-up stays fast. */
@@ -343,9 +360,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       images: createMessageImageDecoder(),
     }),
     business,
+    linkGuard,
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
       await housekeeping.stop();
+      await linkGuard?.idle();
       databaseMonitor.stop();
       await subscriptions.stopRecovery();
       await keyCache.close();

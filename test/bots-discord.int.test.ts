@@ -334,14 +334,16 @@ describe('npm run bots:register', () => {
       'untrack',
       'shorten',
       'bizcheck',
+      'guard',
       '링크 검사',
       '번역',
       '신분증 읽기',
+      '스미싱 검사',
     ]);
     const first = await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions, logger });
-    expect(first).toEqual({ changed: true, count: 15 });
+    expect(first).toEqual({ changed: true, count: 17 });
     const second = await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions, logger });
-    expect(second).toEqual({ changed: false, count: 15 });
+    expect(second).toEqual({ changed: false, count: 17 });
     expect(discord.find('PUT', `/applications/${APP_ID}/guilds/${GUILD}/commands`)).toHaveLength(1);
     const changed = definitions.map((definition) => (definition.name === 'ask' ? { ...definition, description: '바뀐 설명' } : definition));
     expect((await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions: changed, logger })).changed).toBe(

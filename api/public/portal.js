@@ -20,6 +20,10 @@ const TEXT = {
     subscribe: '구독', subscribed: '구독 중', notSubscribed: '구독 필요',
     listsTitle: '유해 URL 목록 상태', entries: '항목 수', fetchedAt: '받은 시각', lastError: '마지막 오류', none: '없음',
     notFetched: '아직 받지 못함', noFeeds: '받아 둔 피드가 아직 없습니다.',
+    guardTitle: '링크 가드가 찾은 유해 링크', guardWhen: '시각', guardWhere: '채널', guardHost: '호스트', guardAction: '조치',
+    guardNote: 'Slack·Discord 채널에서 /guard on을 켜면 여기에 기록됩니다 (90일 보관, 메시지 내용은 저장하지 않음).',
+    guardNone: '아직 찾은 유해 링크가 없습니다.',
+    guardActions: { warned: '경고', hidden: '숨김', warned_not_hidden: '경고 (숨기지 못함)', not_warned: '경고 실패' },
     listsSummary: (n) => `지금 탐지에 쓰는 항목 ${n.toLocaleString('ko-KR')}개 (팀 목록 포함)`,
     harm: { spam: '스팸', gambling: '도박', adult: '성인', phishing: '피싱', malware: '악성코드', clean: '인기 사이트(학습용)' },
     tryTitle: '직접 호출해 보기', apiKey: 'API 키', operation: '기능', body: '요청 본문 (JSON)', send: '보내기',
@@ -48,6 +52,10 @@ const TEXT = {
     subscribe: 'Subscribe', subscribed: 'Subscribed', notSubscribed: 'Subscription needed',
     listsTitle: 'Harmful-URL list status', entries: 'Entries', fetchedAt: 'Fetched at', lastError: 'Last error', none: 'none',
     notFetched: 'not fetched yet', noFeeds: 'No feed has been downloaded yet.',
+    guardTitle: 'Harmful links found by the link guard', guardWhen: 'When', guardWhere: 'Channel', guardHost: 'Host', guardAction: 'Action',
+    guardNote: 'Turn it on with /guard on in a Slack or Discord channel (kept 90 days; message texts are never stored).',
+    guardNone: 'No harmful link found yet.',
+    guardActions: { warned: 'warned', hidden: 'hidden', warned_not_hidden: 'warned (could not hide)', not_warned: 'warning failed' },
     listsSummary: (n) => `${n.toLocaleString('en-US')} entries in use for detection (team lists included)`,
     harm: { spam: 'spam', gambling: 'gambling', adult: 'adult', phishing: 'phishing', malware: 'malware', clean: 'top sites (training)' },
     tryTitle: 'Try it', apiKey: 'API key', operation: 'Operation', body: 'Request body (JSON)', send: 'Send',
@@ -172,6 +180,7 @@ async function refreshAccount() {
   const [keys, usage] = await Promise.all([call('GET', '/api/v1/keys', undefined, withToken()), call('GET', '/api/v1/usage', undefined, withToken())]);
   if (keys.status === 401) return logout();
   void refreshLists();
+  void refreshIncidents();
   const keyRows = $('keys').tBodies[0];
   keyRows.replaceChildren();
   for (const key of keys.json.keys ?? []) {
@@ -241,6 +250,28 @@ async function refreshLists() {
     cell(row, feed.fetched_at ? new Date(feed.fetched_at).toLocaleString(state.lang) : t('notFetched'), t('fetchedAt'));
     const error = cell(row, feed.last_error ?? t('none'), t('lastError'));
     if (feed.last_error) error.className = 'error';
+  }
+}
+
+/** The link guard's incidents in the account's linked workspaces (hosts written so they are not links). */
+async function refreshIncidents() {
+  const res = await call('GET', '/api/v1/guard/incidents', undefined, withToken());
+  if (res.status !== 200) return;
+  const rows = $('guard-incidents').tBodies[0];
+  rows.replaceChildren();
+  const incidents = res.json.incidents ?? [];
+  if (incidents.length === 0) {
+    const cellNode = rows.insertRow().insertCell();
+    cellNode.colSpan = 5;
+    cellNode.textContent = t('guardNone');
+  }
+  for (const incident of incidents) {
+    const row = rows.insertRow();
+    cell(row, new Date(incident.created_at).toLocaleString(state.lang), t('guardWhen'));
+    cell(row, `${incident.platform} ${incident.channel_id}`, t('guardWhere'));
+    cell(row, incident.host.replaceAll('.', '[.]'), t('guardHost'));
+    cell(row, t('harm')[incident.category] ?? incident.category, t('category'));
+    cell(row, t('guardActions')[incident.action] ?? incident.action, t('guardAction'));
   }
 }
 

@@ -4,8 +4,9 @@ import { translationReply } from './text.js';
 import type { CommandContext, ImageSource, Reply, Text } from './types.js';
 import { categoryName, urlsIn } from './urls.js';
 import { remainingLine } from './texts.js';
+import { smishingCheck } from './smishing.js';
 
-export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard';
+export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard' | 'smishing_check';
 
 export interface MessageActionDef {
   id: MessageActionId;
@@ -33,6 +34,14 @@ export const MESSAGE_ACTIONS: readonly MessageActionDef[] = [
     description: { ko: '메시지의 이미지를 신분증으로 읽습니다', en: "Read the message's image as an ID" },
     sensitive: true,
   },
+  {
+    id: 'smishing_check',
+    name: { ko: '스미싱 검사', en: 'Smishing check' },
+    description: {
+      ko: '메시지 글·문자 캡처·QR 코드가 스미싱인지 검사합니다',
+      en: "Check the message's text, SMS screenshot or QR code for smishing",
+    },
+  },
 ];
 
 export interface TargetMessage {
@@ -40,6 +49,8 @@ export interface TargetMessage {
   /** Links the message carries besides its text (Slack attachments and blocks, Discord embeds). */
   urls?: string[];
   image?: ImageSource;
+  /** A DM's picture: read as an ID document first, checked for smishing when it is none ("스미싱 검사" only). */
+  idFirst?: boolean;
 }
 
 const MAX_URLS = 10;
@@ -47,6 +58,7 @@ const MAX_URLS = 10;
 export async function runMessageAction(ctx: CommandContext, id: MessageActionId, message: TargetMessage): Promise<Reply> {
   if (id === 'link_check')
     return checkLinks(ctx, [...new Set([...urlsIn(message.text, MAX_URLS), ...(message.urls ?? [])])].slice(0, MAX_URLS));
+  if (id === 'smishing_check') return smishingCheck(ctx, message);
   if (id === 'translate_message') {
     if (message.text.trim() === '') return info(ctx, { ko: '번역할 글이 없는 메시지입니다.', en: 'The message has no text to translate.' });
     const body = await ctx.call('translation', {

@@ -1,4 +1,5 @@
 import { bizcheckCommand } from './bizcheck.js';
+import { guardCommand } from './guard.js';
 import { idcardCommand } from './idcard.js';
 import { askCommand, kbCommand } from './knowledge.js';
 import { linkCommand } from './link.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly BotCommand[] = [
   untrackCommand,
   shortenCommand,
   bizcheckCommand,
+  guardCommand,
 ] as unknown as readonly BotCommand[];
 
 const BY_NAME = new Map(COMMANDS.map((command) => [command.name, command]));

@@ -39,8 +39,8 @@ export const TEXTS = {
   unknownCommand: { ko: '알 수 없는 명령입니다.', en: 'Unknown command.' },
   dmHelpTitle: { ko: '이렇게 쓸 수 있어요', en: 'What I can do' },
   dmHelp: {
-    ko: '신분증·운전면허증·사업자등록증 사진이나 PDF를 이 대화에 올리면 읽어서 민감정보를 가린 결과를 보여 드립니다. 그 밖의 기능은 명령으로 쓰세요: `/ask` 질문, `/kb add` 지식 저장, `/tone` 말투 변환, `/translate 영어 <문장>` 번역, `/generate` 글 생성, `/urlcheck` 링크 검사, `/shorten` URL 단축, `/track` 택배 조회.',
-    en: 'Upload a photo or PDF of an ID card, driver licence or business registration here and I will read it, masking the sensitive parts. For the rest, use the commands: `/ask` a question, `/kb add` knowledge, `/tone` to restyle, `/translate en <text>`, `/generate` text, `/urlcheck` a link, `/shorten` a URL, `/track` a parcel.',
+    ko: '신분증·운전면허증·사업자등록증 사진이나 PDF를 이 대화에 올리면 읽어서 민감정보를 가린 결과를 보여 드립니다. 의심스러운 문자를 붙여 넣거나 문자 캡처·QR 코드 사진을 올리면 스미싱인지 검사합니다. 그 밖의 기능은 명령으로 쓰세요: `/ask` 질문, `/kb add` 지식 저장, `/tone` 말투 변환, `/translate 영어 <문장>` 번역, `/generate` 글 생성, `/urlcheck` 링크 검사, `/shorten` URL 단축, `/track` 택배 조회.',
+    en: 'Upload a photo or PDF of an ID card, driver licence or business registration here and I will read it, masking the sensitive parts. Paste a suspicious text message, or upload its screenshot or a QR code, and I check it for smishing. For the rest, use the commands: `/ask` a question, `/kb add` knowledge, `/tone` to restyle, `/translate en <text>`, `/generate` text, `/urlcheck` a link, `/shorten` a URL, `/track` a parcel.',
   },
   unsupportedFile: {
     ko: '이 파일({type})은 읽을 수 없습니다. 신분증이나 사업자등록증의 사진(PNG, JPEG 등) 또는 PDF를 올려 주세요.',

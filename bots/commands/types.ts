@@ -9,6 +9,7 @@ import type { Business } from '../../src/operations/business/business.js';
 import type { Quota } from '../../src/platform/quota.js';
 import type { BotPlatform, WorkspaceLinks } from '../../src/platform/workspace-links.js';
 import type { Operations, Runtime } from '../../src/runtime.js';
+import type { LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 
 export type Locale = 'ko' | 'en';
 
@@ -62,6 +63,8 @@ export interface Invocation {
   requestId: string;
   /** Slack workspace admin / Discord Manage Server. */
   canManage(): Promise<boolean>;
+  /** `/guard`: Slack workspace admin or the channel's creator / Discord Manage Channels (else `canManage`). */
+  canManageChannel?(): Promise<boolean>;
 }
 
 /** The raw option values: typed on Discord, words on Slack; the command's schema coerces both. */
@@ -92,6 +95,10 @@ export interface ExtraOperations {
   shortenBulk?: Runtime['shortenBulk'];
   /** Remembers the chat a link was made from, told if a rescan finds its target harmful (not an operation: no charge). */
   linkOrigin?: Runtime['shortLinks']['setOrigin'];
+  /** `/guard`: the link guard's settings, allow list and incidents. */
+  linkGuard: LinkGuard;
+  /** "스미싱 검사" and DMs: the message check (`POST /url/scan`). */
+  urlScan: Runtime['urlScan'];
 }
 
 export interface CommandContext {

@@ -1,6 +1,7 @@
 import type { Config } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
 import type { ReplayGuard } from '../../src/platform/replay-store.js';
+import type { LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
 import { createDiscordRest } from './client.js';
@@ -13,7 +14,13 @@ import { createInteractionHandler } from './interactions.js';
  * set, and the gateway client when `DISCORD_GATEWAY=1` (with a bot token). Undefined when
  * neither is configured.
  */
-export function createDiscordDoor(config: Config, logger: Logger, runner: CommandRunner, replays: ReplayGuard): BotDoor | undefined {
+export function createDiscordDoor(
+  config: Config,
+  logger: Logger,
+  runner: CommandRunner,
+  replays: ReplayGuard,
+  guard?: LinkGuard,
+): BotDoor | undefined {
   const httpConfigured = Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
   if (!httpConfigured && !config.DISCORD_GATEWAY) return undefined;
   const rest = createDiscordRest(config);
@@ -25,7 +32,7 @@ export function createDiscordDoor(config: Config, logger: Logger, runner: Comman
     async start() {
       if (!config.DISCORD_GATEWAY) return;
       if (!config.DISCORD_BOT_TOKEN) logger.warn('DISCORD_GATEWAY=1 needs DISCORD_BOT_TOKEN: gateway off');
-      else gateway = await startDiscordGateway(config, logger, handle, rest);
+      else gateway = await startDiscordGateway(config, logger, handle, rest, guard);
     },
     async stop() {
       await gateway?.stop();

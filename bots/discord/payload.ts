@@ -47,6 +47,7 @@ export const DEFERRED_CHANNEL_MESSAGE = 5;
 const SUB_COMMAND = 1;
 const ATTACHMENT = 11;
 const MANAGE_GUILD = 1n << 5n;
+const MANAGE_CHANNELS = 1n << 4n;
 const ADMINISTRATOR = 1n << 3n;
 
 /** Who invoked the interaction, where, and whether they may manage the server. */
@@ -62,6 +63,11 @@ export function invocationOf(interaction: DiscordInteraction): Invocation {
     canManage: async () => {
       const bits = BigInt(interaction.member?.permissions ?? '0');
       return (bits & MANAGE_GUILD) !== 0n || (bits & ADMINISTRATOR) !== 0n;
+    },
+    // `member.permissions` are the member's permissions in the interaction's channel.
+    canManageChannel: async () => {
+      const bits = BigInt(interaction.member?.permissions ?? '0');
+      return (bits & MANAGE_CHANNELS) !== 0n || (bits & ADMINISTRATOR) !== 0n;
     },
   };
 }

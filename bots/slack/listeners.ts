@@ -10,6 +10,7 @@ import type { Invocation, Reply } from '../commands/types.js';
 import { isReadableDocument, resolveSlackFile, slackImage, type SlackFile } from './files.js';
 import { decodeSlackText, slackMessageUrls } from './mrkdwn.js';
 import { parseSlackText } from './parse-text.js';
+import { extractUrls } from '../../src/operations/url-scan/extract-urls.js';
 import { toSlackMessage } from './render.js';
 import type { SlackUsers } from './users.js';
 
@@ -23,6 +24,9 @@ interface DirectMessage {
   bot_id?: string;
   files?: SlackFile[];
   team?: string;
+  text?: string;
+  attachments?: unknown;
+  blocks?: unknown;
 }
 
 export interface SlackListenerDeps {
@@ -107,8 +111,9 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     });
   }
 
-  // Every direct message is answered: an image or PDF is read as `/idcard`, another file is
-  // refused with what the bot can read, and a text gets what the bot can do. The answer stays in the DM.
+  // Every direct message is answered: an image or PDF is read as `/idcard`, and an image that is
+  // no ID document is checked as "스미싱 검사" (an SMS screenshot or a QR code); another file is refused with what the
+  // bot can read; a text with links is checked, another gets what the bot can do. The answer stays in the DM.
   app.event('message', async ({ event, body, client }) => {
     const message = event as DirectMessage;
     if (message.channel_type !== 'im' || message.bot_id || !message.user) return;
@@ -132,7 +137,9 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       logger.warn({ err: error }, 'files.info failed');
       return undefined;
     });
-    if (file) return runner.run(who, 'idcard', {}, image(file));
+    if (file?.mimetype === 'application/pdf') return runner.run(who, 'idcard', {}, image(file));
+    if (file)
+      return runner.runAction(who, 'smishing_check', { text: decodeSlackText(message.text ?? ''), image: image(file), idFirst: true });
     if (files.length > 0) {
       const type = files[0]?.mimetype ?? files[0]?.filetype ?? '?';
       return {
@@ -141,6 +148,9 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
         tone: 'info',
       };
     }
+    const links = slackMessageUrls(message);
+    const text = decodeSlackText(message.text ?? '');
+    if (links.length > 0 || extractUrls(text, 1).found > 0) return runner.runAction(who, 'smishing_check', { text, urls: links });
     return { title: translateText(who.locale, TEXTS.dmHelpTitle), text: translateText(who.locale, TEXTS.dmHelp), tone: 'info' };
   }
 

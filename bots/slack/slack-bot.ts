@@ -7,6 +7,8 @@ import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
 import { createSlackClient, slackClientOptions } from './client.js';
 import { registerSlackListeners } from './listeners.js';
+import { registerSlackGuard } from './guard-listener.js';
+import type { LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import { createSlackUsers } from './users.js';
 import { slackRequestGuard } from './verify.js';
 
@@ -15,7 +17,13 @@ import { slackRequestGuard } from './verify.js';
  * timestamp checks, 401 on failure); Socket Mode is used when `SLACK_APP_TOKEN` is set.
  * Undefined when Slack is not configured.
  */
-export function createSlackDoor(config: Config, rootLogger: Logger, runner: CommandRunner, replays: ReplayGuard): BotDoor | undefined {
+export function createSlackDoor(
+  config: Config,
+  rootLogger: Logger,
+  runner: CommandRunner,
+  replays: ReplayGuard,
+  guard?: LinkGuard,
+): BotDoor | undefined {
   const logger = rootLogger.child({ door: 'slack' });
   if (!config.SLACK_BOT_TOKEN || (!config.SLACK_SIGNING_SECRET && !config.SLACK_APP_TOKEN)) {
     return undefined;
@@ -44,6 +52,7 @@ export function createSlackDoor(config: Config, rootLogger: Logger, runner: Comm
     app = new App({ ...common, receiver });
   }
   registerSlackListeners(app, { runner, users: createSlackUsers(logger), logger, botToken, apiUrl: config.SLACK_API_URL });
+  if (guard) registerSlackGuard(app, guard, logger);
 
   return {
     platform: 'slack',

@@ -52,6 +52,19 @@ export function createSlackUsers(logger: Logger) {
           users.delete(userId);
           return (await userInfo(client, userId)).admin;
         },
+        // A workspace admin, or the channel's creator (`conversations.info`), asked each time.
+        canManageChannel: async () => {
+          users.delete(userId);
+          if ((await userInfo(client, userId)).admin) return true;
+          if (!where.channelId) return false;
+          try {
+            const info = await client.conversations.info({ channel: where.channelId });
+            return info.channel?.creator === userId;
+          } catch (error) {
+            logger.warn({ err: error }, 'conversations.info failed: not treated as the channel creator');
+            return false;
+          }
+        },
       };
     },
   };

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
 
 /**
  * A fake Discord REST API for tests (`DISCORD_API_URL` = `${url}/api`): interaction webhook
@@ -22,6 +23,14 @@ export interface FakeDiscord {
   /** Calls whose path ends with `suffix` (and method, when given). */
   find(method: string, pathPart: string): DiscordCall[];
   addAttachment(name: string, bytes: Buffer, contentType?: string): string;
+  /** Gateway: the IDENTIFY payloads received (token, intents…). */
+  identifies: Array<{ token: string; intents: number }>;
+  /** Gateway: close an IDENTIFY with these intent bits set with 4014 (Disallowed intents), as Discord does for a privileged intent not enabled. */
+  refuseIntents(bits: number): void;
+  /** Gateway: sends a dispatch (`MESSAGE_CREATE`…) to every identified connection. */
+  dispatch(t: string, d: unknown): void;
+  /** `DELETE /channels/<id>/messages/<id>` in this channel answers 403 Missing Permissions. */
+  denyManageMessages(channel: string): void;
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -31,6 +40,12 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const commands = new Map<string, object[]>();
   const attachments = new Map<string, { bytes: Buffer; type: string }>();
   let ids = 1000;
+  const identifies: Array<{ token: string; intents: number }> = [];
+  const sockets = new Set<WebSocket>();
+  const denied = new Set<string>();
+  const deleted = new Set<string>();
+  let refusedIntents = 0;
+  let sequence = 0;
 
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -56,6 +71,35 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       res.writeHead(204);
       return res.end();
     }
+    if (path === '/api/v10/gateway/bot') {
+      if (req.headers.authorization !== 'Bot test-bot-token') return json(401, { message: '401: Unauthorized', code: 0 });
+      return json(200, {
+        url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/gateway`,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 },
+      });
+    }
+    const channelMessage = /^\/api\/v10\/channels\/([^/]+)\/messages(?:\/([^/]+))?$/.exec(path);
+    if (channelMessage) {
+      if (req.headers.authorization !== 'Bot test-bot-token') return json(401, { message: '401: Unauthorized', code: 0 });
+      const [, channel = '', message] = channelMessage;
+      if (req.method === 'DELETE' && message) {
+        if (denied.has(channel)) return json(403, { message: 'Missing Permissions', code: 50013 });
+        deleted.add(message);
+        res.writeHead(204);
+        return res.end();
+      }
+      if (req.method === 'POST' && !message) {
+        if (typeof body !== 'object' || (!body.content && !body.embeds?.length))
+          return json(400, { message: 'Cannot send an empty message', code: 50006 });
+        // As Discord does: a reply to a deleted message fails unless `fail_if_not_exists` is false.
+        const reference = body.message_reference as { message_id?: string; fail_if_not_exists?: boolean } | undefined;
+        if (reference?.message_id && deleted.has(reference.message_id) && reference.fail_if_not_exists !== false) {
+          return json(400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        return json(200, { id: String(++ids), channel_id: channel, ...body });
+      }
+    }
     const registration = /^\/api\/v10\/applications\/([^/]+)(?:\/guilds\/([^/]+))?\/commands$/.exec(path);
     if (registration) {
       if (req.headers.authorization !== 'Bot test-bot-token') return json(401, { message: '401: Unauthorized', code: 0 });
@@ -77,6 +121,31 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     }
     return json(404, { message: 'Unknown route', code: 0 });
   });
+  // The gateway (API v10, JSON, no compression): HELLO, IDENTIFY → READY, heartbeats acknowledged.
+  const gateway = new WebSocketServer({ server, path: '/gateway' });
+  gateway.on('connection', (socket) => {
+    socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 45_000 }, s: null, t: null }));
+    socket.on('message', (raw) => {
+      const packet = JSON.parse(String(raw)) as { op: number; d: any };
+      if (packet.op === 1) socket.send(JSON.stringify({ op: 11, d: null, s: null, t: null }));
+      if (packet.op !== 2) return;
+      identifies.push({ token: packet.d.token, intents: packet.d.intents });
+      if (packet.d.token !== 'test-bot-token') return socket.close(4004, 'Authentication failed.');
+      if ((packet.d.intents & refusedIntents) !== 0) return socket.close(4014, 'Disallowed intent(s).');
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      const ready = {
+        v: 10,
+        user: { id: '444444444444444444', username: 'hub', discriminator: '0', bot: true, avatar: null, global_name: null },
+        guilds: [],
+        session_id: 'fake-session',
+        resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/gateway`,
+        shard: [0, 1],
+        application: { id: '111111111111111111', flags: 0 },
+      };
+      socket.send(JSON.stringify({ op: 0, t: 'READY', s: ++sequence, d: ready }));
+    });
+  });
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -85,6 +154,13 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     url,
     apiUrl: `${url}/api`,
     calls,
+    identifies,
+    refuseIntents: (bits) => void (refusedIntents = bits),
+    dispatch(t, d) {
+      const packet = JSON.stringify({ op: 0, t, s: ++sequence, d });
+      for (const socket of sockets) socket.send(packet);
+    },
+    denyManageMessages: (channel) => void denied.add(channel),
     find: (method, pathPart) => calls.filter((call) => call.method === method && call.path.includes(pathPart)),
     addAttachment(name, bytes, contentType = 'image/png') {
       attachments.set(name, { bytes, type: contentType });
@@ -100,6 +176,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       }
     },
     async close() {
+      for (const socket of sockets) socket.terminate();
+      gateway.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -30,6 +30,8 @@ export interface FakeSlack {
   responses(responseUrl: string): SlackCall[];
   responseUrl(): string;
   setUser(id: string, user: FakeSlackUser): void;
+  /** What `conversations.info` says about a channel (its creator). */
+  setChannel(id: string, channel: { creator: string }): void;
   /** `chat.postMessage` to this channel fails with a Slack error (e.g. `not_in_channel`). */
   refuseChannel(channel: string, error: string): void;
   /** Serves a file at `/files/<name>` (bot token only) and describes it to `files.info` as id `name`. */
@@ -42,6 +44,7 @@ export interface FakeSlack {
 export async function startFakeSlack(options: { botToken: string; teamId?: string }): Promise<FakeSlack> {
   const calls: SlackCall[] = [];
   const users = new Map<string, FakeSlackUser>();
+  const channels = new Map<string, { creator: string }>();
   const files = new Map<string, { bytes: Buffer; type: string }>();
   const refused = new Map<string, string>();
   let counter = 0;
@@ -98,6 +101,12 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
           },
         });
       }
+      case 'conversations.info': {
+        const id = String(body.channel);
+        const channel = channels.get(id);
+        if (!channel) return json(200, { ok: false, error: 'channel_not_found' });
+        return json(200, { ok: true, channel: { id, is_channel: true, creator: channel.creator, created: 1700000000 } });
+      }
       case 'chat.postMessage':
         if (refused.has(String(body.channel))) return json(200, { ok: false, error: refused.get(String(body.channel)) });
         return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
@@ -119,6 +128,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
     responses: (responseUrl) => calls.filter((call) => url + call.path === responseUrl),
     responseUrl: () => `${url}/respond/${++counter}`,
     setUser: (id, user) => void users.set(id, user),
+    setChannel: (id, channel) => void channels.set(id, channel),
     refuseChannel: (channel, error) => void refused.set(channel, error),
     addFile(name, bytes, contentType = 'image/png') {
       files.set(name, { bytes, type: contentType });

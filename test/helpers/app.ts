@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createRequestListener } from '../../api/http-server.js';
-import { createBotDoors } from '../../bots/index.js';
+import { createBotDoors, stopBotDoors, type BotDoor } from '../../bots/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { ApiId } from '../../src/platform/catalog.js';
 import { createLogger } from '../../src/logger.js';
@@ -20,6 +20,8 @@ export interface TestUser {
 export interface TestApp {
   url: string;
   runtime: Runtime;
+  /** The bot doors built over the runtime (their outbound side, e.g. the Discord gateway, starts only when a test calls `start`). */
+  doors: BotDoor[];
   /** A new account with a login token and an API key. */
   signUp(): Promise<TestUser>;
   /** POST JSON with an optional API key; returns status, headers and parsed body. */
@@ -85,7 +87,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
     ...options,
   });
   // Composed as api/server.ts does: runtime, then the bot doors, then the HTTP app with their routers.
-  const botRouters = createBotDoors(runtime).flatMap((door) => (door.router ? [door.router] : []));
+  const doors = createBotDoors(runtime);
+  const botRouters = doors.flatMap((door) => (door.router ? [door.router] : []));
   server.on('request', createRequestListener(runtime, { botRouters }));
 
   async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -108,6 +111,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
   const app: TestApp = {
     url,
     runtime,
+    doors,
     async signUp() {
       const email = `user${process.pid}-${Date.now()}-${++counter}@example.com`;
       const password = 'correct horse battery';
@@ -124,6 +128,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
       return usage.body.usage.find((row: { api: string }) => row.api === api).remaining;
     },
     async close() {
+      await stopBotDoors(doors);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();

@@ -15,6 +15,8 @@ const LINK_FIELDS = new Set([
   'image_url',
   'thumb_url',
 ]);
+/** Fields of a picture: a URL of an image shown, not a link anyone follows. */
+const IMAGE_FIELDS = new Set(['image_url', 'thumb_url']);
 const MAX_DEPTH = 8;
 const MAX_PARTS = 500;
 
@@ -23,14 +25,15 @@ const MAX_PARTS = 500;
  * message with `embeds`), for `extractUrls`: every string under a field that can hold a visible
  * link, depth and count bounded so a hostile payload cannot make it walk forever.
  */
-export function messageParts(message: unknown): string[] {
+export function messageParts(message: unknown, options: { images?: boolean } = {}): string[] {
   const parts: string[] = [];
+  const images = options.images ?? true;
   const walk = (value: unknown, depth: number) => {
     if (depth > MAX_DEPTH || parts.length >= MAX_PARTS || value === null || typeof value !== 'object') return;
     for (const [key, field] of Object.entries(value)) {
       if (parts.length >= MAX_PARTS) return;
       if (typeof field === 'string') {
-        if (LINK_FIELDS.has(key)) parts.push(field);
+        if (LINK_FIELDS.has(key) && (images || !IMAGE_FIELDS.has(key))) parts.push(field);
       } else walk(field, depth + 1);
     }
   };

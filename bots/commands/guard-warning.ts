@@ -1,0 +1,76 @@
+import type { GuardedChannel } from '../../src/operations/link-guard/guard-store.js';
+import type { Finding } from '../../src/operations/link-guard/link-guard.js';
+import type { Locale, Reply, Text } from './types.js';
+import { translateText } from './texts.js';
+import { categoryName } from './urls.js';
+
+/**
+ * A host or a text written so no client turns it into a link: every dot between two
+ * characters of a name becomes `[.]` and a scheme's `://` becomes `[:]//`, as security teams
+ * write indicators. The warning must never offer the harmful link one click away.
+ */
+export function defang(text: string): string {
+  return text.replace(/:\/\//g, '[:]//').replace(/([\p{L}\p{N}-])\.(?=[\p{L}\p{N}-])/gu, '$1[.]');
+}
+
+const HOW: Text = {
+  ko: '링크를 열거나 개인정보·인증번호를 입력하지 마세요. 잘못된 경고라면 채널 관리자가 `/guard allow 호스트`로 알려 주세요.',
+  en: 'Do not open the link or type personal data or codes into it. If this is a false alarm, a channel manager can use `/guard allow <host>`.',
+};
+
+/** The warning a guarded channel sees under a message with harmful links (no link, no mention). */
+export function guardWarning(
+  channel: Pick<GuardedChannel, 'locale'>,
+  findings: Finding[],
+  hidden: 'hidden' | 'not_hidden' | 'warn',
+): Reply {
+  const locale: Locale = channel.locale;
+  const t = (text: Text) => translateText(locale, text);
+  const fields = findings.slice(0, 10).map((finding) => ({
+    name: `⚠️ ${defang(finding.host)}${finding.finalHost ? ` → ${defang(finding.finalHost)}` : ''}`,
+    value: `${categoryName(t, finding.category)} · ${defang(finding.reason || '-')}`,
+  }));
+  const notes = [t(HOW)];
+  if (hidden === 'hidden') notes.unshift(t({ ko: '원래 메시지는 숨겼습니다.', en: 'The original message was removed.' }));
+  if (hidden === 'not_hidden')
+    notes.unshift(
+      t({
+        ko: '메시지 관리 권한이 없어 원래 메시지는 숨기지 못했습니다.',
+        en: 'The original message could not be removed: the bot lacks Manage Messages.',
+      }),
+    );
+  return {
+    title:
+      findings.length === 1
+        ? t({ ko: '⚠️ 위험한 링크가 있습니다', en: '⚠️ This message has a harmful link' })
+        : translateText(
+            locale,
+            { ko: '⚠️ 위험한 링크가 {n}개 있습니다', en: '⚠️ This message has {n} harmful links' },
+            { n: findings.length },
+          ),
+    fields,
+    context: notes.join('\n'),
+    tone: 'warn',
+    public: true,
+  };
+}
+
+/** The one notice that the checks stopped because the linked account's calls ran out. */
+export function quotaNotice(channel: Pick<GuardedChannel, 'locale'>, why: 'quota' | 'subscription'): Reply {
+  const t = (text: Text) => translateText(channel.locale, text);
+  return {
+    title: t({ ko: '링크 가드가 멈췄습니다', en: 'The link guard has stopped' }),
+    text:
+      why === 'quota'
+        ? t({
+            ko: '연결된 계정의 이번 달 유해 URL 검사(harmful-url-detection) 호출을 모두 썼습니다. 할당량이 갱신되거나 늘어날 때까지 이 채널의 링크는 검사하지 않습니다. 이 안내는 한 번만 보냅니다.',
+            en: "The linked account's harmful-url-detection calls for this month are used up. Links in this channel are not checked until the quota renews. This notice is sent once.",
+          })
+        : t({
+            ko: '연결된 계정이 유해 URL 검사(harmful-url-detection) API를 구독하지 않았습니다. 포털에서 구독하면 검사가 다시 시작됩니다. 이 안내는 한 번만 보냅니다.',
+            en: 'The linked account is not subscribed to the harmful-url-detection API. Subscribe in the portal and the checks resume. This notice is sent once.',
+          }),
+    tone: 'warn',
+    public: true,
+  };
+}

@@ -1,0 +1,338 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../../../db/client.js';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { Account } from '../../platform/accounts.js';
+import { executeOperation, type Operation } from '../../platform/execute.js';
+import type { Quota } from '../../platform/quota.js';
+import type { BotPlatform, WorkspaceLinks } from '../../platform/workspace-links.js';
+import type { UrlSafetyChecker, UrlVerdict } from '../url-detect/checker.js';
+import { urlDetectSchema } from '../url-detect/url-detect.schema.js';
+import { extractUrls, MAX_URLS } from '../url-scan/extract-urls.js';
+import {
+  createGuardStore,
+  type ChannelRef,
+  type GuardAction,
+  type GuardedChannel,
+  type GuardLocale,
+  type GuardStore,
+} from './guard-store.js';
+import { createTenantQueue, type TenantQueueOptions } from './tenant-queue.js';
+
+/** A message seen in a channel: only its link-bearing texts, never stored or logged. */
+export interface GuardedMessage extends ChannelRef {
+  /** A Discord thread's parent channel: a thread of a guarded channel is guarded too. */
+  parentChannelId?: string;
+  messageId: string;
+  posterId: string;
+  /** The message's texts (text, link labels, attachments, blocks, unfurls, embeds). */
+  parts: string[];
+}
+
+/** A harmful link, as a warning may show it: never the URL itself (no clickable copy). */
+export interface Finding {
+  host: string;
+  /** Where a short link led, when it led elsewhere. */
+  finalHost?: string;
+  category: UrlVerdict['category'];
+  reason: string;
+}
+
+export interface GuardWarning {
+  channel: GuardedChannel;
+  findings: Finding[];
+}
+
+/** What a door does for the guard: post into the channel (and hide, where it can). */
+export interface GuardResponder {
+  /** Warns in the message's thread / as a reply; hides it when the mode is `hide` and it can. */
+  warn(message: GuardedMessage, warning: GuardWarning): Promise<GuardAction>;
+  /** The one notice, in the guarded channel, that the linked account's `harmful-url-detection` calls are used up (or not subscribed). */
+  quotaNotice(message: GuardedMessage, channel: GuardedChannel, why: 'quota' | 'subscription'): Promise<void>;
+}
+
+export type Submitted = 'not_guarded' | 'no_links' | 'queued' | 'dropped';
+
+export interface LinkGuardDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  quota: Quota;
+  checker: UrlSafetyChecker;
+  workspaceLinks: Pick<WorkspaceLinks, 'accountFor'>;
+  queue?: Partial<TenantQueueOptions>;
+  /** Told how each submitted message ended (tests wait on it instead of sleeping). */
+  observe?: (event: GuardOutcome) => void;
+}
+
+/** How the guard's look at one message ended. */
+export interface GuardOutcome {
+  platform: BotPlatform;
+  workspaceId: string;
+  messageId: string;
+  outcome: Submitted | 'unlinked' | 'clean' | 'warned' | 'quota_stopped' | 'failed';
+}
+
+/** The same URL in the same workspace within this time is answered from the cache (issue 40). */
+export const VERDICT_TTL_MS = 10 * 60_000;
+/** Channel settings and allow lists are read again after this (changes made here apply at once). */
+const SETTINGS_TTL_MS = 30_000;
+/** Messages waiting per workspace: a flood beyond it is dropped (and logged), never queued without bound. */
+export const DEFAULT_MAX_PENDING = 200;
+/** Messages checked at once over all workspaces: the guard's share of the detector. */
+export const DEFAULT_CONCURRENCY = 4;
+
+const checkOperation = (checker: UrlSafetyChecker): Operation<typeof urlDetectSchema, UrlVerdict> => ({
+  api: 'harmful-url-detection',
+  schema: urlDetectSchema,
+  run: (_ctx, input) => checker.check(input.url),
+});
+
+type CachedVerdict = UrlVerdict & { finalUrl?: string; at: number };
+
+/**
+ * The link guard (issue 40): channels turned on with `/guard on` have every message's links
+ * checked without anyone asking. A clean message gets nothing; a harmful link gets a warning
+ * through the door's responder and becomes an incident (URL hash and host, never the message).
+ * Each URL checked costs one `harmful-url-detection` call of the workspace's linked account; the
+ * same URL in the same workspace within 10 minutes comes from the cache, free. Work goes through
+ * a bounded queue per workspace, so one flooded workspace cannot hold up the others.
+ */
+export function createLinkGuard(deps: LinkGuardDeps) {
+  const store: GuardStore = createGuardStore(deps.db, deps.clock);
+  const logger = deps.logger.child({ part: 'link-guard' });
+  const queue = createTenantQueue({
+    maxPending: deps.queue?.maxPending ?? DEFAULT_MAX_PENDING,
+    concurrency: deps.queue?.concurrency ?? DEFAULT_CONCURRENCY,
+  });
+  const operation = checkOperation(deps.checker);
+  const verdicts = new LRUCache<string, CachedVerdict>({ max: 50_000 });
+  const channels = new LRUCache<string, { channel: GuardedChannel | null; at: number }>({ max: 20_000 });
+  const allowLists = new LRUCache<string, { hosts: string[]; at: number }>({ max: 5_000 });
+  /** Hosts already warned about under a message: an edit or an unfurl added later is not warned twice. */
+  const warned = new LRUCache<string, true>({ max: 50_000, ttl: 24 * 60 * 60_000 });
+  const now = () => deps.clock().getTime();
+  const channelKey = (ref: ChannelRef) => `${ref.platform}:${ref.workspaceId}:${ref.channelId}`;
+  const workspaceKey = (platform: BotPlatform, workspaceId: string) => `${platform}:${workspaceId}`;
+
+  async function channelOf(ref: ChannelRef): Promise<GuardedChannel | undefined> {
+    const cached = channels.get(channelKey(ref));
+    if (cached && now() - cached.at < SETTINGS_TTL_MS) return cached.channel ?? undefined;
+    const channel = await store.channel(ref);
+    channels.set(channelKey(ref), { channel: channel ?? null, at: now() });
+    return channel;
+  }
+
+  async function allowedHosts(platform: BotPlatform, workspaceId: string): Promise<string[]> {
+    const key = workspaceKey(platform, workspaceId);
+    const cached = allowLists.get(key);
+    if (cached && now() - cached.at < SETTINGS_TTL_MS) return cached.hosts;
+    const hosts = await store.allowedHosts(platform, workspaceId);
+    allowLists.set(key, { hosts, at: now() });
+    return hosts;
+  }
+
+  /** The verdict of one URL for a workspace: from the cache, or checked and charged. */
+  async function verdictFor(account: Account, message: GuardedMessage, url: string): Promise<CachedVerdict> {
+    // Keyed by the URL's hash: the cache keeps no address a member posted.
+    const key = `${workspaceKey(message.platform, message.workspaceId)}\n${sha256(url)}`;
+    const cached = verdicts.get(key);
+    if (cached && now() - cached.at < VERDICT_TTL_MS) return cached;
+    const { output } = await executeOperation(
+      deps.quota,
+      operation,
+      { account, logger, requestId: `guard:${message.platform}:${message.messageId}` },
+      { url },
+    );
+    const verdict = { ...output, at: now() };
+    verdicts.set(key, verdict);
+    return verdict;
+  }
+
+  const observe = (message: GuardedMessage, outcome: GuardOutcome['outcome']) =>
+    deps.observe?.({ platform: message.platform, workspaceId: message.workspaceId, messageId: message.messageId, outcome });
+
+  async function inspect(
+    message: GuardedMessage,
+    channel: GuardedChannel,
+    urls: string[],
+    responder: GuardResponder,
+  ): Promise<GuardOutcome['outcome']> {
+    const account = await deps.workspaceLinks.accountFor(message);
+    if (!account) {
+      logger.info({ platform: message.platform, workspace: message.workspaceId }, 'guarded channel in an unlinked workspace: not checked');
+      return 'unlinked';
+    }
+    let stopped = false;
+    const allowed = await allowedHosts(message.platform, message.workspaceId);
+    const findings: Finding[] = [];
+    const incidents: Array<Finding & { urlHash: string }> = [];
+    let charged = false;
+    for (const url of urls) {
+      const host = hostOf(url);
+      if (isAllowed(host, allowed)) continue;
+      let verdict: CachedVerdict;
+      try {
+        verdict = await verdictFor(account, message, url);
+        charged = true;
+      } catch (error) {
+        if (error instanceof AppError && (error.code === 'QUOTA_EXCEEDED' || error.code === 'SUBSCRIPTION_REQUIRED')) {
+          if (await store.claimQuotaNotice(channel)) {
+            channels.delete(channelKey(channel));
+            await responder.quotaNotice(message, channel, error.code === 'QUOTA_EXCEEDED' ? 'quota' : 'subscription');
+          }
+          stopped = true;
+          break;
+        }
+        logger.warn({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard check failed');
+        continue;
+      }
+      if (!verdict.isMalicious) continue;
+      const finalHost = verdict.finalUrl ? hostOf(verdict.finalUrl) : undefined;
+      if (finalHost && isAllowed(finalHost, allowed)) continue;
+      const warnedKey = `${channelKey(message)}\n${message.messageId}\n${host}`;
+      if (warned.has(warnedKey)) continue;
+      warned.set(warnedKey, true);
+      const finding: Finding = {
+        host,
+        ...(finalHost && finalHost !== host ? { finalHost } : {}),
+        category: verdict.category,
+        reason: verdict.reason,
+      };
+      findings.push(finding);
+      incidents.push({ ...finding, urlHash: sha256(url) });
+    }
+    // The quota works again (renewed, or more bought): a later exhaustion is told again.
+    if (charged && channel.quotaNoticeAt) {
+      await store.clearQuotaNotice(channel);
+      channels.delete(channelKey(channel));
+    }
+    if (findings.length === 0) return stopped ? 'quota_stopped' : 'clean';
+    let action: GuardAction = 'not_warned';
+    try {
+      action = await responder.warn(message, { channel, findings });
+    } catch (error) {
+      logger.warn({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard warning not posted');
+    }
+    await store.record(
+      incidents.map((incident) => ({
+        platform: message.platform,
+        workspaceId: message.workspaceId,
+        channelId: message.channelId,
+        accountId: account.id,
+        posterId: message.posterId,
+        urlHash: incident.urlHash,
+        host: incident.host,
+        category: incident.category,
+        reason: incident.reason,
+        action,
+      })),
+    );
+    logger.info({ platform: message.platform, workspace: message.workspaceId, harmful: findings.length, action }, 'guard warned');
+    return 'warned';
+  }
+
+  const done = (message: GuardedMessage, outcome: Submitted): Submitted => {
+    observe(message, outcome);
+    return outcome;
+  };
+
+  return {
+    store,
+
+    /**
+     * A message seen in a channel: when the channel is guarded and the message has links, it is
+     * queued for checking (`dropped` when the workspace's queue is full). Never throws.
+     */
+    async submit(message: GuardedMessage, responder: GuardResponder): Promise<Submitted> {
+      const channel =
+        (await channelOf(message)) ??
+        (message.parentChannelId ? await channelOf({ ...message, channelId: message.parentChannelId }) : undefined);
+      if (!channel) return done(message, 'not_guarded');
+      const urls = extractUrls(message.parts, MAX_URLS).urls.filter((url) => urlDetectSchema.safeParse({ url }).success);
+      if (urls.length === 0) return done(message, 'no_links');
+      const tenant = workspaceKey(message.platform, message.workspaceId);
+      const result = queue.push(tenant, () =>
+        inspect(message, channel, urls, responder).then(
+          (outcome) => observe(message, outcome),
+          (error: unknown) => {
+            logger.error({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard failed');
+            observe(message, 'failed');
+          },
+        ),
+      );
+      if (result === 'dropped') observe(message, 'dropped');
+      if (result === 'dropped') {
+        const dropped = queue.stats(tenant).dropped;
+        // One line per hundred dropped messages: a flood must not flood the log too.
+        if (dropped % 100 === 1)
+          logger.warn({ platform: message.platform, workspace: message.workspaceId, dropped }, 'guard queue full: messages not checked');
+      }
+      return result;
+    },
+
+    async status(ref: ChannelRef) {
+      return { channel: await store.channel(ref), allowed: await store.allowedHosts(ref.platform, ref.workspaceId) };
+    },
+
+    async enable(ref: ChannelRef, settings: { mode?: 'warn' | 'hide'; locale: GuardLocale; by: string }): Promise<void> {
+      await store.enable(ref, settings);
+      channels.delete(channelKey(ref));
+    },
+
+    async setMode(ref: ChannelRef, mode: 'warn' | 'hide'): Promise<boolean> {
+      const changed = await store.setMode(ref, mode);
+      channels.delete(channelKey(ref));
+      return changed;
+    },
+
+    async disable(ref: ChannelRef): Promise<boolean> {
+      const removed = await store.disable(ref);
+      channels.delete(channelKey(ref));
+      return removed;
+    },
+
+    async allow(platform: BotPlatform, workspaceId: string, host: string, by: string): Promise<boolean> {
+      const added = await store.allow(platform, workspaceId, host, by);
+      allowLists.delete(workspaceKey(platform, workspaceId));
+      return added;
+    },
+
+    recentIn: store.recentIn.bind(store),
+    recentFor: store.recentFor.bind(store),
+    purge: store.purge.bind(store),
+    /** Resolves when every queued message has been checked (tests, shutdown). */
+    idle: () => queue.idle(),
+    queueStats: (platform: BotPlatform, workspaceId: string) => queue.stats(workspaceKey(platform, workspaceId)),
+  };
+}
+
+export type LinkGuard = ReturnType<typeof createLinkGuard>;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+/** The host itself or a subdomain of an allowed host. */
+export function isAllowed(host: string, allowed: readonly string[]): boolean {
+  return host !== '' && allowed.some((entry) => host === entry || host.endsWith(`.${entry}`));
+}
+
+/** A host typed by a person (`example.com`, `https://example.com/x`, `<https://…|…>`), lower-cased; undefined when it is none. */
+export function normaliseHost(input: string): string | undefined {
+  const trimmed = input.trim().replace(/^<|>$/g, '').split('|')[0]!.trim();
+  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
+  if (!URL.canParse(candidate)) return undefined;
+  const host = new URL(candidate).hostname.toLowerCase().replace(/\.$/, '');
+  return /^[a-z0-9.-]+\.[a-z0-9-]{2,}$/.test(host) || /^\[[0-9a-f:]+\]$/.test(host) ? host : undefined;
+}
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
