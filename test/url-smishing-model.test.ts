@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { expressionHost } from '../src/operations/url-detect/detection-lists.js';
-import { parseFeed } from '../src/operations/url-detect/feed-parse.js';
-import { smishingSignals, trainSmishingModel } from '../src/operations/url-detect/smishing-model.js';
+import { expressionHost } from '../src/operations/url-detect/lists/detection-lists.js';
+import { parseFeed } from '../src/operations/url-detect/lists/feed-parse.js';
+import { smishingSignals, trainSmishingModel } from '../src/operations/url-detect/model/smishing-model.js';
 import { CLEAN, readReal, realListsPresent } from './data/url-real.js';
 import { sharedDataPath } from './helpers/shared-data.js';
 

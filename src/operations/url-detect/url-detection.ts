@@ -1,12 +1,12 @@
 import type { Database } from '../../../db/client.js';
 import type { Logger } from '../../logger.js';
-import { assembleDetectionLists } from './detection-lists.js';
+import { assembleDetectionLists } from './lists/detection-lists.js';
 import { createUrlEngine, type UrlEngine } from './engine.js';
-import type { DownloadOptions } from './feed-download.js';
-import { usableFeeds, type FeedSpecs } from './feeds.js';
-import { createListStore, createRefreshLock, type FeedResult, type FeedState, type ListStore } from './list-store.js';
+import type { DownloadOptions } from './lists/feed-download.js';
+import { usableFeeds, type FeedSpecs } from './lists/feeds.js';
+import { createListStore, createRefreshLock, type FeedResult, type FeedState, type ListStore } from './lists/list-store.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
-import type { ShortLinkExpander } from './short-links.js';
+import type { ShortLinkExpander } from './expansion/short-links.js';
 
 /** Runs a job on a cron expression (src/jobs/watch-cron.ts's `cronScheduler`; a fake in tests). */
 export interface Scheduler {

@@ -1,15 +1,15 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client.js';
-import { urlListChunks, urlListModels, urlListSources } from '../../../db/schema.js';
-import type { Logger } from '../../logger.js';
+import type { Database } from '../../../../db/client.js';
+import { urlListChunks, urlListModels, urlListSources } from '../../../../db/schema.js';
+import type { Logger } from '../../../logger.js';
 import { FeedCompactor, type CompactFeed } from './detection-lists.js';
 import { downloadFeed, type DownloadOptions } from './feed-download.js';
 import { downloadOdcloudFeed } from './feed-odcloud.js';
 import { parseFeedStream } from './feed-parse.js';
 import { MAX_LINE_BYTES } from './feed-lines.js';
-import { LexicalModel, type LexicalModelInfo } from './lexical-model.js';
+import { LexicalModel, type LexicalModelInfo } from '../model/lexical-model.js';
 import { type FeedCategory, type FeedSpec } from './feeds.js';
 import { hashesFromBytes, hashesToBytes } from './list-index.js';
 
