@@ -10,6 +10,8 @@ import { isWholeHostExpression, lookupExpressions } from './lists/expressions.js
 import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './lists/list-index.js';
 import { brandSignals, governmentSignals, vocabularySignals } from './rules/words.js';
 import { structureSignals } from './rules/structure.js';
+import { lookalikeSignals } from './rules/lookalike.js';
+import { randomLabelSignals } from './rules/random-labels.js';
 import { WEIGHTS } from './rules/tables.js';
 import type { DetectionLists } from './lists/detection-lists.js';
 import type { LexicalModel } from './model/lexical-model.js';
@@ -86,6 +88,8 @@ export function createUrlEngine(options: EngineOptions = {}) {
     const ruleSignals = [
       ...vocabularySignals(url),
       ...brandSignals(url),
+      ...lookalikeSignals(url),
+      ...randomLabelSignals(url),
       ...governmentSignals(url),
       ...structureSignals(url),
       ...familySignals(url, families),

@@ -39,23 +39,33 @@ const MODEL_CHUNKS = '@model/lexical-host';
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
+/** A stored feed's name and category (what decides whether its training sample is read). */
+export interface FeedHead {
+  name: string;
+  category: FeedCategory;
+}
+
 /** Downloaded feeds in the database: one state row a feed, its content as a generation of chunks (sorted hashes, training sample). */
 export function createListStore(db: Database) {
   return {
     /**
-     * The stored feeds in compact form (sorted hashes; the training sample too when `sample`).
+     * The stored feeds in compact form (sorted hashes; the training sample too when `sample` is
+     * true or says so of the feed, given every stored feed's name and category).
      * A feed whose chunks changed while they were read (a refresh switched generations) is
      * read again: never half of one generation and half of another.
      */
-    async loadFeeds(options: { sample?: boolean } = {}): Promise<CompactFeed[]> {
+    async loadFeeds(
+      options: { sample?: boolean | ((feed: FeedHead, feeds: readonly FeedHead[]) => boolean) } = {},
+    ): Promise<CompactFeed[]> {
       const rows = await db
         .select({ name: urlListSources.name, category: urlListSources.category, generation: urlListSources.generation })
         .from(urlListSources)
         .orderBy(urlListSources.name);
+      const stored = rows.filter((row) => row.generation !== 0).map((row) => ({ name: row.name, category: row.category as FeedCategory }));
+      const wanted = options.sample ?? true;
       const feeds: CompactFeed[] = [];
-      for (const row of rows) {
-        if (row.generation === 0) continue;
-        const feed = await readFeed(db, row.name, row.category as FeedCategory, options.sample ?? true);
+      for (const head of stored) {
+        const feed = await readFeed(db, head.name, head.category, typeof wanted === 'function' ? wanted(head, stored) : wanted);
         if (feed) feeds.push(feed);
       }
       return feeds;

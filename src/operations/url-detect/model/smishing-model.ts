@@ -33,6 +33,18 @@ const { minHosts: MIN_HOSTS, firm: FIRM, leaning: LEANING, hint: HINT } = WEIGHT
 const RESTRICTED_KR: ReadonlySet<string> = new Set(DOMAINS.koreanRestrictedSuffixes);
 const REGIONAL_KR = new RegExp(`(^|\\.)(${DOMAINS.koreanRegions.join('|')})\\.kr$`);
 
+/**
+ * Whether the smishing model needs a stored feed's host sample: the Korean feeds' and the clean
+ * feeds' when a Korean feed is stored, none otherwise (the global model, when saved, needs none).
+ */
+export function smishingNeedsSample(
+  feed: { name: string; category: string },
+  feeds: readonly { name: string; category: string }[],
+): boolean {
+  const korean = (f: { name: string; category: string }) => f.category !== 'clean' && KOREAN_FEED.test(f.name);
+  return (feed.category === 'clean' || korean(feed)) && feeds.some(korean);
+}
+
 export async function trainSmishingModel(koreanHosts: readonly string[], cleanHosts: readonly string[]): Promise<LexicalModel | undefined> {
   const reported = koreanHosts.filter((host) => !shortenerOf(host));
   if (reported.length < MIN_HOSTS || cleanHosts.length === 0) return undefined;

@@ -4,6 +4,7 @@ import confusablesFile from '../data/confusables.json' with { type: 'json' };
 import domainsFile from '../data/domains.json' with { type: 'json' };
 import vocabularyFile from '../data/vocabulary.json' with { type: 'json' };
 import weightsFile from '../data/weights.json' with { type: 'json' };
+import letterPairsFile from '../data/letter-pairs.json' with { type: 'json' };
 import { HARM_CATEGORIES } from '../lists/list-index.js';
 
 /**
@@ -28,13 +29,23 @@ const pattern = lower.refine((text) => {
   }
 }, 'a valid regular-expression fragment');
 
+/** What Korean smishing imitates: the look-alike rule (rules/lookalike.ts) watches these brands' names. */
+export const SMISHING_SECTORS = ['courier', 'bank', 'card', 'telecom', 'government', 'portal', 'shop'] as const;
+
 const brand = z.object({
   /** Korean display name used in reasons. */
   name: z.string().min(1),
+  /** A sector Korean smishing imitates: its names are watched for look-alike registered domains. */
+  sector: z.enum(SMISHING_SECTORS).optional(),
   /** Romanized tokens as they appear in hosts (lower-case, matched within host labels). */
   tokens: z.array(z.string().regex(/^[a-z0-9]+$/, 'lower-case letters and digits')),
   /** Korean spellings, matched in IDN hosts and decoded paths. */
   korean: z.array(z.string().min(2)),
+  /**
+   * Name beginnings that look-alike domains start with but that are too common to match anywhere
+   * in a host (`lotte` in `lottegskkm`, never in `charlotte`): read only by the look-alike rule.
+   */
+  stems: z.array(z.string().regex(/^[a-z]{5,}$/, 'five or more lower-case letters')).optional(),
   /** Registrable domains the brand owns (a bare name is the brand's own top-level domain, `.naver`). */
   domains: z.array(domainName),
 });
@@ -84,6 +95,8 @@ const domains = z.object({
   koreanRestrictedSuffixes: z.array(domainName),
   /** Korean regional suffixes (`<name>.seoul.kr`): local governments and their bodies. */
   koreanRegions: z.array(z.string().regex(/^[a-z]+$/)),
+  /** Sub-domain labels of ordinary service hosts (`cdn`, `img`, `api`…): never read as a campaign's random label. */
+  serviceLabels: z.array(z.string().regex(/^[a-z0-9-]+$/)),
 });
 
 const points = z.number().min(0).max(100);
@@ -100,6 +113,14 @@ const weights = z.object({
     shortTokenLength: z.number().int().min(1),
     minTypoLength: z.number().int().min(1),
   }),
+  lookalike: z.object({
+    glued: points,
+    misspelt: points,
+    minStem: z.number().int().min(3),
+    minTypoStem: z.number().int().min(4),
+    maxRest: z.number().int().min(1),
+  }),
+  randomLabels: z.object({ pronounceable: z.number().max(0), bothRandom: points, numbered: points }),
   government: z.object({ koreanName: points, bareGov: points }),
   structure: z.record(z.string(), points),
   phishingKit: z.record(z.string(), points),
@@ -185,3 +206,10 @@ export const WEIGHTS = {
   structure: keyed('weights.json structure', weightTable.structure, STRUCTURE_KEYS),
   phishingKit: keyed('weights.json phishingKit', weightTable.phishingKit, KIT_KEYS),
 };
+
+/** How letters follow one another in ordinary sites' names (learned by scripts/learn-letter-pairs.ts): ln P(next | letter). */
+export const LETTER_PAIRS: readonly (readonly number[])[] = loadTable(
+  'letter-pairs.json',
+  z.object({ alphabet: z.literal('abcdefghijklmnopqrstuvwxyz^$'), logp: z.array(z.array(z.number().max(0)).length(28)).length(28) }),
+  letterPairsFile,
+).logp;
