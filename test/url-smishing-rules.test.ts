@@ -4,6 +4,7 @@ import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { teamEntries } from '../src/operations/url-detect/lists/detection-lists.js';
 import { ListIndex } from '../src/operations/url-detect/lists/list-index.js';
 import { lookalikeSignals } from '../src/operations/url-detect/rules/lookalike.js';
+import { vocabularySignals } from '../src/operations/url-detect/rules/words.js';
 import { letterPairScore, randomLabelSignals } from '../src/operations/url-detect/rules/random-labels.js';
 
 // Rules only (no feeds, no model): the offline default.
@@ -73,5 +74,13 @@ describe('random campaign labels (issue 31 item 4)', () => {
     ]) {
       expect(randomLabelSignals(canonicalizeUrl(url)), url).toEqual([]);
     }
+  });
+});
+
+describe('Korean smishing words in paths (issue 31 item 4)', () => {
+  it('names the word a prosecutor or parcel lure puts in the link, as weight only', () => {
+    const signals = vocabularySignals(canonicalizeUrl('https://example.org/%EC%82%AC%EA%B1%B4%EC%A1%B0%ED%9A%8C?no=1'));
+    expect(signals).toEqual([expect.objectContaining({ category: 'phishing', weight: 10 })]);
+    expect(signals[0]?.reason).toContain("경로에 계정·인증 유도 용어('사건조회')");
   });
 });
