@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { FeedTooLargeError } from '../src/operations/url-detect/feed-lines.js';
-import { parseFeedAsync, type FeedFormat } from '../src/operations/url-detect/feed-parse.js';
+import { FeedTooLargeError } from '../src/operations/url-detect/lists/feed-lines.js';
+import { parseFeedAsync, type FeedFormat } from '../src/operations/url-detect/lists/feed-parse.js';
 
 /**
  * `npm run bench url-feed-limits`: the event-loop delay (p99, max) while hostile feeds are parsed

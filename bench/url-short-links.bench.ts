@@ -1,8 +1,8 @@
 import { isForbiddenAddress } from '../src/net/address-policy.js';
 import type { AddressPolicy } from '../src/net/safe-request.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { createShortLinkExpander } from '../src/operations/url-detect/short-links.js';
-import { shortenerHosts } from '../src/operations/url-detect/shorteners.js';
+import { createShortLinkExpander } from '../src/operations/url-detect/expansion/short-links.js';
+import { shortenerHosts } from '../src/operations/url-detect/expansion/shorteners.js';
 import { startFakeShortener } from '../test/fakes/shortener-server.js';
 
 /**

@@ -20,7 +20,7 @@ import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { getDomain } from 'tldts';
 import { createLogger } from '../src/logger.js';
-import { assembleDetectionLists } from '../src/operations/url-detect/detection-lists.js';
+import { assembleDetectionLists } from '../src/operations/url-detect/lists/detection-lists.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { extractUrls } from '../src/operations/url-scan/extract-urls.js';
 import { createUrlScanOperation } from '../src/operations/url-scan/url-scan.js';

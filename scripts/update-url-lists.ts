@@ -2,8 +2,8 @@ import { pathToFileURL } from 'node:url';
 import { DataDirLockedError } from '../db/lock.js';
 import { loadConfig, loadDotEnv, type Config } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { parseFeedSpecs } from '../src/operations/url-detect/feeds.js';
-import type { FeedResult } from '../src/operations/url-detect/list-store.js';
+import { parseFeedSpecs } from '../src/operations/url-detect/lists/feeds.js';
+import type { FeedResult } from '../src/operations/url-detect/lists/list-store.js';
 import { createRuntime } from '../src/runtime.js';
 
 /**

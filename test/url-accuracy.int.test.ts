@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getDomain } from 'tldts';
 import { createUrlEngine, type UrlEngine } from '../src/operations/url-detect/engine.js';
-import { ListIndex } from '../src/operations/url-detect/list-index.js';
-import { buildDetectionLists, expressionHost, teamEntries } from '../src/operations/url-detect/detection-lists.js';
+import { ListIndex } from '../src/operations/url-detect/lists/list-index.js';
+import { buildDetectionLists, expressionHost, teamEntries } from '../src/operations/url-detect/lists/detection-lists.js';
 import { evaluate, type Figures } from './data/url-evaluate.js';
 import { FRESH, HOLDOUT, TUNE, type LabelledUrl } from './data/url-labelled.js';
 import { CLEAN, LATEST, partOf, readReal, urlOf } from './data/url-real.js';

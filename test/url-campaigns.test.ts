@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildDetectionLists } from '../src/operations/url-detect/detection-lists.js';
+import { buildDetectionLists } from '../src/operations/url-detect/lists/detection-lists.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
-import { parseFeed } from '../src/operations/url-detect/feed-parse.js';
+import { parseFeed } from '../src/operations/url-detect/lists/feed-parse.js';
 
 /** Entries mean what their authors meant (issue 31 item 2), on a feed written as KISA writes it. */
 const KISA_LIKE = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { entryExpression, lookupExpressions } from '../src/operations/url-detect/expressions.js';
+import { entryExpression, lookupExpressions } from '../src/operations/url-detect/lists/expressions.js';
 
 describe('canonicalizeUrl (Safe Browsing style)', () => {
   it.each([

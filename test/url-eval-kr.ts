@@ -16,12 +16,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { getDomain } from 'tldts';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/detection-lists.js';
+import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/lists/detection-lists.js';
 import { createUrlEngine, type UrlEngine } from '../src/operations/url-detect/engine.js';
-import { splitCsvLine, withoutCountNote } from '../src/operations/url-detect/feed-csv.js';
-import { parseFeed } from '../src/operations/url-detect/feed-parse.js';
-import { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
-import { shortenerOf } from '../src/operations/url-detect/shorteners.js';
+import { splitCsvLine, withoutCountNote } from '../src/operations/url-detect/lists/feed-csv.js';
+import { parseFeed } from '../src/operations/url-detect/lists/feed-parse.js';
+import { LexicalModel } from '../src/operations/url-detect/model/lexical-model.js';
+import { shortenerOf } from '../src/operations/url-detect/expansion/shorteners.js';
 import { CLEAN, LATEST, partOf, readReal, realListsPresent } from './data/url-real.js';
 import { sharedDataPath } from './helpers/shared-data.js';
 

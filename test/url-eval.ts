@@ -12,12 +12,12 @@
  * Clean: top-sites hosts of the same parts that no harm list names (nor, under another suffix,
  * the adult and gambling lists), and the hand-written clean URLs.
  */
-import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/detection-lists.js';
+import { buildDetectionLists, expressionHost, type LoadedFeed } from '../src/operations/url-detect/lists/detection-lists.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
 import { createUrlEngine, type UrlEngine } from '../src/operations/url-detect/engine.js';
-import type { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
-import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect/list-index.js';
-import { modelDecidesAlone } from '../src/operations/url-detect/rules-model.js';
+import type { LexicalModel } from '../src/operations/url-detect/model/lexical-model.js';
+import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect/lists/list-index.js';
+import { modelDecidesAlone } from '../src/operations/url-detect/model/model-signals.js';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
 import { FRESH, HOLDOUT, TUNE } from './data/url-labelled.js';
 import { evalKorean } from './url-eval-kr.js';

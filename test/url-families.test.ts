@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { buildDetectionLists } from '../src/operations/url-detect/detection-lists.js';
-import { DomainFamilies, FamilyCollector, familySignals, familyStem } from '../src/operations/url-detect/domain-families.js';
+import { buildDetectionLists } from '../src/operations/url-detect/lists/detection-lists.js';
+import { DomainFamilies, FamilyCollector, familySignals, familyStem } from '../src/operations/url-detect/model/domain-families.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 
 /** Made-up names only (no real list's entries): they pin the behaviour, `npm run eval:urls` measures it. */

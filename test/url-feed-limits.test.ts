@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { detectEncoding, FeedTooLargeError, MAX_LINE_BYTES } from '../src/operations/url-detect/feed-lines.js';
-import { parseFeed, parseFeedAsync, withoutTrailingComment, type FeedFormat } from '../src/operations/url-detect/feed-parse.js';
+import { detectEncoding, FeedTooLargeError, MAX_LINE_BYTES } from '../src/operations/url-detect/lists/feed-lines.js';
+import { parseFeed, parseFeedAsync, withoutTrailingComment, type FeedFormat } from '../src/operations/url-detect/lists/feed-parse.js';
 
 /**
  * Hostile feeds (issue 33 item 1): a feed can never freeze or exhaust the service. Nothing here

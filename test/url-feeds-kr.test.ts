@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { addressExpression, splitCsvLine, withoutCountNote } from '../src/operations/url-detect/feed-csv.js';
-import { downloadOdcloudFeed, kisaPhishingUrl } from '../src/operations/url-detect/feed-odcloud.js';
-import { parseFeed } from '../src/operations/url-detect/feed-parse.js';
-import { parseFeedSpecs, usableFeeds } from '../src/operations/url-detect/feeds.js';
+import { addressExpression, splitCsvLine, withoutCountNote } from '../src/operations/url-detect/lists/feed-csv.js';
+import { downloadOdcloudFeed, kisaPhishingUrl } from '../src/operations/url-detect/lists/feed-odcloud.js';
+import { parseFeed } from '../src/operations/url-detect/lists/feed-parse.js';
+import { parseFeedSpecs, usableFeeds } from '../src/operations/url-detect/lists/feeds.js';
 import { startFakeOdcloud } from './fakes/odcloud-server.js';
 import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildDetectionLists } from '../src/operations/url-detect/detection-lists.js';
+import { buildDetectionLists } from '../src/operations/url-detect/lists/detection-lists.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
-import { parseFeed, parseFeedSpecs, type FeedFormat } from '../src/operations/url-detect/feeds.js';
+import { parseFeed, parseFeedSpecs, type FeedFormat } from '../src/operations/url-detect/lists/feeds.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/url-lists/${name}`, import.meta.url));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assembleDetectionLists, FeedCompactor } from '../src/operations/url-detect/detection-lists.js';
-import { entryExpression } from '../src/operations/url-detect/expressions.js';
+import { assembleDetectionLists, FeedCompactor } from '../src/operations/url-detect/lists/detection-lists.js';
+import { entryExpression } from '../src/operations/url-detect/lists/expressions.js';
 import {
   expressionHash,
   HashCollector,
@@ -8,7 +8,7 @@ import {
   hashesToBytes,
   HashSet64,
   ListIndex,
-} from '../src/operations/url-detect/list-index.js';
+} from '../src/operations/url-detect/lists/list-index.js';
 
 const expression = (entry: string) => entryExpression(entry) ?? '';
 

@@ -11,8 +11,9 @@ import { lockDataDir } from '../db/lock.js';
 import { urlListChunks, urlListSources } from '../db/schema.js';
 import { updateUrlLists } from '../scripts/update-url-lists.js';
 import { loadConfig } from '../src/config.js';
-import type { FeedSpec } from '../src/operations/url-detect/feeds.js';
-import { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
+import type { FeedSpec } from '../src/operations/url-detect/lists/feeds.js';
+import { LexicalModel } from '../src/operations/url-detect/model/lexical-model.js';
+import { smishingNeedsSample } from '../src/operations/url-detect/model/smishing-model.js';
 import { createRuntime } from '../src/runtime.js';
 import { startFakeFeedServer, type FakeFeedServer } from './fakes/feed-server.js';
 import { startTestApp, testDatabaseEnv, type TestApp } from './helpers/app.js';
@@ -164,6 +165,9 @@ describe('list update from a local server', () => {
     const bare = (await store.loadFeeds({ sample: false })).find((f) => f.name === name);
     expect(bare?.sample).toEqual([]);
     expect(bare?.families?.split('\n').sort()).toEqual(families);
+    // With a saved model and no Korean feed stored, no sample is read at all (the smishing model has nothing to train on).
+    const smishingOnly = await store.loadFeeds({ sample: smishingNeedsSample });
+    expect(smishingOnly.find((f) => f.name === name)?.sample).toEqual([]);
 
     const clean = Array.from({ length: 300 }, (_, i) => `garden${i}river.com`);
     const harm = Array.from({ length: 300 }, (_, i) => `zq${i}spinwin.xyz`);

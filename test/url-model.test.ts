@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildDetectionLists, teamEntries } from '../src/operations/url-detect/detection-lists.js';
+import { buildDetectionLists, teamEntries } from '../src/operations/url-detect/lists/detection-lists.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
-import { LexicalModel } from '../src/operations/url-detect/lexical-model.js';
-import { categoryThresholds, type ScoredExample } from '../src/operations/url-detect/lexical-calibration.js';
+import { LexicalModel } from '../src/operations/url-detect/model/lexical-model.js';
+import { categoryThresholds, type ScoredExample } from '../src/operations/url-detect/model/lexical-calibration.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { modelSignals } from '../src/operations/url-detect/rules-model.js';
+import { modelSignals } from '../src/operations/url-detect/model/model-signals.js';
 import type { Signal } from '../src/operations/url-detect/signals.js';
-import { ListIndex } from '../src/operations/url-detect/list-index.js';
+import { ListIndex } from '../src/operations/url-detect/lists/list-index.js';
 import { seededRandom } from './helpers/seeded-random.js';
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
 import { createUrlEngine, HARMFUL_SCORE } from '../src/operations/url-detect/engine.js';
-import { entryExpression } from '../src/operations/url-detect/expressions.js';
-import { expressionHash, ListIndex, type HarmCategory } from '../src/operations/url-detect/list-index.js';
-import { teamEntries } from '../src/operations/url-detect/detection-lists.js';
-import { phishingKitSignals, structureSignals } from '../src/operations/url-detect/rules-structure.js';
-import { brandSignals, governmentSignals, vocabularySignals } from '../src/operations/url-detect/rules-words.js';
-import { editDistance, skeleton } from '../src/operations/url-detect/similarity.js';
+import { entryExpression } from '../src/operations/url-detect/lists/expressions.js';
+import { expressionHash, ListIndex, type HarmCategory } from '../src/operations/url-detect/lists/list-index.js';
+import { teamEntries } from '../src/operations/url-detect/lists/detection-lists.js';
+import { phishingKitSignals, structureSignals } from '../src/operations/url-detect/rules/structure.js';
+import { brandSignals, governmentSignals, vocabularySignals } from '../src/operations/url-detect/rules/words.js';
+import { editDistance, skeleton } from '../src/operations/url-detect/rules/similarity.js';
 
 const engine = createUrlEngine({ index: ListIndex.build(teamEntries()) });
 const verdict = (url: string) => engine.classifyRules(url);

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isForbiddenAddress } from '../src/net/address-policy.js';
 import { safeRequest, type AddressLookup, type AddressPolicy } from '../src/net/safe-request.js';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { buildDetectionLists } from '../src/operations/url-detect/detection-lists.js';
+import { buildDetectionLists } from '../src/operations/url-detect/lists/detection-lists.js';
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
-import { createShortLinkExpander, type ExpanderOptions } from '../src/operations/url-detect/short-links.js';
-import { shortenerHosts } from '../src/operations/url-detect/shorteners.js';
+import { createShortLinkExpander, type ExpanderOptions } from '../src/operations/url-detect/expansion/short-links.js';
+import { shortenerHosts } from '../src/operations/url-detect/expansion/shorteners.js';
 import { startFakeShortener, type FakeShortener } from './fakes/shortener-server.js';
 
 /**

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl } from '../src/operations/url-detect/canonicalize.js';
-import { expressionHost } from '../src/operations/url-detect/detection-lists.js';
-import { parseFeed } from '../src/operations/url-detect/feed-parse.js';
-import { smishingSignals, trainSmishingModel } from '../src/operations/url-detect/smishing-model.js';
+import { expressionHost } from '../src/operations/url-detect/lists/detection-lists.js';
+import { parseFeed } from '../src/operations/url-detect/lists/feed-parse.js';
+import { smishingNeedsSample, smishingSignals, trainSmishingModel } from '../src/operations/url-detect/model/smishing-model.js';
 import { CLEAN, readReal, realListsPresent } from './data/url-real.js';
 import { sharedDataPath } from './helpers/shared-data.js';
 
@@ -34,4 +34,16 @@ describe('Korean smishing model (trained on the Korean feed at refresh time)', (
       expect(await trainSmishingModel(kisa.slice(0, 50), clean)).toBeUndefined();
     },
   );
+});
+
+describe('samples read at load with a saved global model', () => {
+  it('reads the Korean and clean feeds’ samples only when a Korean feed is stored, and none without one', () => {
+    const global = [
+      { name: 'openphish', category: 'phishing' },
+      { name: 'top-sites', category: 'clean' },
+    ];
+    const withKisa = [...global, { name: 'kisa-smishing', category: 'phishing' }];
+    expect(global.filter((feed) => smishingNeedsSample(feed, global))).toEqual([]);
+    expect(withKisa.filter((feed) => smishingNeedsSample(feed, withKisa)).map((feed) => feed.name)).toEqual(['top-sites', 'kisa-smishing']);
+  });
 });

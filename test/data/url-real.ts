@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { domainToUnicode, pathToFileURL } from 'node:url';
 import { getDomain } from 'tldts';
-import { expressionHost, type LoadedFeed } from '../../src/operations/url-detect/detection-lists.js';
-import { parseFeed, type FeedCategory, type FeedFormat } from '../../src/operations/url-detect/feeds.js';
+import { expressionHost, type LoadedFeed } from '../../src/operations/url-detect/lists/detection-lists.js';
+import { parseFeed, type FeedCategory, type FeedFormat } from '../../src/operations/url-detect/lists/feeds.js';
 import { sharedDataPath } from '../helpers/shared-data.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { HarmCategory } from './list-index.js';
+import type { HarmCategory } from './lists/list-index.js';
 
 /**
  * The one wording of the harm categories, for every door: the engine's reasons, the redirect

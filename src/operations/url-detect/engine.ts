@@ -2,26 +2,29 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../logger.js';
 import { canonicalizeUrl, type CanonicalUrl } from './canonicalize.js';
 import type { UrlSafetyChecker, UrlVerdict } from './checker.js';
-import type { DomainSet } from './detection-lists.js';
-import { campaignDomain } from './campaigns.js';
-import { familySignals, type DomainFamilies } from './domain-families.js';
-import { isFirstParty, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
-import { isWholeHostExpression, lookupExpressions } from './expressions.js';
-import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './list-index.js';
-import { brandSignals, governmentSignals, vocabularySignals } from './rules-words.js';
-import { structureSignals } from './rules-structure.js';
-import type { DetectionLists } from './detection-lists.js';
-import type { LexicalModel } from './lexical-model.js';
-import { modelSignals } from './rules-model.js';
-import { smishingSignals } from './smishing-model.js';
+import type { DomainSet } from './lists/detection-lists.js';
+import { campaignDomain } from './lists/campaigns.js';
+import { familySignals, type DomainFamilies } from './model/domain-families.js';
+import { isFirstParty, isSharedPlatformHost, SHARED_HOSTING } from './rules/domains.js';
+import { isWholeHostExpression, lookupExpressions } from './lists/expressions.js';
+import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './lists/list-index.js';
+import { brandSignals, governmentSignals, vocabularySignals } from './rules/words.js';
+import { structureSignals } from './rules/structure.js';
+import { lookalikeSignals } from './rules/lookalike.js';
+import { randomLabelSignals } from './rules/random-labels.js';
+import { WEIGHTS } from './rules/tables.js';
+import type { DetectionLists } from './lists/detection-lists.js';
+import type { LexicalModel } from './model/lexical-model.js';
+import { modelSignals } from './model/model-signals.js';
+import { smishingSignals } from './model/smishing-model.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
-import { describeChain, type ShortLinkExpander } from './short-links.js';
+import { describeChain, type ShortLinkExpander } from './expansion/short-links.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
 
-/** At or above: harmful. */
-export const HARMFUL_SCORE = 50;
+/** At or above: harmful (data/weights.json `verdict`). */
+export const HARMFUL_SCORE = WEIGHTS.verdict.harmful;
 /** From here up to HARMFUL_SCORE the rules are unsure: the LLM, when configured, decides. */
-export const UNCERTAIN_SCORE = 30;
+export const UNCERTAIN_SCORE = WEIGHTS.verdict.uncertain;
 
 export interface Classification extends UrlVerdict {
   /** Canonical URL that was judged. */
@@ -85,6 +88,8 @@ export function createUrlEngine(options: EngineOptions = {}) {
     const ruleSignals = [
       ...vocabularySignals(url),
       ...brandSignals(url),
+      ...lookalikeSignals(url),
+      ...randomLabelSignals(url),
       ...governmentSignals(url),
       ...structureSignals(url),
       ...familySignals(url, families),

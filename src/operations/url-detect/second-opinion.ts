@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LlmProvider } from '../../providers/llm.js';
-import type { HarmCategory } from './list-index.js';
+import type { HarmCategory } from './lists/list-index.js';
 import type { Signal } from './signals.js';
 
 /** What the rules saw, handed to the second opinion: the URL text only, never the page. */

@@ -1,4 +1,4 @@
-import type { HarmCategory } from './list-index.js';
+import type { HarmCategory } from './lists/list-index.js';
 
 /** One observation of a rule: which category it points to, how strongly, and why (Korean). */
 export interface Signal {

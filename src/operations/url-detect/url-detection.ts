@@ -1,12 +1,13 @@
 import type { Database } from '../../../db/client.js';
 import type { Logger } from '../../logger.js';
-import { assembleDetectionLists } from './detection-lists.js';
+import { assembleDetectionLists } from './lists/detection-lists.js';
 import { createUrlEngine, type UrlEngine } from './engine.js';
-import type { DownloadOptions } from './feed-download.js';
-import { usableFeeds, type FeedSpecs } from './feeds.js';
-import { createListStore, createRefreshLock, type FeedResult, type FeedState, type ListStore } from './list-store.js';
+import type { DownloadOptions } from './lists/feed-download.js';
+import { usableFeeds, type FeedSpecs } from './lists/feeds.js';
+import { createListStore, createRefreshLock, type FeedResult, type FeedState, type ListStore } from './lists/list-store.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
-import type { ShortLinkExpander } from './short-links.js';
+import type { ShortLinkExpander } from './expansion/short-links.js';
+import { smishingNeedsSample } from './model/smishing-model.js';
 
 /** Runs a job on a cron expression (src/jobs/watch-cron.ts's `cronScheduler`; a fake in tests). */
 export interface Scheduler {
@@ -80,9 +81,9 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     const started = performance.now();
     // A model saved for this very feed state (by this or another instance) spares the training.
     const saved = await store.loadModel(current).catch(() => undefined);
-    // Sorted hashes merge in a fraction of a second; the host samples are read only to train.
-    // Samples are read even with a saved model: the Korean smishing model trains on them at every load.
-    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: true }), { trained: saved });
+    // Sorted hashes merge in a fraction of a second; the host samples are read only to train:
+    // all of them without a saved model, else only what the Korean smishing model trains on.
+    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: saved ? smishingNeedsSample : true }), { trained: saved });
     // Another instance may be saving the same model at this moment: losing that race is harmless.
     if (lists.model && !saved)
       await store.saveModel(current, lists.model).catch((error: unknown) => deps.logger.warn({ err: error }, 'url lists: model not saved'));

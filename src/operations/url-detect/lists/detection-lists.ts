@@ -1,12 +1,12 @@
 import { getDomain } from 'tldts';
 import type { FeedCategory } from './feeds.js';
-import { LexicalModel, stableHash, type TrainingOptions } from './lexical-model.js';
+import { LexicalModel, stableHash, type TrainingOptions } from '../model/lexical-model.js';
 import { expressionHash, HARM_CATEGORIES, HashCollector, HashSet64, ListIndex, type ListEntryRef, type ListPart } from './list-index.js';
-import { TEAM_LISTS } from './lists/team-lists.js';
+import { TEAM_LISTS } from './team-lists.js';
 import { entryExpression, expressionHost, isWholeHostExpression } from './expressions.js';
-import { DomainFamilies, FamilyCollector } from './domain-families.js';
+import { DomainFamilies, FamilyCollector } from '../model/domain-families.js';
 import { campaignExpression } from './campaigns.js';
-import { KOREAN_FEED, trainSmishingModel } from './smishing-model.js';
+import { KOREAN_FEED, trainSmishingModel } from '../model/smishing-model.js';
 
 /** A feed's entries as loaded from the database (or read by the evaluation). */
 export interface LoadedFeed {

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { entryExpression, expressionHost, isWholeHostExpression } from './expressions.js';
-import { shortenerOf } from './shorteners.js';
+import { shortenerOf } from '../expansion/shorteners.js';
 import { csvLineParser } from './feed-csv.js';
 import { DEFAULT_MAX_FEED_BYTES, forEachFeedLine, forEachFeedLineSync } from './feed-lines.js';
 

@@ -2,7 +2,7 @@ import { getDomain } from 'tldts';
 import { FEATURE_BITS, FEATURE_VERSION, hostFeatures } from './lexical-features.js';
 import { categoryThresholds, type ScoredExample } from './lexical-calibration.js';
 import { CLASSES, pause, sampleExamples, stableHash, type Row } from './lexical-examples.js';
-import type { HarmCategory } from './list-index.js';
+import type { HarmCategory } from '../lists/list-index.js';
 
 export { stableHash } from './lexical-examples.js';
 

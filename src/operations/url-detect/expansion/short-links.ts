@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { safeRequest, type AddressLookup, type AddressPolicy } from '../../net/safe-request.js';
-import { canonicalizeUrl, type CanonicalUrl } from './canonicalize.js';
+import { safeRequest, type AddressLookup, type AddressPolicy } from '../../../net/safe-request.js';
+import { canonicalizeUrl, type CanonicalUrl } from '../canonicalize.js';
 import { shortenerOf } from './shorteners.js';
 
 /**

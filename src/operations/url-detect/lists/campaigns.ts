@@ -1,6 +1,6 @@
 import { parse } from 'tldts';
-import { isFirstParty, isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
-import { shortenerOf } from './shorteners.js';
+import { isFirstParty, isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from '../rules/domains.js';
+import { shortenerOf } from '../expansion/shorteners.js';
 
 /**
  * Campaigns: smishing kits rotate sub-domains by the thousand on one throw-away registered

@@ -1,10 +1,9 @@
-import { withJosa } from '../../korean.js';
-import { BRANDS, SHORT_TOKEN_LENGTH, type Brand } from './brands.js';
-import type { CanonicalUrl } from './canonicalize.js';
+import { withJosa } from '../../../korean.js';
+import type { CanonicalUrl } from '../canonicalize.js';
 import { CHEAP_TLDS, isInfrastructure, ownedBy, SHARED_HOSTING } from './domains.js';
-import type { Signal } from './signals.js';
+import type { Signal } from '../signals.js';
 import { charCounts, countsDistance, editDistance, skeleton } from './similarity.js';
-import { VOCABULARIES, type Vocabulary } from './vocabulary.js';
+import { BRANDS, VOCABULARIES, WEIGHTS, type Brand, type Vocabulary } from './tables.js';
 
 /** The part of the host that its owner chose: labels left of the public suffix (or of a shared platform). */
 export function ownHostText(url: CanonicalUrl): string {
@@ -40,8 +39,13 @@ const compiled: CompiledVocabulary[] = VOCABULARIES.map((vocabulary) => ({
 }));
 
 /** Two paired words decide alone; one is only a hint for the model or other rules to confirm. */
-const PAIRED_WEIGHT = 50;
-const SINGLE_PAIRED_WEIGHT = 15;
+const { paired: PAIRED_WEIGHT, singlePaired: SINGLE_PAIRED_WEIGHT } = WEIGHTS.vocabulary;
+/**
+ * Tokens this short appear by chance inside words: they must stand alone as a label part.
+ * Names shorter than MIN_TYPO_LENGTH have too many honest neighbours one letter away (jbbank,
+ * kjbank and kbbank are three banks).
+ */
+const { shortTokenLength: SHORT_TOKEN_LENGTH, minTypoLength: MIN_TYPO_LENGTH } = WEIGHTS.brand;
 
 function distinct(text: string, pattern: RegExp | undefined): string[] {
   if (!text || !pattern) return [];
@@ -131,8 +135,6 @@ const BRAND_LABELS: BrandToken[] = BRANDS.flatMap((brand) =>
     .filter((label) => label.length >= 5)
     .map((token) => ({ brand, token, counts: charCounts(token) })),
 );
-/** Shorter names have too many honest neighbours one letter away (jbbank, kjbank and kbbank are three banks). */
-const MIN_TYPO_LENGTH = 7;
 
 const PHISHY_HOST =
   /login|signin|verif|secure|account|auth|update|confirm|wallet|cert|otp|support|service|help|(?<![a-z])(kr|id|pay|m|mobile|center|event|check|web)(?![a-z])/;
@@ -155,11 +157,15 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
     named.add(brand);
     signals.push({
       category: 'phishing',
-      weight: 45,
+      weight: WEIGHTS.brand.named,
       reason: `${brand.name}의 공식 도메인이 아닌데 호스트에 ${withJosa(`'${match[0]}'`, '이/가')} 들어 있음`,
     });
     if (PHISHY_HOST.test(hostText.replace(match[0], ' '))) {
-      signals.push({ category: 'phishing', weight: 15, reason: '브랜드명과 로그인·인증·고객센터 같은 단어를 섞은 호스트' });
+      signals.push({
+        category: 'phishing',
+        weight: WEIGHTS.brand.phishyHost,
+        reason: '브랜드명과 로그인·인증·고객센터 같은 단어를 섞은 호스트',
+      });
     }
   }
   if (named.size === 0) {
@@ -172,7 +178,7 @@ export function brandSignals(url: CanonicalUrl): Signal[] {
       if (!brand || !notOwner(brand)) continue;
       signals.push({
         category: 'phishing',
-        weight: 15,
+        weight: WEIGHTS.brand.pathMention,
         reason: `${withJosa(brand.name, '와/과')} 무관한 사이트 경로에 ${withJosa(`'${match[0]}'`, '이/가')} 언급됨`,
       });
       break;
@@ -200,11 +206,19 @@ function lookalikeOf(url: CanonicalUrl): Signal | undefined {
         skeletonText.includes(token) && !unicodeLabel.includes(token) && !ownedBy(url.host, url.domain, url.publicSuffix, brand.domains),
     );
     if (hit)
-      return { category: 'phishing', weight: 60, reason: `${withJosa(`'${hit.token}'`, '와/과')} 비슷해 보이는 글자로 만든 위장 도메인` };
+      return {
+        category: 'phishing',
+        weight: WEIGHTS.brand.homoglyph,
+        reason: `${withJosa(`'${hit.token}'`, '와/과')} 비슷해 보이는 글자로 만든 위장 도메인`,
+      };
   }
   const typo = typoOf(url.domainLabel);
   if (typo && !ownedBy(url.host, url.domain, url.publicSuffix, typo.brand.domains)) {
-    return { category: 'phishing', weight: 55, reason: `${typo.brand.name} 도메인('${typo.token}')과 철자가 한두 글자 다른 유사 도메인` };
+    return {
+      category: 'phishing',
+      weight: WEIGHTS.brand.typo,
+      reason: `${typo.brand.name} 도메인('${typo.token}')과 철자가 한두 글자 다른 유사 도메인`,
+    };
   }
   return undefined;
 }
@@ -243,11 +257,23 @@ export function governmentSignals(url: CanonicalUrl): Signal[] {
   const korean = /(?<![a-z])(gov(?:24|-?kr)|go-?kr|minwon(?:24)?|jeongbu24)(?![a-z])/.exec(hostText);
   if (korean)
     return [
-      { category: 'phishing', weight: 50, reason: `정부24·민원 서비스처럼 보이는 이름('${korean[1]}')이지만 정부 도메인(go.kr)이 아님` },
+      {
+        category: 'phishing',
+        weight: WEIGHTS.government.koreanName,
+        reason: `정부24·민원 서비스처럼 보이는 이름('${korean[1]}')이지만 정부 도메인(go.kr)이 아님`,
+      },
     ];
   // A bare `gov` label is everywhere abroad (gov.aniview.com): a hint, never a verdict alone.
   const bare = /(?<![a-z])(gov\d*)(?![a-z])/.exec(hostText);
-  return bare ? [{ category: 'phishing', weight: 15, reason: `정부 기관처럼 보이는 이름('${bare[1]}')이지만 정부 도메인이 아님` }] : [];
+  return bare
+    ? [
+        {
+          category: 'phishing',
+          weight: WEIGHTS.government.bareGov,
+          reason: `정부 기관처럼 보이는 이름('${bare[1]}')이지만 정부 도메인이 아님`,
+        },
+      ]
+    : [];
 }
 
 const FOREIGN_GOVERNMENT = /(^|\.)(gov|mil|govt|gob|gouv|gv|go|government|admin|gub|guv)(\.|$)/;

@@ -1,8 +1,9 @@
-import type { CanonicalUrl } from './canonicalize.js';
-import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
+import type { CanonicalUrl } from '../canonicalize.js';
+import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from '../rules/domains.js';
 import { LexicalModel } from './lexical-model.js';
-import { shortenerOf } from './shorteners.js';
-import type { Signal } from './signals.js';
+import { shortenerOf } from '../expansion/shorteners.js';
+import type { Signal } from '../signals.js';
+import { DOMAINS, WEIGHTS } from '../rules/tables.js';
 
 /**
  * Korean smishing's own host model (issue 31 item 4). KISA's reports are a few thousand hosts a
@@ -16,22 +17,33 @@ import type { Signal } from './signals.js';
 
 /** Feed names that carry Korean smishing reports. */
 export const KOREAN_FEED = /^kisa|-kr$/i;
-/** Fewer reported hosts than this teach nothing reliable. */
-const MIN_HOSTS = 200;
-/** Probability from which the model decides alone, and from which it adds weight (measured on the dev part only). */
-const FIRM = 0.9;
-const LEANING = 0.5;
-/** From here the model only tips a near-miss of the rules (a carrier's name in a domain it does not own scores 45 of 50). */
-const HINT = 0.2;
+/**
+ * data/weights.json `smishingModel`: `minHosts` — fewer reported hosts teach nothing reliable;
+ * `firm` — the probability from which the model decides alone, `leaning` — from which it adds
+ * weight (measured on the dev part only); `hint` — from here it only tips a near-miss of the rules
+ * (a carrier's name in a domain it does not own scores 45 of 50).
+ */
+const { minHosts: MIN_HOSTS, firm: FIRM, leaning: LEANING, hint: HINT } = WEIGHTS.smishingModel;
 
 /**
  * Korean second-level suffixes only public bodies, schools, research institutes, non-profits
  * and local governments can register: smishing is not sent from them, and their names (public
  * bodies' acronyms) look random to any n-gram model.
  */
-const RESTRICTED_KR = new Set(['go.kr', 'or.kr', 'ac.kr', 're.kr', 'mil.kr', 'hs.kr', 'ms.kr', 'es.kr', 'sc.kr', 'kg.kr']);
-const REGIONAL_KR =
-  /(^|\.)(seoul|busan|daegu|incheon|gwangju|daejeon|ulsan|sejong|gyeonggi|gangwon|chungbuk|chungnam|jeonbuk|jeonnam|gyeongbuk|gyeongnam|jeju)\.kr$/;
+const RESTRICTED_KR: ReadonlySet<string> = new Set(DOMAINS.koreanRestrictedSuffixes);
+const REGIONAL_KR = new RegExp(`(^|\\.)(${DOMAINS.koreanRegions.join('|')})\\.kr$`);
+
+/**
+ * Whether the smishing model needs a stored feed's host sample: the Korean feeds' and the clean
+ * feeds' when a Korean feed is stored, none otherwise (the global model, when saved, needs none).
+ */
+export function smishingNeedsSample(
+  feed: { name: string; category: string },
+  feeds: readonly { name: string; category: string }[],
+): boolean {
+  const korean = (f: { name: string; category: string }) => f.category !== 'clean' && KOREAN_FEED.test(f.name);
+  return (feed.category === 'clean' || korean(feed)) && feeds.some(korean);
+}
 
 export async function trainSmishingModel(koreanHosts: readonly string[], cleanHosts: readonly string[]): Promise<LexicalModel | undefined> {
   const reported = koreanHosts.filter((host) => !shortenerOf(host));
@@ -59,7 +71,12 @@ export function smishingSignals(url: CanonicalUrl, model: LexicalModel | undefin
   return [
     {
       category: 'phishing',
-      weight: prediction.harm >= FIRM ? 50 : prediction.harm >= LEANING ? 25 : 10,
+      weight:
+        prediction.harm >= FIRM
+          ? WEIGHTS.smishingModel.firmWeight
+          : prediction.harm >= LEANING
+            ? WEIGHTS.smishingModel.leaningWeight
+            : WEIGHTS.smishingModel.hintWeight,
       reason: `KISA가 신고한 스미싱 주소들로 학습한 모델이 스미싱 주소와 닮았다고 판단함(확률 ${Math.round(prediction.harm * 100)}%${evidence})`,
     },
   ];

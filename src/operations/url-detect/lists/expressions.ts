@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import type { CanonicalUrl } from './canonicalize.js';
-import { canonicalizeUrl } from './canonicalize.js';
+import type { CanonicalUrl } from '../canonicalize.js';
+import { canonicalizeUrl } from '../canonicalize.js';
 
 /**
  * List entries and URLs meet as "expressions" (Safe Browsing style, extended):

@@ -1,5 +1,5 @@
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
-import { HARM_CATEGORIES } from './list-index.js';
+import { HARM_CATEGORIES } from '../lists/list-index.js';
 
 /** Class 0 is clean; the others are the harm categories in HARM_CATEGORIES order. */
 export const CLASSES = ['clean', ...HARM_CATEGORIES] as const;

@@ -1,3 +1,4 @@
+import { CONFUSABLES } from './tables.js';
 /**
  * Optimal-string-alignment distance (Levenshtein plus adjacent transposition), stopping
  * early once `max` is exceeded: typosquats are one or two edits from the brand.
@@ -22,42 +23,6 @@ export function editDistance(a: string, b: string, max: number): number {
   }
   return prev[b.length] ?? max + 1;
 }
-
-/** Characters that look like Latin letters (Cyrillic, Greek, full-width, digits): a small confusables map. */
-const CONFUSABLES: Record<string, string> = {
-  а: 'a',
-  е: 'e',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  х: 'x',
-  у: 'y',
-  і: 'i',
-  ј: 'j',
-  ѕ: 's',
-  ԁ: 'd',
-  ɡ: 'g',
-  һ: 'h',
-  ӏ: 'l',
-  ԛ: 'q',
-  ԝ: 'w',
-  ο: 'o',
-  ν: 'v',
-  τ: 't',
-  ρ: 'p',
-  α: 'a',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ı: 'i',
-  ɑ: 'a',
-  ǀ: 'l',
-  '0': 'o',
-  '1': 'l',
-  '3': 'e',
-  '5': 's',
-  '@': 'a',
-};
 
 /** The Latin "skeleton" of a label: confusables mapped, `rn`→`m`, `vv`→`w`. */
 export function skeleton(label: string): string {

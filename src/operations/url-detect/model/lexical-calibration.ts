@@ -1,4 +1,4 @@
-import { HARM_CATEGORIES, type HarmCategory } from './list-index.js';
+import { HARM_CATEGORIES, type HarmCategory } from '../lists/list-index.js';
 
 /** A held-back example as the trained model sees it. */
 export interface ScoredExample {

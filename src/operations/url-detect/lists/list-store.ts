@@ -1,15 +1,15 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client.js';
-import { urlListChunks, urlListModels, urlListSources } from '../../../db/schema.js';
-import type { Logger } from '../../logger.js';
+import type { Database } from '../../../../db/client.js';
+import { urlListChunks, urlListModels, urlListSources } from '../../../../db/schema.js';
+import type { Logger } from '../../../logger.js';
 import { FeedCompactor, type CompactFeed } from './detection-lists.js';
 import { downloadFeed, type DownloadOptions } from './feed-download.js';
 import { downloadOdcloudFeed } from './feed-odcloud.js';
 import { parseFeedStream } from './feed-parse.js';
 import { MAX_LINE_BYTES } from './feed-lines.js';
-import { LexicalModel, type LexicalModelInfo } from './lexical-model.js';
+import { LexicalModel, type LexicalModelInfo } from '../model/lexical-model.js';
 import { type FeedCategory, type FeedSpec } from './feeds.js';
 import { hashesFromBytes, hashesToBytes } from './list-index.js';
 
@@ -39,23 +39,33 @@ const MODEL_CHUNKS = '@model/lexical-host';
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
+/** A stored feed's name and category (what decides whether its training sample is read). */
+export interface FeedHead {
+  name: string;
+  category: FeedCategory;
+}
+
 /** Downloaded feeds in the database: one state row a feed, its content as a generation of chunks (sorted hashes, training sample). */
 export function createListStore(db: Database) {
   return {
     /**
-     * The stored feeds in compact form (sorted hashes; the training sample too when `sample`).
+     * The stored feeds in compact form (sorted hashes; the training sample too when `sample` is
+     * true or says so of the feed, given every stored feed's name and category).
      * A feed whose chunks changed while they were read (a refresh switched generations) is
      * read again: never half of one generation and half of another.
      */
-    async loadFeeds(options: { sample?: boolean } = {}): Promise<CompactFeed[]> {
+    async loadFeeds(
+      options: { sample?: boolean | ((feed: FeedHead, feeds: readonly FeedHead[]) => boolean) } = {},
+    ): Promise<CompactFeed[]> {
       const rows = await db
         .select({ name: urlListSources.name, category: urlListSources.category, generation: urlListSources.generation })
         .from(urlListSources)
         .orderBy(urlListSources.name);
+      const stored = rows.filter((row) => row.generation !== 0).map((row) => ({ name: row.name, category: row.category as FeedCategory }));
+      const wanted = options.sample ?? true;
       const feeds: CompactFeed[] = [];
-      for (const row of rows) {
-        if (row.generation === 0) continue;
-        const feed = await readFeed(db, row.name, row.category as FeedCategory, options.sample ?? true);
+      for (const head of stored) {
+        const feed = await readFeed(db, head.name, head.category, typeof wanted === 'function' ? wanted(head, stored) : wanted);
         if (feed) feeds.push(feed);
       }
       return feeds;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import table from './data/shorteners.json' with { type: 'json' };
+import table from '../data/shorteners.json' with { type: 'json' };
 
 /** Host names, lower-case, at least one dot: a typo in the table stops the start with the entry named. */
 const hostName = z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a lower-case host name');

@@ -1,9 +1,9 @@
 import { parse } from 'tldts';
-import type { CanonicalUrl } from './canonicalize.js';
-import { isInstitutionalSuffix, SHARED_HOSTING } from './domains.js';
-import { HashCollector, hashLanesInto, HashSet64, HARM_CATEGORIES, type HarmCategory } from './list-index.js';
-import { CATEGORY_LABEL, type Signal } from './signals.js';
-import { VOCABULARIES } from './vocabulary.js';
+import type { CanonicalUrl } from '../canonicalize.js';
+import { isInstitutionalSuffix, SHARED_HOSTING } from '../rules/domains.js';
+import { HashCollector, hashLanesInto, HashSet64, HARM_CATEGORIES, type HarmCategory } from '../lists/list-index.js';
+import { CATEGORY_LABEL, type Signal } from '../signals.js';
+import { VOCABULARIES, WEIGHTS } from '../rules/tables.js';
 
 /**
  * Domain families: gambling, adult and scam sites move to a new name when the old one is
@@ -289,7 +289,11 @@ export function familySignals(url: CanonicalUrl, families: DomainFamilies | unde
   return [
     {
       category: hit.category,
-      weight: isInstitutionalSuffix(url.publicSuffix) ? 30 : hit.rotates ? 50 : 35,
+      weight: isInstitutionalSuffix(url.publicSuffix)
+        ? WEIGHTS.families.institutional
+        : hit.rotates
+          ? WEIGHTS.families.rotates
+          : WEIGHTS.families.single,
       reason: `목록에 오른 ${CATEGORY_LABEL[hit.category]} 주소(${hit.relative})와 이름이 같은 계열(숫자·하이픈·도메인 끝만 다름)`,
     },
   ];

@@ -1,10 +1,15 @@
-import type { CanonicalUrl } from './canonicalize.js';
+import type { CanonicalUrl } from '../canonicalize.js';
 import type { LexicalModel } from './lexical-model.js';
-import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from './domains.js';
-import { CATEGORY_LABEL, type Signal } from './signals.js';
+import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from '../rules/domains.js';
+import { CATEGORY_LABEL, type Signal } from '../signals.js';
+import { WEIGHTS } from '../rules/tables.js';
 
-/** Weight of a prediction above the model's suspicious level: a cheap TLD or one word more makes it harmful. */
-const SUSPICIOUS_WEIGHT = 35;
+/**
+ * Weights (data/weights.json `globalModel`): above the threshold `alone` where the model may
+ * decide alone, else `notAlone`; above the suspicious level `suspicious` (a cheap TLD or one word
+ * more makes it harmful), `suspiciousShared` on shared hosting.
+ */
+const POINTS = WEIGHTS.globalModel;
 
 /**
  * The lexical model's opinion as a signal. Above its category's calibrated threshold it decides
@@ -18,13 +23,14 @@ export function modelSignals(url: CanonicalUrl, model: LexicalModel, ruleSignals
   const threshold = model.info.threshold;
   const evidence = prediction.evidence.length > 0 ? `, 근거: ${prediction.evidence.map((e) => `'${e}'`).join(', ')}` : '';
   const reason = `공개 차단 목록으로 학습한 주소 모델이 ${CATEGORY_LABEL[prediction.category]} 사이트 주소와 닮았다고 판단함(확률 ${Math.round(prediction.harm * 100)}%${evidence})`;
-  if (prediction.flagged) return [{ category: prediction.category, weight: modelDecidesAlone(url) ? 50 : 30, reason }];
+  if (prediction.flagged)
+    return [{ category: prediction.category, weight: modelDecidesAlone(url) ? POINTS.alone : POINTS.notAlone, reason }];
   // Between the suspicious level and the threshold: one more sign from the rules decides.
   const suspicious = model.info.suspicious ?? threshold;
   // Shape signals (cheap TLD, digits, random letters) are what the model already read: no second vote.
   const corroborated = ruleSignals.some((signal) => !signal.shape && signal.weight > 5);
   if (prediction.harm >= suspicious && corroborated)
-    return [{ category: prediction.category, weight: onSharedHosting(url) ? 20 : SUSPICIOUS_WEIGHT, reason }];
+    return [{ category: prediction.category, weight: onSharedHosting(url) ? POINTS.suspiciousShared : POINTS.suspicious, reason }];
   return [];
 }
 
