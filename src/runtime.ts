@@ -39,6 +39,8 @@ import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProv
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
 import { createMessageImageDecoder } from './providers/message-image.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
+import { createDocumentReader } from './providers/documents/read-document.js';
+import { createPageFetcher, type PageFetcherOptions } from './operations/chatbot/page-fetch.js';
 
 /** How often a PostgreSQL instance looks for calls held by instances that died. */
 const HOLD_RECOVERY_INTERVAL_MS = 5_000;
@@ -62,7 +64,7 @@ export interface RuntimeOptions {
   /** OCR worker pool settings (tests use one worker and a short queue). */
   ocr?: OcrPoolOptions;
   /** Knowledge chatbot: storage limits per account (else from the config; the bench raises them) and the relevance gate. */
-  chatbot?: { maxEntries?: number; maxChars?: number; minRelevance?: number };
+  chatbot?: { maxEntries?: number; maxChars?: number; minRelevance?: number; pages?: PageFetcherOptions };
   /** Parcel tracking: rate limit, holidays (tests), and tracker client settings. */
   delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
   /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings. */
@@ -246,6 +248,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     llm,
     knowledge,
     chatbotMinRelevance: options.chatbot?.minRelevance,
+    // Files and pages for the knowledge base; a scanned PDF page is read by the kor+eng pool.
+    documents: createDocumentReader({ ocr: messageOcr }),
+    fetchPage: createPageFetcher(options.chatbot?.pages),
     urlEngine: urlDetection.engine,
     ocr,
     translateChunkChars: options.translateChunkChars,
