@@ -48,11 +48,14 @@ function blockText(node, out) {
   return out;
 }
 function tidy(text) {
-  return text.replace(/[ \\t\\u00a0]+/g, ' ').replace(/ *\\n */g, '\\n').replace(/\\n{3,}/g, '\\n\\n').trim();
+  // Control characters (a PDF font's unmapped space comes out as U+0001) read as spaces.
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').replace(/[ \\t\\u00a0]+/g, ' ').replace(/ *\\n */g, '\\n').replace(/\\n{3,}/g, '\\n\\n').trim();
 }
 async function html(source, main) {
   const { parseHTML } = await import(workerData.modules.linkedom);
-  const { document } = parseHTML(source);
+  // linkedom reads a fragment's first element as the root: a fragment is given its document.
+  const whole = /<(html|body)[\s>]/i.test(source) ? source : '<!doctype html><html><head></head><body>' + source + '</body></html>';
+  const { document } = parseHTML(whole);
   const title = (document.querySelector('title')?.textContent || '').trim();
   if (main) {
     const { Readability } = (await import(workerData.modules.readability)).default ?? (await import(workerData.modules.readability));
