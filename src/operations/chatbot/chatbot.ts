@@ -157,7 +157,9 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
       const chars = (content: string) => [...content].length;
       if (!bulk) {
         const entry = stored[0]!;
-        return { message: '지식이 저장되었습니다.', id: entry.id, source: entry.source, chars: chars(entry.content) };
+        // Typed text answers as before; a file or a page also says what it was read as.
+        const read = entry.source === null ? {} : { source: entry.source, chars: chars(entry.content) };
+        return { message: '지식이 저장되었습니다.', id: entry.id, ...read };
       }
       return {
         message: `지식 ${stored.length}개가 저장되었습니다.`,
