@@ -14,6 +14,7 @@ import { redirectRoutes } from './routes/redirect.js';
 import { urlListRoutes } from './routes/url-lists.js';
 import { urlScanRoutes } from './routes/url-scan.js';
 import { watchRoutes } from './routes/watches.js';
+import { knowledgeFeedbackRoutes } from './routes/knowledge-feedback.js';
 
 export interface AppState {
   /** Set while the server drains on SIGTERM: health turns 503 so balancers stop sending. */
@@ -51,6 +52,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
     ...urlListRoutes(runtime),
     ...urlScanRoutes(runtime),
     ...businessRoutes(runtime),
+    ...knowledgeFeedbackRoutes(runtime),
   ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
   const operations = operationDoor(runtime, api);

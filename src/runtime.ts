@@ -41,6 +41,12 @@ import { createMessageImageDecoder } from './providers/message-image.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
 import { createDocumentReader } from './providers/documents/read-document.js';
 import { createPageFetcher, type PageFetcherOptions } from './operations/chatbot/page-fetch.js';
+import {
+  createKnowledgeFeedback,
+  createKnowledgeSettings,
+  type KnowledgeFeedback,
+  type KnowledgeSettings,
+} from './operations/chatbot/knowledge-feedback.js';
 
 /** How often a PostgreSQL instance looks for calls held by instances that died. */
 const HOLD_RECOVERY_INTERVAL_MS = 5_000;
@@ -112,6 +118,9 @@ export interface Runtime {
   urlScan: ReturnType<typeof createUrlScanOperation>;
   /** `POST /business/status` and `/business/validate`: the National Tax Service's checks, `ocr-idcard` calls. */
   business: Business;
+  /** 👎 questions from the bots (shown in the portal) and each workspace's thread-author setting. */
+  knowledgeFeedback: KnowledgeFeedback;
+  knowledgeSettings: KnowledgeSettings;
   /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
   ocrStats(): { workers: number; busy: number; queued: number };
   /** Flushes buffered work and closes the database. */
@@ -286,6 +295,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       images: createMessageImageDecoder(),
     }),
     business,
+    knowledgeFeedback: createKnowledgeFeedback(db),
+    knowledgeSettings: createKnowledgeSettings(db),
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
       await housekeeping.stop();
