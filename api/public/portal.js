@@ -18,6 +18,7 @@ const TEXT = {
     name: '이름', prefix: '접두어', lastUsed: '마지막 사용', actions: '작업', revoke: '폐기', never: '없음',
     catalogTitle: 'API 카탈로그와 남은 호출 수', category: '분류', remaining: '남은 호출', renews: '초기화',
     subscribe: '구독', subscribed: '구독 중', notSubscribed: '구독 필요',
+    feedbackTitle: '챗봇 답변에 👎 받은 질문', feedbackHint: 'Slack·Discord에서 👎를 받은 질문입니다. 빠진 지식을 추가한 뒤 지우세요.', noFeedback: '아직 없습니다.', handled: '처리함',
     listsTitle: '유해 URL 목록 상태', entries: '항목 수', fetchedAt: '받은 시각', lastError: '마지막 오류', none: '없음',
     notFetched: '아직 받지 못함', noFeeds: '받아 둔 피드가 아직 없습니다.',
     listsSummary: (n) => `지금 탐지에 쓰는 항목 ${n.toLocaleString('ko-KR')}개 (팀 목록 포함)`,
@@ -46,6 +47,7 @@ const TEXT = {
     name: 'Name', prefix: 'Prefix', lastUsed: 'Last used', actions: 'Actions', revoke: 'Revoke', never: 'never',
     catalogTitle: 'API catalogue and remaining calls', category: 'Category', remaining: 'Remaining', renews: 'Renews',
     subscribe: 'Subscribe', subscribed: 'Subscribed', notSubscribed: 'Subscription needed',
+    feedbackTitle: 'Questions whose chatbot answer got 👎', feedbackHint: 'Marked 👎 in Slack or Discord. Add the missing knowledge, then remove them.', noFeedback: 'None yet.', handled: 'Done',
     listsTitle: 'Harmful-URL list status', entries: 'Entries', fetchedAt: 'Fetched at', lastError: 'Last error', none: 'none',
     notFetched: 'not fetched yet', noFeeds: 'No feed has been downloaded yet.',
     listsSummary: (n) => `${n.toLocaleString('en-US')} entries in use for detection (team lists included)`,
@@ -172,6 +174,7 @@ async function refreshAccount() {
   const [keys, usage] = await Promise.all([call('GET', '/api/v1/keys', undefined, withToken()), call('GET', '/api/v1/usage', undefined, withToken())]);
   if (keys.status === 401) return logout();
   void refreshLists();
+  void refreshFeedback();
   const keyRows = $('keys').tBodies[0];
   keyRows.replaceChildren();
   for (const key of keys.json.keys ?? []) {
@@ -241,6 +244,34 @@ async function refreshLists() {
     cell(row, feed.fetched_at ? new Date(feed.fetched_at).toLocaleString(state.lang) : t('notFetched'), t('fetchedAt'));
     const error = cell(row, feed.last_error ?? t('none'), t('lastError'));
     if (feed.last_error) error.className = 'error';
+  }
+}
+
+/** Questions marked 👎 in the bots (the question and where, nothing else): someone adds the missing knowledge. */
+async function refreshFeedback() {
+  const res = await call('GET', '/api/v1/chatbot/feedback', undefined, withToken());
+  if (res.status !== 200) return;
+  const list = $('kb-feedback');
+  list.replaceChildren();
+  const items = res.json.feedback ?? [];
+  if (items.length === 0) {
+    const empty = document.createElement('li');
+    empty.textContent = t('noFeedback');
+    list.append(empty);
+  }
+  for (const item of items) {
+    const li = document.createElement('li');
+    li.textContent = `${item.question} (${new Date(item.created_at).toLocaleString(state.lang)}${item.scope ? `, ${item.scope}` : ''}) `;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'secondary';
+    button.textContent = t('handled');
+    button.onclick = async () => {
+      await call('DELETE', `/api/v1/chatbot/feedback/${item.id}`, undefined, withToken());
+      await refreshFeedback();
+    };
+    li.append(button);
+    list.append(li);
   }
 }
 
