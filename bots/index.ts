@@ -24,6 +24,7 @@ export function botServices(runtime: Runtime): BotServices {
     apiKeys: platform.apiKeys,
     watches,
     extra: { businessStatus: runtime.business.status },
+    knowledge: { feedback: runtime.knowledgeFeedback, settings: runtime.knowledgeSettings },
   };
 }
 

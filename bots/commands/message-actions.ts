@@ -4,8 +4,9 @@ import { translationReply } from './text.js';
 import type { CommandContext, ImageSource, Reply, Text } from './types.js';
 import { categoryName, urlsIn } from './urls.js';
 import { remainingLine } from './texts.js';
+import { saveThread, type ThreadSource } from './save-thread.js';
 
-export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard';
+export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard' | 'save_knowledge';
 
 export interface MessageActionDef {
   id: MessageActionId;
@@ -33,6 +34,11 @@ export const MESSAGE_ACTIONS: readonly MessageActionDef[] = [
     description: { ko: '메시지의 이미지를 신분증으로 읽습니다', en: "Read the message's image as an ID" },
     sensitive: true,
   },
+  {
+    id: 'save_knowledge',
+    name: { ko: '지식으로 저장', en: 'Save as knowledge' },
+    description: { ko: '스레드 전체를 지식 항목 하나로 저장합니다', en: 'Save the whole thread as one knowledge entry' },
+  },
 ];
 
 export interface TargetMessage {
@@ -40,11 +46,14 @@ export interface TargetMessage {
   /** Links the message carries besides its text (Slack attachments and blocks, Discord embeds). */
   urls?: string[];
   image?: ImageSource;
+  /** The message's thread ("지식으로 저장"). */
+  thread?: ThreadSource;
 }
 
 const MAX_URLS = 10;
 
 export async function runMessageAction(ctx: CommandContext, id: MessageActionId, message: TargetMessage): Promise<Reply> {
+  if (id === 'save_knowledge') return saveThread(ctx, message.thread);
   if (id === 'link_check')
     return checkLinks(ctx, [...new Set([...urlsIn(message.text, MAX_URLS), ...(message.urls ?? [])])].slice(0, MAX_URLS));
   if (id === 'translate_message') {

@@ -22,6 +22,8 @@ export interface FakeDiscord {
   /** Calls whose path ends with `suffix` (and method, when given). */
   find(method: string, pathPart: string): DiscordCall[];
   addAttachment(name: string, bytes: Buffer, contentType?: string): string;
+  /** What `GET /channels/:id/messages` answers (newest first, as Discord; bot token only). */
+  setMessages(channelId: string, messages: object[]): void;
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -30,6 +32,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const calls: DiscordCall[] = [];
   const commands = new Map<string, object[]>();
   const attachments = new Map<string, { bytes: Buffer; type: string }>();
+  const channelMessages = new Map<string, object[]>();
   let ids = 1000;
 
   const server = createServer(async (req, res) => {
@@ -55,6 +58,14 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     if (/^\/api\/v10\/interactions\/[^/]+\/[^/]+\/callback$/.test(path)) {
       res.writeHead(204);
       return res.end();
+    }
+    const history = /^\/api\/v10\/channels\/([^/]+)\/messages$/.exec(path);
+    if (history && req.method === 'GET') {
+      if (req.headers.authorization !== 'Bot test-bot-token') return json(401, { message: '401: Unauthorized', code: 0 });
+      const messages = channelMessages.get(history[1]!);
+      if (!messages) return json(404, { message: 'Unknown Channel', code: 10003 });
+      const limit = Number(new URL(req.url ?? '', 'http://fake').searchParams.get('limit') ?? 50);
+      return json(200, messages.slice(0, limit));
     }
     const registration = /^\/api\/v10\/applications\/([^/]+)(?:\/guilds\/([^/]+))?\/commands$/.exec(path);
     if (registration) {
@@ -86,6 +97,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     apiUrl: `${url}/api`,
     calls,
     find: (method, pathPart) => calls.filter((call) => call.method === method && call.path.includes(pathPart)),
+    setMessages: (channelId, messages) => void channelMessages.set(channelId, messages),
     addAttachment(name, bytes, contentType = 'image/png') {
       attachments.set(name, { bytes, type: contentType });
       return `${url}/attachments/${name}`;

@@ -45,8 +45,8 @@ const scopeName = z
   .max(MAX_SCOPE_CHARS, `scope는 ${MAX_SCOPE_CHARS}자 이하여야 합니다.`)
   .regex(/^[^\p{Cc}]+$/u, 'scope에 제어 문자를 넣을 수 없습니다.');
 
-/** One scope, or (the bots: a channel and its server) a few: the common entries are searched with them. */
-const scopeFilter = z.union([scopeName, z.array(scopeName).min(1).max(4, 'scope는 4개까지 줄 수 있습니다.')]);
+/** One scope, or (the bots: a channel and its server) a few: the common entries are searched with them ([]: those alone). */
+const scopeFilter = z.union([scopeName, z.array(scopeName).max(4, 'scope는 4개까지 줄 수 있습니다.')]);
 
 const sourceName = z.string().trim().min(1).max(MAX_SOURCE_CHARS, `source는 ${MAX_SOURCE_CHARS}자 이하여야 합니다.`);
 const sourceUrl = z.url({ protocol: /^https?$/, error: 'source_url은 http(s) 주소여야 합니다.' }).max(2000);
