@@ -46,7 +46,7 @@ import {
   createKnowledgeSettings,
   type KnowledgeFeedback,
   type KnowledgeSettings,
-} from './operations/chatbot/knowledge-feedback.js';
+} from './operations/chatbot/feedback-store.js';
 
 /** How often a PostgreSQL instance looks for calls held by instances that died. */
 const HOLD_RECOVERY_INTERVAL_MS = 5_000;

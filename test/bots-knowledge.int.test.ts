@@ -125,10 +125,14 @@ async function interact(payload: unknown) {
 }
 
 function edited(payload: { application_id: string; token: string }) {
-  return discord.waitFor(() => discord.find('PATCH', `/webhooks/${payload.application_id}/${payload.token}/messages/@original`)[0]?.body, 30_000);
+  return discord.waitFor(
+    () => discord.find('PATCH', `/webhooks/${payload.application_id}/${payload.token}/messages/@original`)[0]?.body,
+    30_000,
+  );
 }
 
-const knowledge = async () => (await app.post('/api/v1/chatbot/rag', { action: 'list', limit: 100 }, owner.apiKey)).body.knowledge_list as any[];
+const knowledge = async () =>
+  (await app.post('/api/v1/chatbot/rag', { action: 'list', limit: 100 }, owner.apiKey)).body.knowledge_list as any[];
 
 describe.skipIf(!hasPayloads)('Slack: "지식으로 저장" on a recorded thread, answers in the thread', () => {
   it('saves the thread with roles instead of names and a link back, scoped to its channel', async () => {
@@ -139,7 +143,14 @@ describe.skipIf(!hasPayloads)('Slack: "지식으로 저장" on a recorded thread
     // The thread as conversations.replies returns it: the recorded root and reply, then two more in the same shape.
     slack.setThread(channel, root.ts, [
       { type: 'message', user: root.user, text: root.text, ts: root.ts, thread_ts: root.ts, reply_count: 3 },
-      { type: 'message', user: reply.user, text: reply.text, ts: reply.ts, thread_ts: reply.thread_ts, parent_user_id: reply.parent_user_id },
+      {
+        type: 'message',
+        user: reply.user,
+        text: reply.text,
+        ts: reply.ts,
+        thread_ts: reply.thread_ts,
+        parent_user_id: reply.parent_user_id,
+      },
       {
         type: 'message',
         user: 'U00FAKEUSER2',
@@ -148,7 +159,13 @@ describe.skipIf(!hasPayloads)('Slack: "지식으로 저장" on a recorded thread
         thread_ts: root.ts,
         parent_user_id: root.user,
       },
-      { type: 'message', subtype: 'channel_join', user: 'U00FAKEUSER3', text: '<@U00FAKEUSER3> has joined the channel', ts: '1767377000.1' },
+      {
+        type: 'message',
+        subtype: 'channel_join',
+        user: 'U00FAKEUSER3',
+        text: '<@U00FAKEUSER3> has joined the channel',
+        ts: '1767377000.1',
+      },
     ]);
     const answer = await slackInteraction({
       type: 'message_action',
@@ -165,16 +182,26 @@ describe.skipIf(!hasPayloads)('Slack: "지식으로 저장" on a recorded thread
     expect(textOf(await answer())).toContain('지식으로 저장했습니다');
     const saved = (await knowledge()).find((entry) => entry.scope === `slack:${channel}`);
     expect(saved.content).toBe(
-      ['질문자: @(사용자) Hey', '질문자: DM me', '답변자 1: 야간 출입은 <보안실>에 전날 오후 5시까지 신청하면 됩니다. @질문자 참고하세요.'].join('\n\n'),
+      [
+        '질문자: @(사용자) Hey',
+        '질문자: DM me',
+        '답변자 1: 야간 출입은 <보안실>에 전날 오후 5시까지 신청하면 됩니다. @질문자 참고하세요.',
+      ].join('\n\n'),
     );
     expect(saved.content).not.toMatch(/U00FAKE|testuser|joined/);
     expect(saved.url).toBe(`https://hub-test.slack.com/archives/${channel}/p${root.ts.replace('.', '')}`);
     expect(saved.source).toBe('스레드: @(사용자) Hey');
 
     // Asked in that channel by mentioning the bot (the recorded app_mention), answered in its thread.
-    const mention = { ...recorded.mention, event_id: `Ev${++counter}`, event: { ...root, text: '<@U00FAKEBOT01> 야간 출입은 언제까지 신청하나요?', ts: '1767377100.000001' } };
+    const mention = {
+      ...recorded.mention,
+      event_id: `Ev${++counter}`,
+      event: { ...root, text: '<@U00FAKEBOT01> 야간 출입은 언제까지 신청하나요?', ts: '1767377100.000001' },
+    };
     expect(await postSlack(JSON.stringify(mention), 'application/json')).toBe(200);
-    const posted = await slack.waitFor(() => slack.api('chat.postMessage').find((call) => call.body.thread_ts === '1767377100.000001')?.body);
+    const posted = await slack.waitFor(
+      () => slack.api('chat.postMessage').find((call) => call.body.thread_ts === '1767377100.000001')?.body,
+    );
     expect(posted.channel).toBe(channel);
     const blocks = JSON.stringify(posted.blocks);
     expect(blocks).toContain('오후 5시');
@@ -245,7 +272,12 @@ describe.skipIf(!hasPayloads)('Slack: "지식으로 저장" on a recorded thread
 describe('Discord: context menu saves a thread; /ask quotes and offers 👍/👎', () => {
   it('saves the thread started from a message, in its channel scope, and answers there only', async () => {
     discord.setMessages('444', [
-      { id: '5003', channel_id: '444', author: { id: '9002' }, content: '<@9001> 점심 식대는 한 끼 1만원까지 법인카드로 결제해요. <@&77> 참고' },
+      {
+        id: '5003',
+        channel_id: '444',
+        author: { id: '9002' },
+        content: '<@9001> 점심 식대는 한 끼 1만원까지 법인카드로 결제해요. <@&77> 참고',
+      },
       { id: '5002', channel_id: '444', author: { id: '8000', bot: true }, content: '' },
     ]);
     const payload = {
@@ -257,14 +289,24 @@ describe('Discord: context menu saves a thread; /ask quotes and offers 👍/👎
         type: 3,
         target_id: '5001',
         resolved: {
-          messages: { '5001': { id: '5001', channel_id: '333', author: { id: '9001' }, content: '점심 식대 한도가 얼마인가요?', thread: { id: '444' } } },
+          messages: {
+            '5001': {
+              id: '5001',
+              channel_id: '333',
+              author: { id: '9001' },
+              content: '점심 식대 한도가 얼마인가요?',
+              thread: { id: '444' },
+            },
+          },
         },
       },
     };
     expect((await interact(payload)).body.type).toBe(5);
     expect(JSON.stringify(await edited(payload))).toContain('지식으로 저장했습니다');
     const saved = (await knowledge()).find((entry) => entry.scope === 'discord:333');
-    expect(saved.content).toBe('질문자: 점심 식대 한도가 얼마인가요?\n\n답변자 1: @질문자 점심 식대는 한 끼 1만원까지 법인카드로 결제해요. @(역할) 참고');
+    expect(saved.content).toBe(
+      '질문자: 점심 식대 한도가 얼마인가요?\n\n답변자 1: @질문자 점심 식대는 한 끼 1만원까지 법인카드로 결제해요. @(역할) 참고',
+    );
     expect(saved.url).toBe(`https://discord.com/channels/${GUILD}/333/5001`);
 
     // Asked inside a thread of that channel: the thread's parent channel is the scope.
@@ -279,7 +321,9 @@ describe('Discord: context menu saves a thread; /ask quotes and offers 👍/👎
     expect(answer.components[0].components.map((button: any) => button.custom_id)).toEqual(['kb_feedback:up', 'kb_feedback:down']);
     expect(answer.allowed_mentions).toEqual({ parse: [] });
 
-    const other = command('ask', [{ name: 'question', type: 3, value: '점심 식대는 한 끼 얼마까지인가요?' }], { channel: { id: '666', type: 0 } });
+    const other = command('ask', [{ name: 'question', type: 3, value: '점심 식대는 한 끼 얼마까지인가요?' }], {
+      channel: { id: '666', type: 0 },
+    });
     await interact(other);
     expect(JSON.stringify(await edited(other))).not.toContain('1만원');
 

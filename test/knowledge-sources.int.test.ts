@@ -113,7 +113,24 @@ describe('index {entries}: bulk loading, one charge per entry, one gate turn', (
   it('adds 16 entries in one call (no 429 from the concurrency gate) and charges 16', async () => {
     const bulkUser = await app.signUp();
     const before = (await app.remaining(bulkUser.apiKey, 'chatbot-rag'))!;
-    const rooms = ['한라', '백두', '지리', '설악', '태백', '소백', '덕유', '계룡', '속리', '월악', '오대', '치악', '가야', '내장', '무등', '주왕'];
+    const rooms = [
+      '한라',
+      '백두',
+      '지리',
+      '설악',
+      '태백',
+      '소백',
+      '덕유',
+      '계룡',
+      '속리',
+      '월악',
+      '오대',
+      '치악',
+      '가야',
+      '내장',
+      '무등',
+      '주왕',
+    ];
     const entries = rooms.map((room, i) => ({ content: `${room}실 회의실은 본관 ${i + 3}층에 있습니다.`, source: `${room}실` }));
     const res = await app.post(PATH, { action: 'index', entries }, bulkUser.apiKey);
     expect(res.status, JSON.stringify(res.body)).toBe(200);

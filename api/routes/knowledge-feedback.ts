@@ -25,7 +25,11 @@ export function knowledgeFeedbackRoutes(runtime: Runtime): Route[] {
       summary: '👎 받은 질문 목록 (최근 50개): 빠진 지식을 채울 때 참고합니다',
       auth: 'either',
       answers: {
-        200: { description: '목록, 최신순', schema: ok({ feedback: z.array(feedbackItem) }), example: { success: true, feedback: [example] } },
+        200: {
+          description: '목록, 최신순',
+          schema: ok({ feedback: z.array(feedbackItem) }),
+          example: { success: true, feedback: [example] },
+        },
       },
       handler: async (_input, req) => ({ success: true, feedback: await runtime.knowledgeFeedback.list(accountOf(req).id) }),
     }),

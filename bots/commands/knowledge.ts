@@ -149,7 +149,10 @@ async function setThreadAuthors(ctx: CommandContext, mode: 'roles' | 'none'): Pr
   if (!workspaceId || !(await ctx.invocation.canManage()))
     return {
       title: ctx.t({ ko: '관리자만 바꿀 수 있습니다', en: 'Managers only' }),
-      text: ctx.t({ ko: '워크스페이스(서버) 관리자만 이 설정을 바꿀 수 있습니다.', en: 'Only a workspace (server) manager can change this.' }),
+      text: ctx.t({
+        ko: '워크스페이스(서버) 관리자만 이 설정을 바꿀 수 있습니다.',
+        en: 'Only a workspace (server) manager can change this.',
+      }),
       tone: 'warn',
     };
   await ctx.knowledge.settings.setThreadAuthors(platform, workspaceId, mode);
@@ -157,7 +160,10 @@ async function setThreadAuthors(ctx: CommandContext, mode: 'roles' | 'none'): Pr
     title: ctx.t({ ko: '스레드 저장 설정을 바꿨습니다', en: 'Thread saving updated' }),
     text:
       mode === 'roles'
-        ? ctx.t({ ko: '저장하는 스레드의 작성자는 질문자·답변자 같은 역할로 표시합니다.', en: 'Saved threads name authors by role (asker, answerer).' })
+        ? ctx.t({
+            ko: '저장하는 스레드의 작성자는 질문자·답변자 같은 역할로 표시합니다.',
+            en: 'Saved threads name authors by role (asker, answerer).',
+          })
         : ctx.t({ ko: '저장하는 스레드에는 작성자를 표시하지 않습니다.', en: 'Saved threads carry no author names.' }),
     tone: 'ok',
   };

@@ -150,7 +150,8 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
     async runFeedback(invocation: Invocation, vote: 'up' | 'down', question: string): Promise<Reply> {
       return guarded(invocation, { label: 'kb_feedback' }, undefined, async (ctx) => {
         const asked = question.trim();
-        if (vote === 'down' && asked && ctx.account) await services.knowledge.feedback.add(ctx.account.id, asked, channelScope(invocation) ?? null);
+        if (vote === 'down' && asked && ctx.account)
+          await services.knowledge.feedback.add(ctx.account.id, asked, channelScope(invocation) ?? null);
         return {
           title: ctx.t({ ko: '의견 고맙습니다', en: 'Thanks for the feedback' }),
           text:

@@ -1,4 +1,4 @@
-import type { ThreadAuthors } from '../../src/operations/chatbot/knowledge-feedback.js';
+import type { ThreadAuthors } from '../../src/operations/chatbot/feedback-store.js';
 import { MAX_CONTENT_CHARS } from '../../src/operations/chatbot/chatbot.schema.js';
 import { channelScope } from './knowledge-scope.js';
 import { clip, remainingLine } from './texts.js';
@@ -37,7 +37,10 @@ export function threadText(messages: ThreadMessage[], mode: ThreadAuthors, sourc
     if (message.bot || !message.author || roles.has(message.author)) continue;
     roles.set(message.author, roles.size === 0 ? '질문자' : `답변자 ${++answerers}`);
   }
-  const pattern = new RegExp(source.mentions.source, source.mentions.flags.includes('g') ? source.mentions.flags : `${source.mentions.flags}g`);
+  const pattern = new RegExp(
+    source.mentions.source,
+    source.mentions.flags.includes('g') ? source.mentions.flags : `${source.mentions.flags}g`,
+  );
   const lines: string[] = [];
   let chars = 0;
   for (const message of messages) {

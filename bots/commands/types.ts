@@ -9,7 +9,7 @@ import type { Business } from '../../src/operations/business/business.js';
 import type { Quota } from '../../src/platform/quota.js';
 import type { BotPlatform, WorkspaceLinks } from '../../src/platform/workspace-links.js';
 import type { Operations } from '../../src/runtime.js';
-import type { KnowledgeFeedback, KnowledgeSettings } from '../../src/operations/chatbot/knowledge-feedback.js';
+import type { KnowledgeFeedback, KnowledgeSettings } from '../../src/operations/chatbot/feedback-store.js';
 
 export type Locale = 'ko' | 'en';
 

@@ -81,7 +81,8 @@ export function createInteractionHandler(rootLogger: Logger, runner: CommandRunn
           text: target.content ?? '',
           urls: embedded,
           image: attachment ? attachmentImage(attachment) : undefined,
-          thread: action.id === 'save_knowledge' ? discordThread(rest, interaction, { ...target, id: target.id ?? data.target_id }) : undefined,
+          thread:
+            action.id === 'save_knowledge' ? discordThread(rest, interaction, { ...target, id: target.id ?? data.target_id }) : undefined,
         }),
       );
     }

@@ -24,7 +24,8 @@ export function toDiscordMessage(reply: Reply): DiscordMessage {
   const fields = (reply.fields ?? []).map((field) => ({ name: field.name, value: field.value, inline: field.inline }));
   if (reply.quote) {
     // The passage quoted, under its source's name, with the link back to it.
-    const url = reply.quote.url && /^https?:\/\//i.test(reply.quote.url) ? `\n<${reply.quote.url.replace(/[<>\s]/g, encodeURIComponent)}>` : '';
+    const url =
+      reply.quote.url && /^https?:\/\//i.test(reply.quote.url) ? `\n<${reply.quote.url.replace(/[<>\s]/g, encodeURIComponent)}>` : '';
     const quoted = clip(reply.quote.text, 1000 - url.length)
       .split('\n')
       .map((line) => `> ${line}`)

@@ -141,7 +141,15 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
 
   // A question asked by mentioning the bot is answered in that message's thread, the passage quoted.
   app.event('app_mention', async ({ event, body, client }) => {
-    const mention = event as { text?: string; user?: string; bot_id?: string; channel: string; ts: string; thread_ts?: string; team?: string };
+    const mention = event as {
+      text?: string;
+      user?: string;
+      bot_id?: string;
+      channel: string;
+      ts: string;
+      thread_ts?: string;
+      team?: string;
+    };
     if (!mention.user || mention.bot_id) return;
     const question = decodeSlackText((mention.text ?? '').replace(/<@[UW][A-Z0-9]+(?:\|[^>]*)?>/g, ' ')).trim();
     if (!question) return;

@@ -7,9 +7,7 @@ import type { AddressInfo } from 'node:net';
  * Every requested path is recorded.
  */
 export type PageRoute =
-  | { status?: number; type?: string; body?: string | Buffer; location?: string }
-  | { slow: true }
-  | { huge: true; type?: string };
+  { status?: number; type?: string; body?: string | Buffer; location?: string } | { slow: true } | { huge: true; type?: string };
 
 export interface FakePages {
   port: number;

@@ -53,7 +53,11 @@ const sourceUrl = z.url({ protocol: /^https?$/, error: 'source_url은 http(s) �
 
 export const fileSchema = z.object(
   {
-    name: z.string({ error: '파일 이름(file.name)을 넣어 주세요.' }).trim().min(1, '파일 이름(file.name)을 넣어 주세요.').max(MAX_SOURCE_CHARS),
+    name: z
+      .string({ error: '파일 이름(file.name)을 넣어 주세요.' })
+      .trim()
+      .min(1, '파일 이름(file.name)을 넣어 주세요.')
+      .max(MAX_SOURCE_CHARS),
     base64: z
       .string({ error: '파일 내용(file.base64)을 넣어 주세요.' })
       .min(1, '파일 내용(file.base64)을 넣어 주세요.')
@@ -129,7 +133,8 @@ export const chatbotSchema = z
     if (input.action === 'index') {
       const given = [input.content, input.file, input.url, input.entries].filter((value) => value !== undefined).length;
       if (given > 1) ctx.addIssue({ code: 'custom', path: ['content'], message: 'content, file, url, entries 중 하나만 넣어 주세요.' });
-      if (Array.isArray(input.scope)) ctx.addIssue({ code: 'custom', path: ['scope'], message: '저장할 때 scope는 하나만 줄 수 있습니다.' });
+      if (Array.isArray(input.scope))
+        ctx.addIssue({ code: 'custom', path: ['scope'], message: '저장할 때 scope는 하나만 줄 수 있습니다.' });
     }
   })
   .transform((input): ChatbotInput => {
@@ -139,13 +144,25 @@ export const chatbotSchema = z
       case 'index': {
         if (input.entries) return { action: 'index', entries: input.entries, bulk: true };
         const scope = typeof input.scope === 'string' ? input.scope : undefined;
-        const entry = { content: input.content, file: input.file, url: input.url, scope, source: input.source, source_url: input.source_url };
+        const entry = {
+          content: input.content,
+          file: input.file,
+          url: input.url,
+          scope,
+          source: input.source,
+          source_url: input.source_url,
+        };
         return { action: 'index', entries: [entry], bulk: false };
       }
       case 'delete':
         return { action: 'delete', id: input.id! };
       case 'list':
-        return { action: 'list', offset: input.offset, limit: input.limit, scopes: input.scope === undefined ? undefined : scopesOf(input.scope) };
+        return {
+          action: 'list',
+          offset: input.offset,
+          limit: input.limit,
+          scopes: input.scope === undefined ? undefined : scopesOf(input.scope),
+        };
       case 'clear':
         return { action: 'clear' };
     }
@@ -175,9 +192,7 @@ const sourceInfo = {
 export const chatbotOutputSchema = z.union([
   z.object({
     answer: z.string(),
-    sources: z.array(
-      z.object({ id: z.number().int(), score: z.number(), start: z.number().int(), end: z.number().int(), ...sourceInfo }),
-    ),
+    sources: z.array(z.object({ id: z.number().int(), score: z.number(), start: z.number().int(), end: z.number().int(), ...sourceInfo })),
     /** The text of the first source's span: the passage the answer rests on (absent when declined). */
     passage: z.string().optional(),
   }),

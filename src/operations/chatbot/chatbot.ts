@@ -136,7 +136,12 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
     }
     const page = await deps.fetchPage(entry.url!, ctx.signal);
     const document = await deps.documents.readPage(page.kind, page.body, ctx.signal);
-    return { ...base, content: document.text, source: entry.source ?? (document.title || page.url), sourceUrl: entry.source_url ?? page.url };
+    return {
+      ...base,
+      content: document.text,
+      source: entry.source ?? (document.title || page.url),
+      sourceUrl: entry.source_url ?? page.url,
+    };
   }
 
   async function index(ctx: OperationContext, entries: EntryInput[], bulk: boolean): Promise<IndexAnswer> {

@@ -163,11 +163,22 @@ export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
     },
 
     /** The account's entries, newest first, and how many it has; with `scopes`, only those that may answer there. */
-    async list(accountId: number, offset: number, limit: number, scopes?: readonly string[]): Promise<{ entries: KnowledgeEntry[]; total: number }> {
+    async list(
+      accountId: number,
+      offset: number,
+      limit: number,
+      scopes?: readonly string[],
+    ): Promise<{ entries: KnowledgeEntry[]; total: number }> {
       const where = scopes
         ? and(eq(knowledgeEntries.accountId, accountId), inScopes(knowledgeEntries.scope, scopes))
         : eq(knowledgeEntries.accountId, accountId);
-      const entries = await db.select(ENTRY_COLUMNS).from(knowledgeEntries).where(where).orderBy(desc(knowledgeEntries.id)).offset(offset).limit(limit);
+      const entries = await db
+        .select(ENTRY_COLUMNS)
+        .from(knowledgeEntries)
+        .where(where)
+        .orderBy(desc(knowledgeEntries.id))
+        .offset(offset)
+        .limit(limit);
       if (scopes) {
         const [counted] = await db.select({ n: count() }).from(knowledgeEntries).where(where);
         return { entries, total: counted?.n ?? 0 };

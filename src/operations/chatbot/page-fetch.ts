@@ -40,12 +40,24 @@ export function parsePageUrl(raw: string): URL {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw pageError('http:// 또는 https://로 시작하는 주소를 넣어 주세요.', 'Give an address starting with http:// or https://.', 'INVALID_REQUEST');
+    throw pageError(
+      'http:// 또는 https://로 시작하는 주소를 넣어 주세요.',
+      'Give an address starting with http:// or https://.',
+      'INVALID_REQUEST',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw pageError('http:// 또는 https://로 시작하는 주소를 넣어 주세요.', 'Give an address starting with http:// or https://.', 'INVALID_REQUEST');
+    throw pageError(
+      'http:// 또는 https://로 시작하는 주소를 넣어 주세요.',
+      'Give an address starting with http:// or https://.',
+      'INVALID_REQUEST',
+    );
   if (url.username || url.password)
-    throw pageError('아이디·비밀번호가 든 주소는 가져오지 않습니다.', 'Addresses carrying a user name or password are not fetched.', 'INVALID_REQUEST');
+    throw pageError(
+      '아이디·비밀번호가 든 주소는 가져오지 않습니다.',
+      'Addresses carrying a user name or password are not fetched.',
+      'INVALID_REQUEST',
+    );
   return url;
 }
 
@@ -80,7 +92,10 @@ export function createPageFetcher(options: PageFetcherOptions = {}): PageFetcher
         continue;
       }
       if (response.status < 200 || response.status >= 300)
-        throw pageError(`페이지를 가져오지 못했습니다 (HTTP ${response.status}).`, `The page could not be fetched (HTTP ${response.status}).`);
+        throw pageError(
+          `페이지를 가져오지 못했습니다 (HTTP ${response.status}).`,
+          `The page could not be fetched (HTTP ${response.status}).`,
+        );
       if (response.truncated || response.body.length > maxBytes)
         throw pageError(
           `페이지가 너무 큽니다 (${maxBytes / 1024 / 1024}MB까지).`,
@@ -106,7 +121,8 @@ export function createPageFetcher(options: PageFetcherOptions = {}): PageFetcher
 /** The page as UTF-8: a Korean site still sending EUC-KR (by its header or its `<meta charset>`) is decoded first. */
 function toUtf8(body: Buffer, contentType: string): Buffer {
   const declared =
-    /charset=["']?([\w-]+)/i.exec(contentType)?.[1] ?? /<meta[^>]{0,200}charset=["']?([\w-]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1];
+    /charset=["']?([\w-]+)/i.exec(contentType)?.[1] ??
+    /<meta[^>]{0,200}charset=["']?([\w-]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1];
   const charset = declared?.toLowerCase();
   if (!charset || charset === 'utf-8' || charset === 'utf8') return body;
   try {
@@ -124,7 +140,12 @@ function fetchFailure(error: unknown, signal: AbortSignal, totalMs: number): App
     );
   const code = (error as { code?: string }).code;
   if (code === 'EFORBIDDENADDRESS')
-    return pageError('내부망·예약 주소의 페이지는 가져오지 않습니다.', 'Pages on internal or reserved addresses are not fetched.', 'INVALID_REQUEST');
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return pageError('주소의 호스트를 찾지 못했습니다.', 'The host of the address was not found.');
+    return pageError(
+      '내부망·예약 주소의 페이지는 가져오지 않습니다.',
+      'Pages on internal or reserved addresses are not fetched.',
+      'INVALID_REQUEST',
+    );
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return pageError('주소의 호스트를 찾지 못했습니다.', 'The host of the address was not found.');
   return pageError('페이지에 연결하지 못했습니다.', 'Could not connect to the page.');
 }

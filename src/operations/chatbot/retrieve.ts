@@ -211,7 +211,13 @@ export async function retrieve(
   db: Database,
   accountId: number,
   terms: string[],
-  options: { limit?: number; questionEmbedding?: number[]; words?: string[][]; statementTimeout?: boolean; scopes?: readonly string[] } = {},
+  options: {
+    limit?: number;
+    questionEmbedding?: number[];
+    words?: string[][];
+    statementTimeout?: boolean;
+    scopes?: readonly string[];
+  } = {},
 ): Promise<Retrieval> {
   const limit = options.limit ?? 8;
   const pool = options.questionEmbedding ? VECTOR_POOL : limit;

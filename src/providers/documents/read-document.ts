@@ -41,7 +41,8 @@ export function documentKind(name: string, bytes: Buffer): DocumentKind | 'text'
     return 'pdf';
   }
   if (ext === 'docx') {
-    if (!isZip) throw refuse("'file' 필드: DOCX 파일이 아닙니다. Word에서 .docx로 다시 저장해 보내 주세요.", "'file': this is not a DOCX file.");
+    if (!isZip)
+      throw refuse("'file' 필드: DOCX 파일이 아닙니다. Word에서 .docx로 다시 저장해 보내 주세요.", "'file': this is not a DOCX file.");
     return 'docx';
   }
   if (ext === 'hwp' || ext === 'hwpx' || ext === 'doc')
@@ -164,9 +165,17 @@ function workerError(result: Extract<WorkerResult, { error: string }>, kind: Doc
         'PAYLOAD_TOO_LARGE',
       );
     case 'Timeout':
-      return refuse(`${name}를 읽는 데 시간이 너무 오래 걸립니다. 더 작은 파일로 나누어 보내 주세요.`, 'Reading the file took too long.', 'UNPROCESSABLE');
+      return refuse(
+        `${name}를 읽는 데 시간이 너무 오래 걸립니다. 더 작은 파일로 나누어 보내 주세요.`,
+        'Reading the file took too long.',
+        'UNPROCESSABLE',
+      );
     case 'OutOfMemory':
-      return refuse(`${name}가 너무 복잡해 읽지 못했습니다. 더 작은 파일로 나누어 보내 주세요.`, 'The file is too complex to read.', 'PAYLOAD_TOO_LARGE');
+      return refuse(
+        `${name}가 너무 복잡해 읽지 못했습니다. 더 작은 파일로 나누어 보내 주세요.`,
+        'The file is too complex to read.',
+        'PAYLOAD_TOO_LARGE',
+      );
     case 'PasswordException':
       return refuse("'file' 필드: 암호가 걸린 PDF는 읽을 수 없습니다.", "'file': a password-protected PDF cannot be read.");
     case 'Aborted':

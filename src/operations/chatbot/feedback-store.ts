@@ -31,7 +31,9 @@ export function createKnowledgeFeedback(db: Database) {
           .offset(MAX_FEEDBACK_PER_ACCOUNT)
           .limit(1);
         if (edge)
-          await tx.delete(knowledgeFeedback).where(and(eq(knowledgeFeedback.accountId, accountId), sql`${knowledgeFeedback.id} <= ${edge.id}`));
+          await tx
+            .delete(knowledgeFeedback)
+            .where(and(eq(knowledgeFeedback.accountId, accountId), sql`${knowledgeFeedback.id} <= ${edge.id}`));
       });
     },
 
@@ -40,7 +42,11 @@ export function createKnowledgeFeedback(db: Database) {
       const rows = await db
         .select()
         .from(knowledgeFeedback)
-        .where(before ? and(eq(knowledgeFeedback.accountId, accountId), lt(knowledgeFeedback.id, before)) : eq(knowledgeFeedback.accountId, accountId))
+        .where(
+          before
+            ? and(eq(knowledgeFeedback.accountId, accountId), lt(knowledgeFeedback.id, before))
+            : eq(knowledgeFeedback.accountId, accountId),
+        )
         .orderBy(desc(knowledgeFeedback.id))
         .limit(limit);
       return rows.map((row) => ({ id: row.id, question: row.question, scope: row.scope, created_at: row.createdAt.toISOString() }));
@@ -76,7 +82,10 @@ export function createKnowledgeSettings(db: Database) {
       await db
         .insert(knowledgeWorkspaceSettings)
         .values({ platform, workspaceId, threadAuthors: value })
-        .onConflictDoUpdate({ target: [knowledgeWorkspaceSettings.platform, knowledgeWorkspaceSettings.workspaceId], set: { threadAuthors: value } });
+        .onConflictDoUpdate({
+          target: [knowledgeWorkspaceSettings.platform, knowledgeWorkspaceSettings.workspaceId],
+          set: { threadAuthors: value },
+        });
     },
   };
 }
