@@ -107,7 +107,7 @@ export function createDocumentReader(deps: { ocr: () => OcrEngine; timeoutMs?: n
       const texts: string[] = [];
       for (const page of result.pages) {
         if (page.text !== undefined) texts.push(page.text);
-        else if (page.png) texts.push((await deps.ocr().recognize(Buffer.from(page.png), signal)).text.trim());
+        else if (page.png) texts.push(joinSpacedSyllables((await deps.ocr().recognize(Buffer.from(page.png), signal)).text.trim()));
       }
       return { text: texts.filter(Boolean).join('\n\n') };
     }
@@ -131,6 +131,35 @@ export function createDocumentReader(deps: { ocr: () => OcrEngine; timeoutMs?: n
       return checked(await extract('html-main', bytes, signal));
     },
   };
+}
+
+const SYLLABLE = /^\p{Script=Hangul}$/u;
+
+/**
+ * Tesseract's Korean model often reads a printed word syllable by syllable ("서 버 실 출입 카 드 는"),
+ * which no search finds. On a line where most words are single syllables, each run of them is
+ * joined back into one word ("서버실 출입 카드는"); a line written normally is left as it is.
+ */
+export function joinSpacedSyllables(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const words = line.split(/ +/);
+      const hangul = words.filter((word) => /\p{Script=Hangul}/u.test(word));
+      const single = hangul.filter((word) => SYLLABLE.test(word)).length;
+      if (hangul.length < 3 || single / hangul.length < 0.5) return line;
+      const out: string[] = [];
+      // Whether the last word of `out` is a run of single syllables (which the next one joins).
+      let inRun = false;
+      for (const word of words) {
+        const syllable = SYLLABLE.test(word);
+        if (syllable && inRun) out[out.length - 1] += word;
+        else out.push(word);
+        inRun = syllable;
+      }
+      return out.join(' ');
+    })
+    .join('\n');
 }
 
 function checked(document: DocumentText): DocumentText {
