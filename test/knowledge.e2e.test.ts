@@ -1,11 +1,10 @@
 import { rmSync } from 'node:fs';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakePages, type FakePages } from './fakes/page-server.js';
 import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
 import { pdfWithImage } from './helpers/id-pdf.js';
-import { assertKoreanFonts } from './helpers/id-images.js';
-import { base64, docxWithText, pdfWithText } from './helpers/knowledge-files.js';
+import { base64, docxWithText, koreanFont, pdfWithText } from './helpers/knowledge-files.js';
 import { migratedDataDir, startServerProcess, type ServerProcess } from './helpers/process.js';
 
 /**
@@ -77,14 +76,13 @@ async function slackPost(body: string, contentType: string) {
 
 /** A scanned page: Korean text drawn large on white, as a photo of a printed notice. */
 function scannedPage(lines: string[]): Buffer {
-  assertKoreanFonts();
-  GlobalFonts.registerFromPath('/usr/share/fonts/truetype/nanum/NanumGothic.ttf', 'ScanFont');
+  const font = koreanFont();
   const canvas = createCanvas(1240, 1754);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.fillStyle = '#111111';
-  ctx.font = '44px ScanFont';
+  ctx.font = `44px ${font}`;
   lines.forEach((line, i) => ctx.fillText(line, 90, 200 + i * 90));
   return canvas.toBuffer('image/png');
 }

@@ -11,7 +11,8 @@ import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 const KOREAN_FONTS = ['/usr/share/fonts/truetype/nanum/NanumGothic.ttf', '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'];
 let family: string | undefined;
 
-function koreanFont(): string {
+/** The family name of an installed Korean font, registered once with @napi-rs/canvas. */
+export function koreanFont(): string {
   if (family) return family;
   const file = KOREAN_FONTS.find((path) => existsSync(path));
   if (!file) throw new Error('Korean fonts are missing: install fonts-nanum (apt-get install -y fonts-nanum); .ci/run does this.');
