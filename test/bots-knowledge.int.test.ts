@@ -240,6 +240,19 @@ describe.skipIf(!hasPayloads)('Slack: "지식으로 저장" on a recorded thread
     await slash('/kb', 'authors roles', 'UADMIN');
   });
 
+  it('/kb add <URL> fetches through the SSRF guard, and /kb list shows only what may answer in the channel', async () => {
+    const inside = await (await slash('/kb', 'add <http://169.254.169.254/latest/meta-data/>')).response();
+    expect(textOf(inside)).toContain('내부망');
+    const common = await (await slash('/kb', 'add 사내 와이파이 비밀번호는 총무팀에 문의하세요.')).response();
+    expect(textOf(common)).toContain('지식을 저장했습니다');
+    const here = textOf(await (await slash('/kb', 'list', 'ULIST', 'C00FAKECHAN1')).response());
+    const elsewhere = textOf(await (await slash('/kb', 'list', 'ULIST', 'C00ELSEWHERE')).response());
+    expect(here).toContain('스레드: @(사용자) Hey');
+    expect(here).toContain('와이파이');
+    expect(elsewhere).not.toContain('스레드:');
+    expect(elsewhere).toContain('와이파이');
+  });
+
   it('stores a 👎 with the question alone and shows it to the account; 👍 stores nothing', async () => {
     const recorded = JSON.parse(readFileSync(sharedDataPath('chat-payloads/slack/vercel-chat_actions-reactions-slack.json'), 'utf8'));
     const click = (actionId: string, value: string) => ({
