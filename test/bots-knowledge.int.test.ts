@@ -237,6 +237,18 @@ describe.skipIf(!hasPayloads)('Slack: "지식으로 저장" on a recorded thread
     expect(textOf(await answer())).toContain('저장했습니다');
     const saved = (await knowledge()).find((entry) => entry.scope === 'slack:C00NAMES');
     expect(saved.content).toBe('주차 등록은 어디서 하나요?\n\n@(사용자) 총무팀 포털에서 합니다.');
+    // A thread Slack will not give (the bot is not in the channel): a clear note, nothing stored.
+    const unknown = await slackInteraction({
+      type: 'message_action',
+      callback_id: 'save_knowledge',
+      trigger_id: `trigger-${++counter}`,
+      team: { id: TEAM },
+      user: { id: 'UA' },
+      channel: { id: 'C00PRIVATE' },
+      message: { type: 'message', user: 'UA', text: '비공개', ts: '9.9' },
+      message_ts: '9.9',
+    });
+    expect(textOf(await unknown())).toContain('스레드를 읽지 못했습니다');
     await slash('/kb', 'authors roles', 'UADMIN');
   });
 

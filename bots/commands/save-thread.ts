@@ -63,7 +63,18 @@ export async function saveThread(ctx: CommandContext, thread: ThreadSource | und
   if (!thread) return info('이 메시지의 스레드를 읽을 수 없습니다.', "This message's thread cannot be read.");
   const { platform, workspaceId } = ctx.invocation;
   const mode = workspaceId ? await ctx.knowledge.settings.threadAuthors(platform, workspaceId) : 'roles';
-  const messages = (await thread.load()).slice(0, MAX_THREAD_MESSAGES);
+  let loaded: ThreadMessage[];
+  try {
+    loaded = await thread.load();
+  } catch (error) {
+    // Not in the channel, no history scope, or the platform refused: say what to check.
+    ctx.logger.warn({ err: error }, 'thread could not be read');
+    return info(
+      '스레드를 읽지 못했습니다. 봇이 이 채널에 초대되어 있고 메시지 기록을 읽을 권한이 있는지 확인하세요.',
+      'The thread could not be read. Check that the bot is in this channel and may read its history.',
+    );
+  }
+  const messages = loaded.slice(0, MAX_THREAD_MESSAGES);
   const content = threadText(messages, mode, thread);
   if (!content) return info('저장할 글이 없는 스레드입니다.', 'The thread has no text to save.');
   const link = await thread.link().catch(() => undefined);
