@@ -14,7 +14,6 @@ import {
   invocationOf,
   MESSAGE_COMMAND,
   PING,
-  THREAD_TYPES,
   readOptions,
   type DiscordInteraction,
 } from './payload.js';
