@@ -16,6 +16,7 @@ import { urlListRoutes } from './routes/url-lists.js';
 import { urlScanRoutes } from './routes/url-scan.js';
 import { watchRoutes } from './routes/watches.js';
 import { linkGuardRoutes } from './routes/link-guard.js';
+import { knowledgeFeedbackRoutes } from './routes/knowledge-feedback.js';
 
 export interface AppState {
   /** Set while the server drains on SIGTERM: health turns 503 so balancers stop sending. */
@@ -55,6 +56,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
     ...businessRoutes(runtime),
     ...shortLinkRoutes(runtime),
     ...linkGuardRoutes(runtime),
+    ...knowledgeFeedbackRoutes(runtime),
   ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
   const operations = operationDoor(runtime, api);

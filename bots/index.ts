@@ -31,6 +31,7 @@ export function botServices(runtime: Runtime): BotServices {
       linkGuard: runtime.linkGuard,
       urlScan: runtime.urlScan,
     },
+    knowledge: { feedback: runtime.knowledgeFeedback, settings: runtime.knowledgeSettings },
   };
 }
 

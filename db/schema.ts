@@ -303,6 +303,12 @@ export const knowledgeEntries = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
     createdAt: createdAt(),
+    /** Where the text came from: a file name, a page title, a thread; shown with answers. */
+    source: text('source'),
+    /** A link back to it (the page, the thread). */
+    sourceUrl: text('source_url'),
+    /** A channel or server the entry answers in only; null: the account's common knowledge. */
+    scope: text('scope'),
   },
   (table) => [index('knowledge_entries_account_idx').on(table.accountId, table.id)],
 );
@@ -327,6 +333,8 @@ export const knowledgeChunks = pgTable(
     tokens: tsvector('tokens').notNull(),
     tokenCount: integer('token_count').notNull(),
     embedding: real('embedding').array(),
+    /** Copied from the entry so that search filters by scope without a join. */
+    scope: text('scope'),
   },
   (table) => [
     // No pending list: entries go straight into the compressed posting trees (a quarter of the size, no vacuum needed).
@@ -347,6 +355,32 @@ export const knowledgeStats = pgTable('knowledge_stats', {
   /** Characters of the stored entries: the per-account storage limit. */
   charTotal: bigint('char_total', { mode: 'number' }).notNull().default(0),
 });
+
+/** A 👎 on a bot's answer: the question alone (no answer, no author), for someone to add the missing knowledge. */
+export const knowledgeFeedback = pgTable(
+  'knowledge_feedback',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    question: text('question').notNull(),
+    scope: text('scope'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('knowledge_feedback_account_idx').on(table.accountId, table.id)],
+);
+
+/** Per Slack workspace / Discord server: how a saved thread names its authors (`roles` or `none`). */
+export const knowledgeWorkspaceSettings = pgTable(
+  'knowledge_workspace_settings',
+  {
+    platform: text('platform').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    threadAuthors: text('thread_authors').notNull().default('roles'),
+  },
+  (table) => [primaryKey({ columns: [table.platform, table.workspaceId] })],
+);
 
 /**
  * A Slack workspace or Discord server linked to an account with `/link`: only a reference to
@@ -543,6 +577,8 @@ export const schema = {
   knowledgeEntries,
   knowledgeChunks,
   knowledgeStats,
+  knowledgeFeedback,
+  knowledgeWorkspaceSettings,
   workspaceLinks,
   deliveryWatches,
   throttleWindows,

@@ -13,7 +13,8 @@
  * KORQUAD_SEEDS=1,2,3 (tuning; 1–6 are the tuning seeds), KORQUAD_HOLDOUT=11,29 (none to skip), KORQUAD_PARAGRAPHS=300,
  * KORQUAD_OFF=60, KORQUAD_ENTRIES=1000 pads the knowledge base to that many entries (spare paragraphs, then
  * the benchmark's distractors) to measure quality and latency at that size,
- * KORQUAD_MIN_RELEVANCE overrides the relevance gate (log-odds), KORQUAD_VERBOSE=1 prints the misses (to the console only).
+ * KORQUAD_MIN_RELEVANCE overrides the relevance gate (log-odds), KORQUAD_VERBOSE=1 prints the misses (to the console only),
+ * KORQUAD_INDEX=single indexes one paragraph per call instead of 100 per call (`entries`, the default).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
@@ -135,10 +136,20 @@ async function evaluate(s: Sample, verbose: boolean, entries: number): Promise<F
   try {
     const ids: number[] = [];
     const started = performance.now();
-    for (const p of s.paragraphs) {
-      const res = await postJson(service.base, PATH, { action: 'index', content: p.context }, headers);
-      if (!res.success) throw new Error(`index failed: ${res.error}`);
-      ids.push(res.id);
+    if (process.env.KORQUAD_INDEX === 'single') {
+      for (const p of s.paragraphs) {
+        const res = await postJson(service.base, PATH, { action: 'index', content: p.context }, headers);
+        if (!res.success) throw new Error(`index failed: ${res.error}`);
+        ids.push(res.id);
+      }
+    } else {
+      // The bulk path (issue 39): `entries`, 100 per call, one charge each.
+      for (let start = 0; start < s.paragraphs.length; start += 100) {
+        const entries = s.paragraphs.slice(start, start + 100).map((p) => ({ content: p.context }));
+        const res = await postJson(service.base, PATH, { action: 'index', entries }, headers);
+        if (!res.success) throw new Error(`index failed: ${res.error}`);
+        ids.push(...(res.ids as number[]));
+      }
     }
     const indexPerSecond = s.paragraphs.length / ((performance.now() - started) / 1000);
     if (entries > s.paragraphs.length) {

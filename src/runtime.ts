@@ -45,6 +45,14 @@ import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './prov
 import { createMessageImageDecoder } from './providers/message-image.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
 import { createLinkGuard, type LinkGuard, type LinkGuardDeps } from './operations/link-guard/link-guard.js';
+import { createDocumentReader } from './providers/documents/read-document.js';
+import { createPageFetcher, type PageFetcherOptions } from './operations/chatbot/page-fetch.js';
+import {
+  createKnowledgeFeedback,
+  createKnowledgeSettings,
+  type KnowledgeFeedback,
+  type KnowledgeSettings,
+} from './operations/chatbot/feedback-store.js';
 
 /** How often a PostgreSQL instance looks for calls held by instances that died. */
 const HOLD_RECOVERY_INTERVAL_MS = 5_000;
@@ -70,7 +78,7 @@ export interface RuntimeOptions {
   /** OCR worker pool settings (tests use one worker and a short queue). */
   ocr?: OcrPoolOptions;
   /** Knowledge chatbot: storage limits per account (else from the config; the bench raises them) and the relevance gate. */
-  chatbot?: { maxEntries?: number; maxChars?: number; minRelevance?: number };
+  chatbot?: { maxEntries?: number; maxChars?: number; minRelevance?: number; pages?: PageFetcherOptions };
   /** Parcel tracking: rate limit, holidays (tests), and tracker client settings. */
   delivery?: DeliveryOptions & { tracker?: Partial<TrackerOptions> };
   /** Watched parcels: the Slack/Discord notifier (the bots build it), poller settings. */
@@ -122,6 +130,9 @@ export interface Runtime {
   business: Business;
   /** The link guard (issue 40): guarded channels, their checks, allow lists and incidents. */
   linkGuard: LinkGuard;
+  /** 👎 questions from the bots (shown in the portal) and each workspace's thread-author setting. */
+  knowledgeFeedback: KnowledgeFeedback;
+  knowledgeSettings: KnowledgeSettings;
   /** Workers, busy and queued images of the OCR pool (all 0 before its first image). */
   ocrStats(): { workers: number; busy: number; queued: number };
   /** Issue 36: limited links, a link's chat origin; `POST /url/shorten/bulk` (one `url-shortener` call per link made). */
@@ -304,6 +315,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     llm,
     knowledge,
     chatbotMinRelevance: options.chatbot?.minRelevance,
+    // Files and pages for the knowledge base; a scanned PDF page is read by the kor+eng pool.
+    documents: createDocumentReader({ ocr: messageOcr }),
+    fetchPage: createPageFetcher(options.chatbot?.pages),
     urlEngine: urlDetection.engine,
     ocr,
     translateChunkChars: options.translateChunkChars,
@@ -361,6 +375,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     }),
     business,
     linkGuard,
+    knowledgeFeedback: createKnowledgeFeedback(db),
+    knowledgeSettings: createKnowledgeSettings(db),
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
     async close(): Promise<void> {
       await housekeeping.stop();

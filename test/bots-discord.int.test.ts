@@ -339,11 +339,12 @@ describe('npm run bots:register', () => {
       '번역',
       '신분증 읽기',
       '스미싱 검사',
+      '지식으로 저장',
     ]);
     const first = await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions, logger });
-    expect(first).toEqual({ changed: true, count: 17 });
+    expect(first).toEqual({ changed: true, count: 18 });
     const second = await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions, logger });
-    expect(second).toEqual({ changed: false, count: 17 });
+    expect(second).toEqual({ changed: false, count: 18 });
     expect(discord.find('PUT', `/applications/${APP_ID}/guilds/${GUILD}/commands`)).toHaveLength(1);
     const changed = definitions.map((definition) => (definition.name === 'ask' ? { ...definition, description: '바뀐 설명' } : definition));
     expect((await registerDiscordCommands({ rest, applicationId: APP_ID, guildId: GUILD, definitions: changed, logger })).changed).toBe(

@@ -1,4 +1,6 @@
 import { operationContext } from './helpers/operation-context.js';
+import { createDocumentReader } from '../src/providers/documents/read-document.js';
+import { createPageFetcher } from '../src/operations/chatbot/page-fetch.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client.js';
 import { eq } from 'drizzle-orm';
@@ -37,7 +39,12 @@ beforeAll(async () => {
   ctx = operationContext(account!, logger);
   const store = createKnowledgeStore(database.db, { maxEntries: 10_000, maxChars: 10_000_000 });
   const llm = createLlmProvider({ model: 'none', timeoutMs: 1000, logger });
-  operation = createChatbotOperation({ db: database.db, store, llm, useEmbeddings: false });
+  const documents = createDocumentReader({
+    ocr: () => {
+      throw new Error('no OCR in this test');
+    },
+  });
+  operation = createChatbotOperation({ db: database.db, store, llm, useEmbeddings: false, documents, fetchPage: createPageFetcher() });
   // Knowledge and distractors interleaved, so ids carry no hint.
   const distractors = generateDistractors(DISTRACTORS);
   const all = distractors.flatMap((text, i) => (i % 35 === 0 && EVAL_ENTRIES[i / 35] ? [EVAL_ENTRIES[i / 35]!, text] : [text]));
@@ -56,7 +63,7 @@ afterAll(async () => {
 });
 
 async function ask(message: string): Promise<string> {
-  const output = await operation.run(ctx, { action: 'chat', message });
+  const output = await operation.run(ctx, { action: 'chat', message, scopes: [] });
   return 'answer' in output ? output.answer : '';
 }
 

@@ -76,6 +76,27 @@ describe('POST /api/v1/chatbot/rag with an LLM and embeddings', () => {
     expect(systemText(llm.requestsTo('chat')[1]!.body)).toContain('Answer in English');
   });
 
+  it('with scopes, the model sees only the passages that may answer there (issue 39)', async () => {
+    const scoped = await app.signUp();
+    const entries = [
+      { content: '환불 신청은 구매 후 30일 이내에 앱에서 합니다. 사내 파트너 전용 규정입니다.', scope: 'slack:CPARTNER' },
+      { content: '환불 신청은 구매 후 7일 이내에 고객센터로 합니다.' },
+    ];
+    const stored = await app.post(PATH, { action: 'index', entries }, scoped.apiKey);
+    expect(stored.status).toBe(200);
+    llm.reset();
+    llm.onEmbeddings((req) => ({ embeddings: (req.body.input as string[]).map(topicVector) }));
+    llm.chat({ content: '구매 후 7일 이내에 고객센터로 신청하세요.' });
+    const common = await app.post(PATH, { action: 'chat', message: '환불 신청은 며칠 안에 하나요?' }, scoped.apiKey);
+    expect(common.body.sources.map((source: { id: number }) => source.id)).toEqual([stored.body.ids[1]]);
+    const sent = systemText(llm.requestsTo('chat')[0]!.body);
+    expect(sent).toContain('7일 이내에 고객센터로');
+    expect(sent).not.toContain('30일');
+    llm.chat({ content: '파트너는 30일 이내, 앱에서 신청합니다.' });
+    await app.post(PATH, { action: 'chat', message: '환불 신청은 며칠 안에 하나요?', scope: 'slack:CPARTNER' }, scoped.apiKey);
+    expect(systemText(llm.requestsTo('chat')[1]!.body)).toContain('30일');
+  });
+
   it('lets a close vector similarity make a chunk relevant that shares too few words to pass alone', async () => {
     llm.chat({ content: '받은 날부터 7일 이내에 환불을 신청할 수 있어요.' });
     const message = '환불 관련해서 질문이 있어요. 제가 산 물건을 돌려보내고 싶은데 가능한가요?';

@@ -47,6 +47,9 @@ describe('POST /api/v1/chatbot/rag without an LLM', () => {
       id: indexed.body.id,
       content: REFUND,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      source: null,
+      url: null,
+      scope: null,
     });
     expect(list.body).toMatchObject({ total: 3, offset: 0, limit: 20 });
     const page = await app.post(PATH, { action: 'list', offset: 1, limit: 1 }, user.apiKey);
@@ -57,7 +60,15 @@ describe('POST /api/v1/chatbot/rag without an LLM', () => {
     expect(chat.body.answer).toContain('7일 이내');
     expect(chat.body.answer).not.toContain('고객센터');
     // The source says where the quoted chunk lies in the entry, so a bot can quote it.
-    expect(chat.body.sources[0]).toEqual({ id: indexed.body.id, score: expect.any(Number), start: 0, end: REFUND.length });
+    expect(chat.body.sources[0]).toEqual({
+      id: indexed.body.id,
+      score: expect.any(Number),
+      start: 0,
+      end: REFUND.length,
+      source: null,
+      url: null,
+    });
+    expect(chat.body.passage).toBe(REFUND);
     const english = await app.post(PATH, { action: 'chat', message: 'Which days can we deploy to production?' }, user.apiKey);
     expect(english.body.answer).toBe(DEPLOY);
     expect(english.body.sources[0].id).toBe(deployId);

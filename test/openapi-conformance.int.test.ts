@@ -113,6 +113,9 @@ describe('every documented route answers as documented', () => {
     const watchBody = (example: any) => ({ ...example, webhook_url: receiver.url });
     const params: Record<string, string> = { code: shortened.body.code, id: String(spare.key.id) };
 
+    await app.runtime.knowledgeFeedback.add(user.accountId, '연차는 언제 쓰나요?', null);
+    const [feedback] = await app.runtime.knowledgeFeedback.list(user.accountId);
+
     let watchId: string | undefined;
     const answered: string[] = [];
     for (const [template, item] of Object.entries(doc.paths)) {
@@ -126,7 +129,11 @@ describe('every documented route answers as documented', () => {
           });
         if (template === '/api/v1/tone/transform') llm.chat({ content: '내일 회의를 3시로 옮겼습니다.' });
         const path = template.replace(/\{(\w+)\}/g, (_whole, name: string) =>
-          template.startsWith('/api/v1/delivery/watch/') && watchId ? watchId : (params[name] ?? '1'),
+          template.startsWith('/api/v1/delivery/watch/') && watchId
+            ? watchId
+            : template.startsWith('/api/v1/chatbot/feedback/')
+              ? String(feedback!.id)
+              : (params[name] ?? '1'),
         );
         const security: Array<Record<string, unknown>> = operation.security ?? [];
         const headers: Record<string, string> = {};

@@ -42,6 +42,12 @@ describe('GET /openapi.json', () => {
       'email',
       'password',
     ]);
+    // Issue 39: files, pages, bulk entries and scopes are documented on the chatbot's request.
+    const chatbot = res.body.paths['/api/v1/chatbot/rag'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(chatbot.properties)).toEqual(expect.arrayContaining(['file', 'url', 'entries', 'scope', 'source', 'source_url']));
+    expect(chatbot.properties.entries).toMatchObject({ type: 'array', maxItems: 100 });
+    expect(chatbot.properties.file).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, base64: { type: 'string' } } });
+    expect(res.body.paths['/api/v1/chatbot/feedback'].get.security).toEqual(expect.arrayContaining([{ apiKey: [] }]));
   });
 
   it('shows request and answer examples that the real schemas accept', () => {

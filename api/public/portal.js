@@ -18,6 +18,7 @@ const TEXT = {
     name: '이름', prefix: '접두어', lastUsed: '마지막 사용', actions: '작업', revoke: '폐기', never: '없음',
     catalogTitle: 'API 카탈로그와 남은 호출 수', category: '분류', remaining: '남은 호출', renews: '초기화',
     subscribe: '구독', subscribed: '구독 중', notSubscribed: '구독 필요',
+    feedbackTitle: '챗봇 답변에 👎 받은 질문', feedbackHint: 'Slack·Discord에서 👎를 받은 질문입니다. 빠진 지식을 추가한 뒤 지우세요.', noFeedback: '아직 없습니다.', handled: '처리함',
     listsTitle: '유해 URL 목록 상태', entries: '항목 수', fetchedAt: '받은 시각', lastError: '마지막 오류', none: '없음',
     notFetched: '아직 받지 못함', noFeeds: '받아 둔 피드가 아직 없습니다.',
     guardTitle: '링크 가드가 찾은 유해 링크', guardWhen: '시각', guardWhere: '채널', guardHost: '호스트', guardAction: '조치',
@@ -50,6 +51,7 @@ const TEXT = {
     name: 'Name', prefix: 'Prefix', lastUsed: 'Last used', actions: 'Actions', revoke: 'Revoke', never: 'never',
     catalogTitle: 'API catalogue and remaining calls', category: 'Category', remaining: 'Remaining', renews: 'Renews',
     subscribe: 'Subscribe', subscribed: 'Subscribed', notSubscribed: 'Subscription needed',
+    feedbackTitle: 'Questions whose chatbot answer got 👎', feedbackHint: 'Marked 👎 in Slack or Discord. Add the missing knowledge, then remove them.', noFeedback: 'None yet.', handled: 'Done',
     listsTitle: 'Harmful-URL list status', entries: 'Entries', fetchedAt: 'Fetched at', lastError: 'Last error', none: 'none',
     notFetched: 'not fetched yet', noFeeds: 'No feed has been downloaded yet.',
     guardTitle: 'Harmful links found by the link guard', guardWhen: 'When', guardWhere: 'Channel', guardHost: 'Host', guardAction: 'Action',
@@ -181,6 +183,7 @@ async function refreshAccount() {
   if (keys.status === 401) return logout();
   void refreshLists();
   void refreshIncidents();
+  void refreshFeedback();
   const keyRows = $('keys').tBodies[0];
   keyRows.replaceChildren();
   for (const key of keys.json.keys ?? []) {
@@ -272,6 +275,34 @@ async function refreshIncidents() {
     cell(row, incident.host.replaceAll('.', '[.]'), t('guardHost'));
     cell(row, t('harm')[incident.category] ?? incident.category, t('category'));
     cell(row, t('guardActions')[incident.action] ?? incident.action, t('guardAction'));
+  }
+}
+
+/** Questions marked 👎 in the bots (the question and where, nothing else): someone adds the missing knowledge. */
+async function refreshFeedback() {
+  const res = await call('GET', '/api/v1/chatbot/feedback', undefined, withToken());
+  if (res.status !== 200) return;
+  const list = $('kb-feedback');
+  list.replaceChildren();
+  const items = res.json.feedback ?? [];
+  if (items.length === 0) {
+    const empty = document.createElement('li');
+    empty.textContent = t('noFeedback');
+    list.append(empty);
+  }
+  for (const item of items) {
+    const li = document.createElement('li');
+    li.textContent = `${item.question} (${new Date(item.created_at).toLocaleString(state.lang)}${item.scope ? `, ${item.scope}` : ''}) `;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'secondary';
+    button.textContent = t('handled');
+    button.onclick = async () => {
+      await call('DELETE', `/api/v1/chatbot/feedback/${item.id}`, undefined, withToken());
+      await refreshFeedback();
+    };
+    li.append(button);
+    list.append(li);
   }
 }
 

@@ -5,8 +5,9 @@ import type { CommandContext, ImageSource, Reply, Text } from './types.js';
 import { categoryName, urlsIn } from './urls.js';
 import { remainingLine } from './texts.js';
 import { smishingCheck } from './smishing.js';
+import { saveThread, type ThreadSource } from './save-thread.js';
 
-export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard' | 'smishing_check';
+export type MessageActionId = 'link_check' | 'translate_message' | 'read_idcard' | 'smishing_check' | 'save_knowledge';
 
 export interface MessageActionDef {
   id: MessageActionId;
@@ -42,6 +43,11 @@ export const MESSAGE_ACTIONS: readonly MessageActionDef[] = [
       en: "Check the message's text, SMS screenshot or QR code for smishing",
     },
   },
+  {
+    id: 'save_knowledge',
+    name: { ko: '지식으로 저장', en: 'Save as knowledge' },
+    description: { ko: '스레드 전체를 지식 항목 하나로 저장합니다', en: 'Save the whole thread as one knowledge entry' },
+  },
 ];
 
 export interface TargetMessage {
@@ -51,11 +57,14 @@ export interface TargetMessage {
   image?: ImageSource;
   /** A DM's picture: read as an ID document first, checked for smishing when it is none ("스미싱 검사" only). */
   idFirst?: boolean;
+  /** The message's thread ("지식으로 저장"). */
+  thread?: ThreadSource;
 }
 
 const MAX_URLS = 10;
 
 export async function runMessageAction(ctx: CommandContext, id: MessageActionId, message: TargetMessage): Promise<Reply> {
+  if (id === 'save_knowledge') return saveThread(ctx, message.thread);
   if (id === 'link_check')
     return checkLinks(ctx, [...new Set([...urlsIn(message.text, MAX_URLS), ...(message.urls ?? [])])].slice(0, MAX_URLS));
   if (id === 'smishing_check') return smishingCheck(ctx, message);

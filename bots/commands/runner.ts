@@ -8,6 +8,7 @@ import { executeOperation, type Operation } from '../../src/platform/execute.js'
 import { MESSAGE_ACTIONS, runMessageAction, type MessageActionId, type TargetMessage } from './message-actions.js';
 import { createCommandRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
 import { findCommand } from './registry.js';
+import { channelScope } from './knowledge-scope.js';
 import { TEXTS, translateText } from './texts.js';
 import type { Answer, BotCommand, BotServices, CommandContext, ImageSource, Invocation, RawOptions, Reply, Text } from './types.js';
 import { isPublicReply, type Visibility } from './visibility.js';
@@ -30,6 +31,8 @@ export interface CommandRunner {
   run(invocation: Invocation, name: string, raw: RawOptions, image?: ImageSource): Promise<Reply>;
   /** Runs a message action on a message: the caller alone sees the answer. */
   runAction(invocation: Invocation, id: MessageActionId, message: TargetMessage): Promise<Reply>;
+  /** A 👍 or 👎 on a knowledge answer: a 👎 stores the question alone (issue 39 item 5). */
+  runFeedback(invocation: Invocation, vote: 'up' | 'down', question: string): Promise<Reply>;
 }
 
 /**
@@ -68,6 +71,7 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
         link: (ref, key, by) => services.workspaceLinks.link(ref, key, by),
       },
       watches: services.watches,
+      knowledge: services.knowledge,
     };
   }
 
@@ -141,6 +145,25 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
     async runAction(invocation: Invocation, id: MessageActionId, message: TargetMessage): Promise<Reply> {
       const action = MESSAGE_ACTIONS.find((candidate) => candidate.id === id);
       return guarded(invocation, { label: id, sensitive: action?.sensitive }, undefined, (ctx) => runMessageAction(ctx, id, message));
+    },
+
+    async runFeedback(invocation: Invocation, vote: 'up' | 'down', question: string): Promise<Reply> {
+      return guarded(invocation, { label: 'kb_feedback' }, undefined, async (ctx) => {
+        const asked = question.trim();
+        if (vote === 'down' && asked && ctx.account)
+          await services.knowledge.feedback.add(ctx.account.id, asked, channelScope(invocation) ?? null);
+        return {
+          title: ctx.t({ ko: '의견 고맙습니다', en: 'Thanks for the feedback' }),
+          text:
+            vote === 'down'
+              ? ctx.t({
+                  ko: '이 질문을 포털의 "👎 받은 질문"에 남겼습니다. 빠진 지식을 추가하면 다음에는 답할 수 있어요.',
+                  en: 'The question is listed in the portal under questions marked 👎, so the missing knowledge can be added.',
+                })
+              : undefined,
+          tone: 'info',
+        };
+      });
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Quota } from '../../src/platform/quota.js';
 import type { BotPlatform, WorkspaceLinks } from '../../src/platform/workspace-links.js';
 import type { Operations, Runtime } from '../../src/runtime.js';
 import type { LinkGuard } from '../../src/operations/link-guard/link-guard.js';
+import type { KnowledgeFeedback, KnowledgeSettings } from '../../src/operations/chatbot/feedback-store.js';
 
 export type Locale = 'ko' | 'en';
 
@@ -48,6 +49,10 @@ export interface Reply {
   tone: 'ok' | 'warn' | 'error' | 'info';
   /** Set by the runner only (bots/commands/visibility.ts): posted to the channel, else seen by the caller alone. */
   public?: boolean;
+  /** The passage an answer rests on, with its source's name and link (shown quoted). */
+  quote?: { text: string; source?: string | null; url?: string | null };
+  /** Offer 👍/👎 on this answer; a 👎 stores the question (no other content). */
+  feedback?: { question: string };
 }
 
 /** Who invoked a command, where, and how to reach the platform for what the core can't do. */
@@ -57,6 +62,8 @@ export interface Invocation {
   workspaceId: string | undefined;
   /** Where the command was run: the channel `/track … watch` posts changes to. */
   channelId: string | undefined;
+  /** In a Discord thread: the channel it belongs to (knowledge scopes are per channel, threads included). */
+  threadParentId?: string;
   userId: string;
   locale: Locale;
   /** The interaction's id, shown as the reference of an unexpected error. */
@@ -86,6 +93,13 @@ export interface BotServices {
   watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped'>;
   /** Operations beyond the eight that the commands run, charged to the API they name. */
   extra: ExtraOperations;
+  /** 👎 questions and each workspace's knowledge settings. */
+  knowledge: KnowledgeServices;
+}
+
+export interface KnowledgeServices {
+  feedback: Pick<KnowledgeFeedback, 'add'>;
+  settings: KnowledgeSettings;
 }
 
 /** `/bizcheck`: the National Tax Service's status check (an `ocr-idcard` call per number). */
@@ -122,6 +136,7 @@ export interface CommandContext {
   watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped'>;
   /** The attachment given with the command, if any. */
   image?: ImageSource;
+  knowledge: KnowledgeServices;
 }
 
 export interface BotCommand<Schema extends z.ZodType = z.ZodType> {

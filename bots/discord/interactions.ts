@@ -17,13 +17,17 @@ import {
   readOptions,
   type DiscordInteraction,
 } from './payload.js';
-import { EPHEMERAL, NO_MENTIONS, toDiscordMessage } from './render.js';
+import { EPHEMERAL, FEEDBACK_DOWN, FEEDBACK_UP, NO_MENTIONS, toDiscordMessage } from './render.js';
+import { discordThread } from './thread.js';
 
 /** What to answer on the HTTP request now, and the work that edits `@original` afterwards. */
 export interface InteractionAnswer {
   body: Record<string, unknown>;
   followUp?: () => Promise<void>;
 }
+
+/** Interaction type 3: a button of one of the bot's messages was clicked. */
+const MESSAGE_COMPONENT_INTERACTION = 3;
 
 export type InteractionHandler = (interaction: DiscordInteraction) => Promise<InteractionAnswer>;
 
@@ -55,6 +59,11 @@ export function createInteractionHandler(rootLogger: Logger, runner: CommandRunn
   return async function handle(interaction) {
     if (interaction.type === PING) return { body: { type: 1 } };
     const data = interaction.data;
+    if (interaction.type === MESSAGE_COMPONENT_INTERACTION && data?.custom_id && [FEEDBACK_UP, FEEDBACK_DOWN].includes(data.custom_id)) {
+      const vote = data.custom_id === FEEDBACK_DOWN ? 'down' : 'up';
+      const question = interaction.message?.embeds?.[0]?.title ?? '';
+      return deferred(interaction, true, () => runner.runFeedback(invocationOf(interaction), vote, question));
+    }
     if (interaction.type !== APPLICATION_COMMAND || !data) return notice('지원하지 않는 상호작용입니다.');
     const who = invocationOf(interaction);
 
@@ -71,6 +80,8 @@ export function createInteractionHandler(rootLogger: Logger, runner: CommandRunn
           text: target.content ?? '',
           urls: embedded,
           image: attachment ? attachmentImage(attachment) : undefined,
+          thread:
+            action.id === 'save_knowledge' ? discordThread(rest, interaction, { ...target, id: target.id ?? data.target_id }) : undefined,
         }),
       );
     }

@@ -10,6 +10,10 @@ export interface DiscordInteraction {
   token: string;
   guild_id?: string;
   channel_id?: string;
+  /** The channel the interaction happened in (a thread's type is 10, 11 or 12, with its `parent_id`). */
+  channel?: { id: string; type?: number; parent_id?: string | null };
+  /** MESSAGE_COMPONENT: the message whose button was clicked. */
+  message?: { id: string; embeds?: Array<{ title?: string }> };
   locale?: string;
   member?: { user?: { id: string }; permissions?: string };
   user?: { id: string };
@@ -17,12 +21,26 @@ export interface DiscordInteraction {
     name: string;
     type?: number;
     target_id?: string;
+    /** MESSAGE_COMPONENT: the clicked button's id. */
+    custom_id?: string;
     options?: DiscordOption[];
     resolved?: {
       attachments?: Record<string, DiscordAttachment>;
-      messages?: Record<string, { content?: string; attachments?: DiscordAttachment[]; embeds?: Array<{ url?: string }> }>;
+      messages?: Record<string, DiscordMessagePayload>;
     };
   };
+}
+
+/** A message as interactions and `GET /channels/:id/messages` give it. */
+export interface DiscordMessagePayload {
+  id?: string;
+  channel_id?: string;
+  content?: string;
+  author?: { id: string; bot?: boolean };
+  attachments?: DiscordAttachment[];
+  embeds?: Array<{ url?: string }>;
+  /** The thread started from this message. */
+  thread?: { id: string };
 }
 
 interface DiscordOption {
@@ -42,6 +60,8 @@ export const PING = 1;
 export const APPLICATION_COMMAND = 2;
 export const CHAT_INPUT = 1;
 export const MESSAGE_COMMAND = 3;
+/** Announcement, public and private threads. */
+export const THREAD_TYPES = new Set([10, 11, 12]);
 export const CHANNEL_MESSAGE = 4;
 export const DEFERRED_CHANNEL_MESSAGE = 5;
 const SUB_COMMAND = 1;
@@ -57,6 +77,8 @@ export function invocationOf(interaction: DiscordInteraction): Invocation {
     platform: 'discord',
     workspaceId: interaction.guild_id,
     channelId: interaction.channel_id,
+    threadParentId:
+      interaction.channel && THREAD_TYPES.has(interaction.channel.type ?? -1) ? (interaction.channel.parent_id ?? undefined) : undefined,
     userId,
     locale: localeOf(interaction.locale),
     requestId: interaction.id,

@@ -11,7 +11,8 @@ import { isReadableDocument, resolveSlackFile, slackImage, type SlackFile } from
 import { decodeSlackText, slackMessageUrls } from './mrkdwn.js';
 import { parseSlackText } from './parse-text.js';
 import { extractUrls } from '../../src/operations/url-scan/extract-urls.js';
-import { toSlackMessage } from './render.js';
+import { FEEDBACK_DOWN, FEEDBACK_UP, toSlackMessage } from './render.js';
+import { MAX_THREAD_MESSAGES, type ThreadSource } from '../commands/save-thread.js';
 import type { SlackUsers } from './users.js';
 
 type SlackClient = App['client'];
@@ -93,22 +94,100 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     app.shortcut({ type: 'message_action', callback_id: action.id }, async ({ shortcut, ack, respond, client }) => {
       await ack();
       if (shortcut.type !== 'message_action') return;
-      const message = shortcut.message as { text?: string; files?: SlackFile[]; attachments?: unknown; blocks?: unknown };
+      const message = shortcut.message as {
+        text?: string;
+        files?: SlackFile[];
+        attachments?: unknown;
+        blocks?: unknown;
+        ts?: string;
+        thread_ts?: string;
+      };
       const who = await users.invocation(
         client,
         { teamId: shortcut.team?.id, channelId: shortcut.channel?.id },
         shortcut.user.id,
         shortcut.trigger_id,
       );
-      const file = await firstDocument(client, message.files);
+      const file = action.id === 'save_knowledge' ? undefined : await firstDocument(client, message.files);
+      const channel = shortcut.channel?.id;
+      const root = message.thread_ts ?? message.ts ?? shortcut.message_ts;
       const reply = await runner.runAction(who, action.id, {
         text: decodeSlackText(message.text ?? ''),
         // A bot's message often carries its links only in attachments and blocks.
         urls: slackMessageUrls(message),
         image: file ? image(file) : undefined,
+        thread: channel && root ? slackThread(client, channel, root) : undefined,
       });
       await respond(respondWith(reply)).catch((error: unknown) => logger.warn({ err: error, action: action.id }, 'respond failed'));
     });
+  }
+
+  // 👍/👎 under a knowledge answer: a 👎 keeps the question (the button's value) and nothing else.
+  for (const [actionId, vote] of [
+    [FEEDBACK_UP, 'up'],
+    [FEEDBACK_DOWN, 'down'],
+  ] as const) {
+    app.action(actionId, async ({ ack, body, action, respond, client }) => {
+      await ack();
+      if (body.type !== 'block_actions' || action.type !== 'button') return;
+      const who = await users.invocation(
+        client,
+        { teamId: body.team?.id ?? body.user.team_id, channelId: body.channel?.id },
+        body.user.id,
+        body.trigger_id || randomUUID(),
+      );
+      const reply = await runner.runFeedback(who, vote, action.value ?? '');
+      await respond({ ...toSlackMessage(reply), response_type: 'ephemeral', replace_original: false }).catch((error: unknown) =>
+        logger.warn({ err: error }, 'respond failed'),
+      );
+    });
+  }
+
+  // A question asked by mentioning the bot is answered in that message's thread, the passage quoted.
+  app.event('app_mention', async ({ event, body, client }) => {
+    const mention = event as {
+      text?: string;
+      user?: string;
+      bot_id?: string;
+      channel: string;
+      ts: string;
+      thread_ts?: string;
+      team?: string;
+    };
+    if (!mention.user || mention.bot_id) return;
+    const question = decodeSlackText((mention.text ?? '').replace(/<@[UW][A-Z0-9]+(?:\|[^>]*)?>/g, ' ')).trim();
+    if (!question) return;
+    const teamId = mention.team ?? (body as { team_id?: string }).team_id;
+    const who = await users.invocation(
+      client,
+      { teamId, channelId: mention.channel },
+      mention.user,
+      (body as { event_id?: string }).event_id ?? randomUUID(),
+    );
+    const reply = await runner.run(who, 'ask', { question });
+    await client.chat
+      .postMessage({ channel: mention.channel, thread_ts: mention.thread_ts ?? mention.ts, ...toSlackMessage(reply) })
+      .catch((error: unknown) => logger.warn({ err: error }, 'thread answer failed'));
+  });
+
+  /** A thread read with `conversations.replies` (its first page: the root and up to 199 replies) and its permalink. */
+  function slackThread(client: SlackClient, channel: string, ts: string): ThreadSource {
+    return {
+      async load() {
+        const result = await client.conversations.replies({ channel, ts, limit: MAX_THREAD_MESSAGES });
+        // Joins, leaves and other system lines (a subtype other than a bot's or a broadcast reply) are not knowledge.
+        const kept = new Set([undefined, 'bot_message', 'thread_broadcast', 'file_share']);
+        return ((result.messages ?? []) as Array<{ user?: string; bot_id?: string; text?: string; subtype?: string }>)
+          .filter((message) => kept.has(message.subtype))
+          .map((message) => ({ author: message.user, bot: Boolean(message.bot_id) || !message.user, text: message.text ?? '' }));
+      },
+      mentions: /<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g,
+      decode: (text) => decodeSlackText(text),
+      async link() {
+        const result = await client.chat.getPermalink({ channel, message_ts: ts });
+        return result.permalink;
+      },
+    };
   }
 
   // Every direct message is answered: an image or PDF is read as `/idcard`, and an image that is

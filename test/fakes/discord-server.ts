@@ -31,6 +31,8 @@ export interface FakeDiscord {
   dispatch(t: string, d: unknown): void;
   /** `DELETE /channels/<id>/messages/<id>` in this channel answers 403 Missing Permissions. */
   denyManageMessages(channel: string): void;
+  /** What `GET /channels/:id/messages` answers (newest first, as Discord; bot token only). */
+  setMessages(channelId: string, messages: object[]): void;
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const calls: DiscordCall[] = [];
   const commands = new Map<string, object[]>();
   const attachments = new Map<string, { bytes: Buffer; type: string }>();
+  const channelMessages = new Map<string, object[]>();
   let ids = 1000;
   const identifies: Array<{ token: string; intents: number }> = [];
   const sockets = new Set<WebSocket>();
@@ -70,6 +73,14 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     if (/^\/api\/v10\/interactions\/[^/]+\/[^/]+\/callback$/.test(path)) {
       res.writeHead(204);
       return res.end();
+    }
+    const history = /^\/api\/v10\/channels\/([^/]+)\/messages$/.exec(path);
+    if (history && req.method === 'GET') {
+      if (req.headers.authorization !== 'Bot test-bot-token') return json(401, { message: '401: Unauthorized', code: 0 });
+      const messages = channelMessages.get(history[1]!);
+      if (!messages) return json(404, { message: 'Unknown Channel', code: 10003 });
+      const limit = Number(new URL(req.url ?? '', 'http://fake').searchParams.get('limit') ?? 50);
+      return json(200, messages.slice(0, limit));
     }
     if (path === '/api/v10/gateway/bot') {
       if (req.headers.authorization !== 'Bot test-bot-token') return json(401, { message: '401: Unauthorized', code: 0 });
@@ -162,6 +173,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     },
     denyManageMessages: (channel) => void denied.add(channel),
     find: (method, pathPart) => calls.filter((call) => call.method === method && call.path.includes(pathPart)),
+    setMessages: (channelId, messages) => void channelMessages.set(channelId, messages),
     addAttachment(name, bytes, contentType = 'image/png') {
       attachments.set(name, { bytes, type: contentType });
       return `${url}/attachments/${name}`;

@@ -36,6 +36,8 @@ export interface FakeSlack {
   refuseChannel(channel: string, error: string): void;
   /** Serves a file at `/files/<name>` (bot token only) and describes it to `files.info` as id `name`. */
   addFile(name: string, bytes: Buffer, contentType?: string): string;
+  /** What `conversations.replies` answers for a thread (root `ts` in `channel`): the messages as Slack returns them. */
+  setThread(channel: string, ts: string, messages: object[]): void;
   /** Waits until `predicate` holds for the recorded calls (polling), or fails after `timeoutMs`. */
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
   const channels = new Map<string, { creator: string }>();
   const files = new Map<string, { bytes: Buffer; type: string }>();
   const refused = new Map<string, string>();
+  const threads = new Map<string, object[]>();
   let counter = 0;
   let url = '';
 
@@ -110,6 +113,19 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
       case 'chat.postMessage':
         if (refused.has(String(body.channel))) return json(200, { ok: false, error: refused.get(String(body.channel)) });
         return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
+      case 'conversations.replies': {
+        // As Slack: the root first, then the replies; `thread_not_found` for an unknown one.
+        const thread = threads.get(`${body.channel}/${body.ts}`);
+        if (!thread) return json(200, { ok: false, error: 'thread_not_found' });
+        const limit = Number(body.limit ?? 1000);
+        return json(200, { ok: true, messages: thread.slice(0, limit), has_more: thread.length > limit });
+      }
+      case 'chat.getPermalink':
+        return json(200, {
+          ok: true,
+          channel: body.channel,
+          permalink: `https://hub-test.slack.com/archives/${body.channel}/p${String(body.message_ts).replace('.', '')}`,
+        });
       case 'chat.postEphemeral':
         return json(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
       default:
@@ -130,6 +146,7 @@ export async function startFakeSlack(options: { botToken: string; teamId?: strin
     setUser: (id, user) => void users.set(id, user),
     setChannel: (id, channel) => void channels.set(id, channel),
     refuseChannel: (channel, error) => void refused.set(channel, error),
+    setThread: (channel, ts, messages) => void threads.set(`${channel}/${ts}`, messages),
     addFile(name, bytes, contentType = 'image/png') {
       files.set(name, { bytes, type: contentType });
       return `${url}/files/${name}`;

@@ -6,6 +6,8 @@ import { defineOperation, withLlm } from '../operation-module.js';
 import { createChatbotOperation } from './chatbot.js';
 import { chatbotOutputSchema, chatbotSchema } from './chatbot.schema.js';
 import type { KnowledgeStore } from './knowledge-store.js';
+import type { DocumentReader } from '../../providers/documents/read-document.js';
+import type { PageFetcher } from './page-fetch.js';
 
 /** The knowledge chatbot: answers only from the team's stored notes. */
 export const chatbotModule = defineOperation({
@@ -26,10 +28,23 @@ export const chatbotModule = defineOperation({
   example: {
     summary: '저장한 지식으로 답하는 챗봇 (chat, index, list, delete, clear)',
     request: { action: 'chat', message: '환불은 며칠 안에 가능한가요?' },
-    response: { answer: '구매 후 7일 이내에 환불을 요청할 수 있어요.', sources: [{ id: 12, score: 0.82, start: 0, end: 31 }] },
+    response: {
+      answer: '구매 후 7일 이내에 환불을 요청할 수 있어요.',
+      sources: [{ id: 12, score: 0.82, start: 0, end: 31, source: '환불 규정.pdf', url: null }],
+      passage: '환불은 구매 후 7일 이내에 요청할 수 있습니다.',
+    },
   },
   errors: (config) => [upstreamFailure(undefined, 'HTTP 500'), notConfigured(), timedOut(config.LLM_TIMEOUT_MS)],
-  create: (deps: { db: Database; knowledge: KnowledgeStore; llm: LlmProvider; config: Config; chatbotMinRelevance?: number }) =>
+  bodyLimitMb: 15,
+  create: (deps: {
+    db: Database;
+    knowledge: KnowledgeStore;
+    llm: LlmProvider;
+    config: Config;
+    chatbotMinRelevance?: number;
+    documents: DocumentReader;
+    fetchPage: PageFetcher;
+  }) =>
     createChatbotOperation({
       db: deps.db,
       store: deps.knowledge,
@@ -37,5 +52,7 @@ export const chatbotModule = defineOperation({
       useEmbeddings: Boolean(deps.config.OPENAI_EMBEDDING_MODEL),
       minRelevance: deps.chatbotMinRelevance,
       statementTimeout: Boolean(deps.config.DATABASE_URL),
+      documents: deps.documents,
+      fetchPage: deps.fetchPage,
     }),
 });

@@ -12,7 +12,10 @@ import { DEFAULT_MIN_RELEVANCE, isAnswerable, relevance, rerank } from './rerank
 import { informativeWords, retrieve, type RetrievedChunk } from './retrieve.js';
 import { withJosa } from '../../korean.js';
 import type { z } from 'zod';
-import type { chatbotOutputSchema } from './chatbot.schema.js';
+import type { chatbotOutputSchema, EntryInput } from './chatbot.schema.js';
+import type { DocumentReader } from '../../providers/documents/read-document.js';
+import type { PageFetcher } from './page-fetch.js';
+import type { NewEntry } from './knowledge-store.js';
 
 export interface ChatbotDeps {
   db: Database;
@@ -30,6 +33,10 @@ export interface ChatbotDeps {
   statementTimeout?: boolean;
   /** Per-account turns for `chat` and `index` (2 at once, 8 waiting by default). */
   gate?: AccountGate;
+  /** Files (`file`) and fetched pages read to text. */
+  documents: DocumentReader;
+  /** `url`: public pages fetched safely. */
+  fetchPage: PageFetcher;
 }
 
 /** `z.output` of its schema (chatbot.schema.ts): one of the actions' answers. */
@@ -37,7 +44,7 @@ export type ChatbotOutput = z.output<typeof chatbotOutputSchema>;
 
 /** The answer of the two actions typed here, picked out of the schema's union. */
 type ChatAnswer = Extract<ChatbotOutput, { answer: string }>;
-type IndexAnswer = Extract<ChatbotOutput, { id: number; message: string }>;
+type IndexAnswer = Extract<ChatbotOutput, { id: number; message: string }> | Extract<ChatbotOutput, { ids: number[] }>;
 
 /** With vectors, and for sources after the first: least share of the question's IDF weight a chunk must match. */
 export const DEFAULT_MIN_COVERAGE = 0.5;
@@ -62,7 +69,7 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
 
   const isRelevant = (chunk: RetrievedChunk) => chunk.coverage >= DEFAULT_MIN_COVERAGE || (chunk.similarity ?? 0) >= minSimilarity;
 
-  async function chat(ctx: OperationContext, message: string): Promise<ChatAnswer> {
+  async function chat(ctx: OperationContext, message: string, scopes: string[]): Promise<ChatAnswer> {
     const analysis = analyzeQuestion(message);
     const words = await informativeWords(deps.db, ctx.account.id, analysis.words, { statementTimeout: deps.statementTimeout });
     const terms = words.flat();
@@ -74,6 +81,7 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
       words,
       limit: RERANK_POOL,
       statementTimeout: deps.statementTimeout,
+      scopes,
     });
     const { idf, df } = retrieval;
     const candidates = questionEmbedding ? retrieval.chunks.filter(isRelevant) : retrieval.chunks;
@@ -97,26 +105,72 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
     if (!best) return { answer: NO_KNOWLEDGE_ANSWER, sources: [] };
 
     const context = relevant.slice(0, contextChunks);
-    const sources = dedupeByEntry(relevant).map((chunk) => ({
+    const cited = dedupeByEntry(relevant);
+    const named = await deps.store.sources(
+      ctx.account.id,
+      cited.map((chunk) => chunk.entryId),
+    );
+    const sources = cited.map((chunk) => ({
       id: chunk.entryId,
       score: round(chunk.score),
       start: chunk.start,
       end: chunk.end,
+      source: named.get(chunk.entryId)?.source ?? null,
+      url: named.get(chunk.entryId)?.url ?? null,
     }));
+    const passage = (contents.get(best.entryId) ?? '').slice(best.start, best.end).trim();
     const extractive = () => extractAnswer(contents.get(best.entryId) ?? '', idf, type, best, focus).text;
     const texts = context.map((chunk) => (contents.get(chunk.entryId) ?? '').slice(chunk.start, chunk.end));
     const answer = deps.llm.configured ? (await llmAnswer(deps.llm, message, texts, { logger: ctx.logger })) || extractive() : extractive();
-    return { answer, sources };
+    return { answer, sources, passage };
   }
 
-  async function index(ctx: OperationContext, content: string): Promise<IndexAnswer> {
-    const chunks = chunkSpans(content);
-    const texts = chunks.map((span) => content.slice(span.start, span.end));
-    const embeddings = useEmbeddings ? await deps.llm.embed(texts, { logger: ctx.logger }) : undefined;
+  /** One entry's text, source name and link: typed text as is, a file or a page read to text. */
+  async function prepare(ctx: OperationContext, entry: EntryInput): Promise<NewEntry> {
+    const base = { scope: entry.scope, source: entry.source, sourceUrl: entry.source_url };
+    if (entry.content !== undefined) return { ...base, content: entry.content };
+    if (entry.file) {
+      const bytes = Buffer.from(entry.file.base64, 'base64');
+      const document = await deps.documents.readFile(entry.file.name, bytes, ctx.signal);
+      return { ...base, content: document.text, source: entry.source ?? entry.file.name };
+    }
+    const page = await deps.fetchPage(entry.url!, ctx.signal);
+    const document = await deps.documents.readPage(page.kind, page.body, ctx.signal);
+    return {
+      ...base,
+      content: document.text,
+      source: entry.source ?? (document.title || page.url),
+      sourceUrl: entry.source_url ?? page.url,
+    };
+  }
+
+  async function index(ctx: OperationContext, entries: EntryInput[], bulk: boolean): Promise<IndexAnswer> {
+    // One call per entry (issue 39): the executor charged the first; the rest are charged up
+    // front, so a quota too small for the batch is a 429 before any work (and all are refunded).
+    for (let i = 1; i < entries.length; i++) await ctx.charge('chatbot-rag');
+    const prepared: NewEntry[] = [];
+    for (const entry of entries) {
+      const next = await prepare(ctx, entry);
+      const chunks = chunkSpans(next.content);
+      const texts = chunks.map((span) => next.content.slice(span.start, span.end));
+      const embeddings = useEmbeddings ? await deps.llm.embed(texts, { logger: ctx.logger }) : undefined;
+      prepared.push({ ...next, chunks, embeddings });
+    }
     try {
-      const [entry] = await deps.store.add(ctx.account.id, [{ content, chunks, embeddings }]);
-      ctx.logger.debug({ chars: content.length, chunks: chunks.length }, 'knowledge indexed');
-      return { message: '지식이 저장되었습니다.', id: entry!.id };
+      const stored = await deps.store.add(ctx.account.id, prepared);
+      ctx.logger.debug({ entries: stored.length, chunks: prepared.reduce((n, e) => n + (e.chunks?.length ?? 0), 0) }, 'knowledge indexed');
+      const chars = (content: string) => [...content].length;
+      if (!bulk) {
+        const entry = stored[0]!;
+        // Typed text answers as before; a file or a page also says what it was read as.
+        const read = entry.source === null ? {} : { source: entry.source, chars: chars(entry.content) };
+        return { message: '지식이 저장되었습니다.', id: entry.id, ...read };
+      }
+      return {
+        message: `지식 ${stored.length}개가 저장되었습니다.`,
+        ids: stored.map((entry) => entry.id),
+        entries: stored.map((entry) => ({ id: entry.id, source: entry.source, chars: chars(entry.content) })),
+      };
     } catch (error) {
       if (error instanceof KnowledgeLimitError) throw limitError(error);
       throw error;
@@ -129,12 +183,19 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
     async run(ctx, input: ChatbotInput) {
       switch (input.action) {
         case 'chat':
-          return gate.run(ctx.account.id, () => chat(ctx, input.message));
+          return gate.run(ctx.account.id, () => chat(ctx, input.message, input.scopes));
         case 'index':
-          return gate.run(ctx.account.id, () => index(ctx, input.content));
+          return gate.run(ctx.account.id, () => index(ctx, input.entries, input.bulk));
         case 'list': {
-          const { entries, total } = await deps.store.list(ctx.account.id, input.offset, input.limit);
-          const knowledge_list = entries.map((e) => ({ id: e.id, content: e.content, created_at: e.createdAt.toISOString() }));
+          const { entries, total } = await deps.store.list(ctx.account.id, input.offset, input.limit, input.scopes);
+          const knowledge_list = entries.map((e) => ({
+            id: e.id,
+            content: e.content,
+            created_at: e.createdAt.toISOString(),
+            source: e.source,
+            url: e.sourceUrl,
+            scope: e.scope,
+          }));
           return { knowledge_list, total, offset: input.offset, limit: input.limit };
         }
         case 'delete': {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { knowledgeChunks, knowledgeEntries, knowledgeStats } from '../../../db/schema.js';
 import { chunkSpans, type Span } from './chunk.js';
@@ -8,6 +8,14 @@ export interface KnowledgeEntry {
   id: number;
   content: string;
   createdAt: Date;
+  source: string | null;
+  sourceUrl: string | null;
+  scope: string | null;
+}
+
+/** Entries that may answer where these scopes are: the common ones (no scope) and those of the scopes. */
+export function inScopes(column: typeof knowledgeEntries.scope | typeof knowledgeChunks.scope, scopes: readonly string[]): SQL {
+  return scopes.length === 0 ? isNull(column) : or(isNull(column), inArray(column, [...scopes]))!;
 }
 
 /** One entry to store: its text, its chunks (spans of the text; chunked here when absent) and, with an embedding model, one vector per chunk. */
@@ -15,6 +23,10 @@ export interface NewEntry {
   content: string;
   chunks?: Span[];
   embeddings?: number[][];
+  source?: string;
+  sourceUrl?: string;
+  /** Null or absent: common to the whole account. */
+  scope?: string;
 }
 
 export interface KnowledgeLimits {
@@ -53,6 +65,15 @@ function charCount(text: string): number {
  * cannot overshoot them), and `clear` racing `index` cannot leave the counts off the rows.
  * BM25 reads N and the average chunk length from the same row instead of counting rows.
  */
+const ENTRY_COLUMNS = {
+  id: knowledgeEntries.id,
+  content: knowledgeEntries.content,
+  createdAt: knowledgeEntries.createdAt,
+  source: knowledgeEntries.source,
+  sourceUrl: knowledgeEntries.sourceUrl,
+  scope: knowledgeEntries.scope,
+};
+
 export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
   /**
    * Locks the account's totals row for the transaction, making it first when there is none: a
@@ -107,8 +128,16 @@ export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
 
         const stored = await tx
           .insert(knowledgeEntries)
-          .values(prepared.map((entry) => ({ accountId, content: entry.content })))
-          .returning({ id: knowledgeEntries.id, content: knowledgeEntries.content, createdAt: knowledgeEntries.createdAt });
+          .values(
+            prepared.map((entry) => ({
+              accountId,
+              content: entry.content,
+              source: entry.source ?? null,
+              sourceUrl: entry.sourceUrl ?? null,
+              scope: entry.scope ?? null,
+            })),
+          )
+          .returning(ENTRY_COLUMNS);
         const chunkRows = prepared.flatMap((entry, i) =>
           entry.pieces.map((piece, ordinal) => {
             const embedding = entry.embeddings?.[ordinal];
@@ -121,6 +150,7 @@ export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
               tokens: piece.tokens,
               tokenCount: piece.tokenCount,
               embedding: embedding ? unitVector(embedding) : null,
+              scope: entry.scope ?? null,
             };
           }),
         );
@@ -132,15 +162,27 @@ export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
       });
     },
 
-    /** The account's entries, newest first, and how many it has. */
-    async list(accountId: number, offset: number, limit: number): Promise<{ entries: KnowledgeEntry[]; total: number }> {
+    /** The account's entries, newest first, and how many it has; with `scopes`, only those that may answer there. */
+    async list(
+      accountId: number,
+      offset: number,
+      limit: number,
+      scopes?: readonly string[],
+    ): Promise<{ entries: KnowledgeEntry[]; total: number }> {
+      const where = scopes
+        ? and(eq(knowledgeEntries.accountId, accountId), inScopes(knowledgeEntries.scope, scopes))
+        : eq(knowledgeEntries.accountId, accountId);
       const entries = await db
-        .select({ id: knowledgeEntries.id, content: knowledgeEntries.content, createdAt: knowledgeEntries.createdAt })
+        .select(ENTRY_COLUMNS)
         .from(knowledgeEntries)
-        .where(eq(knowledgeEntries.accountId, accountId))
+        .where(where)
         .orderBy(desc(knowledgeEntries.id))
         .offset(offset)
         .limit(limit);
+      if (scopes) {
+        const [counted] = await db.select({ n: count() }).from(knowledgeEntries).where(where);
+        return { entries, total: counted?.n ?? 0 };
+      }
       const [stats] = await db
         .select({ total: knowledgeStats.entryCount })
         .from(knowledgeStats)
@@ -156,6 +198,16 @@ export function createKnowledgeStore(db: Database, limits: KnowledgeLimits) {
         .from(knowledgeEntries)
         .where(and(eq(knowledgeEntries.accountId, accountId), inArray(knowledgeEntries.id, ids)));
       return new Map(rows.map((row) => [row.id, row.content]));
+    },
+
+    /** Source names and links of some of the account's entries, by id. */
+    async sources(accountId: number, ids: number[]): Promise<Map<number, { source: string | null; url: string | null }>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .select({ id: knowledgeEntries.id, source: knowledgeEntries.source, url: knowledgeEntries.sourceUrl })
+        .from(knowledgeEntries)
+        .where(and(eq(knowledgeEntries.accountId, accountId), inArray(knowledgeEntries.id, ids)));
+      return new Map(rows.map((row) => [row.id, { source: row.source, url: row.url }]));
     },
 
     /** Removes one of the account's entries; false when the account has no entry with that id. */

@@ -62,7 +62,13 @@ interface Bm25Row {
  * lexemes of each candidate (with their positions: the term frequencies), so only those are
  * unnested. Each CTE is MATERIALIZED so both engines evaluate it once, in this order.
  */
-async function bm25(db: Pick<Database, 'execute'>, accountId: number, terms: string[], limit: number): Promise<{ rows: Bm25Row[] }> {
+async function bm25(
+  db: Pick<Database, 'execute'>,
+  accountId: number,
+  terms: string[],
+  limit: number,
+  scopes: readonly string[],
+): Promise<{ rows: Bm25Row[] }> {
   const result = await db.execute(sql`
     with stats as materialized (
       select greatest(chunk_count, 1)::float8 as n,
@@ -71,7 +77,7 @@ async function bm25(db: Pick<Database, 'execute'>, accountId: number, terms: str
     ), candidates as materialized (
       select id, token_count, ts_filter(setweight(tokens, 'A', string_to_array(${terms.join(' ')}, ' ')), '{a}') as hits
       from knowledge_chunks
-      where account_id = ${accountId} and tokens @@ ${toOrQueryLiteral(terms)}::tsquery
+      where account_id = ${accountId} and tokens @@ ${toOrQueryLiteral(terms)}::tsquery and ${scopeCondition(scopes)}
       limit ${MAX_CANDIDATES}
     ), tf as materialized (
       select c.id, h.lexeme, cardinality(h.positions)::float8 as tf, c.token_count
@@ -95,6 +101,16 @@ async function bm25(db: Pick<Database, 'execute'>, accountId: number, terms: str
     from scored s join knowledge_chunks c on c.id = s.id
     order by s.score desc, s.id`);
   return { rows: rowsOf<Bm25Row>(result) };
+}
+
+/**
+ * Chunks that may answer where these scopes are: the common ones (scope null) and those of the
+ * scopes, never another's (issue 39 item 4). Candidates are filtered before scoring, so a scoped
+ * entry of another channel cannot even take a candidate place.
+ */
+function scopeCondition(scopes: readonly string[]) {
+  if (scopes.length === 0) return sql`scope is null`;
+  return sql`(scope is null or scope = any(string_to_array(${scopes.join('\u001f')}, ${'\u001f'})))`;
 }
 
 /** Runs the search in a transaction whose statements are cut off after STATEMENT_TIMEOUT_MS. */
@@ -195,11 +211,17 @@ export async function retrieve(
   db: Database,
   accountId: number,
   terms: string[],
-  options: { limit?: number; questionEmbedding?: number[]; words?: string[][]; statementTimeout?: boolean } = {},
+  options: {
+    limit?: number;
+    questionEmbedding?: number[];
+    words?: string[][];
+    statementTimeout?: boolean;
+    scopes?: readonly string[];
+  } = {},
 ): Promise<Retrieval> {
   const limit = options.limit ?? 8;
   const pool = options.questionEmbedding ? VECTOR_POOL : limit;
-  const search = (tx: Pick<Database, 'execute'>) => bm25(tx, accountId, terms, pool);
+  const search = (tx: Pick<Database, 'execute'>) => bm25(tx, accountId, terms, pool, options.scopes ?? []);
   const { rows } = terms.length === 0 ? { rows: [] } : options.statementTimeout ? await withStatementTimeout(db, search) : await search(db);
   const first = rows[0];
   const n = Math.max(1, Number(first?.n ?? 0));

@@ -1,0 +1,218 @@
+import { AppError } from '../../errors.js';
+import type { OcrEngine } from '../ocr/tesseract-pool.js';
+import { runDocumentWorker, type DocumentKind, type WorkerResult } from './document-worker.js';
+
+/** Bytes of one uploaded file at most (the ID reader's image limit). */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Pages of a PDF read at most, and of those, pages without a text layer read by OCR. */
+export const MAX_PDF_PAGES = 100;
+export const MAX_OCR_PAGES = 10;
+/** Characters one file may give: past it the file is refused (split it), not cut silently. */
+export const MAX_DOCUMENT_CHARS = 200_000;
+/** Time one file may take to read (an OCR'd page adds its own engine time). */
+const READ_TIMEOUT_MS = 20_000;
+/** Files read at once in the process, and callers that may wait for a turn (503 past them). */
+const AT_ONCE = 1;
+const MAX_WAITING = 8;
+
+export interface DocumentText {
+  text: string;
+  /** The document's own title, when it has one (an HTML `<title>`). */
+  title?: string;
+}
+
+export interface DocumentReader {
+  /** Reads an uploaded file by its name's extension (and its bytes): PDF, DOCX, Markdown, HTML, plain text. */
+  readFile(name: string, bytes: Buffer, signal?: AbortSignal): Promise<DocumentText>;
+  /** Reads a fetched page: its main text for HTML, every page for PDF. */
+  readPage(kind: 'html' | 'pdf', bytes: Buffer, signal?: AbortSignal): Promise<DocumentText>;
+}
+
+const refuse = (ko: string, en: string, status: 'INVALID_REQUEST' | 'PAYLOAD_TOO_LARGE' | 'UNPROCESSABLE' = 'INVALID_REQUEST') =>
+  new AppError(status, ko, { field: 'file' }).en(en);
+
+/** A file's kind from its extension, checked against its first bytes where the format has a signature. */
+export function documentKind(name: string, bytes: Buffer): DocumentKind | 'text' {
+  const ext = /\.([a-z0-9]+)$/i.exec(name.trim())?.[1]?.toLowerCase() ?? '';
+  const isPdf = bytes.subarray(0, 5).toString('latin1') === '%PDF-';
+  const isZip = bytes.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004';
+  if (ext === 'pdf' || (isPdf && !ext)) {
+    if (!isPdf) throw refuse("'file' 필드: PDF 파일이 아닙니다. 파일이 손상되지 않았는지 확인하세요.", "'file': this is not a PDF file.");
+    return 'pdf';
+  }
+  if (ext === 'docx') {
+    if (!isZip)
+      throw refuse("'file' 필드: DOCX 파일이 아닙니다. Word에서 .docx로 다시 저장해 보내 주세요.", "'file': this is not a DOCX file.");
+    return 'docx';
+  }
+  if (ext === 'hwp' || ext === 'hwpx' || ext === 'doc')
+    throw refuse(
+      `'file' 필드: .${ext} 파일은 아직 읽지 못합니다. PDF나 DOCX로 저장해서 보내 주세요.`,
+      `'file': .${ext} files cannot be read yet. Save it as PDF or DOCX.`,
+      'UNPROCESSABLE',
+    );
+  if (ext === 'md' || ext === 'markdown') return 'markdown';
+  if (ext === 'html' || ext === 'htm') return 'html';
+  if (ext === 'txt' || ext === 'text' || ext === 'csv' || ext === 'log' || ext === '') {
+    if (isPdf || isZip || bytes.subarray(0, 8192).includes(0))
+      throw refuse("'file' 필드: 텍스트 파일이 아닙니다. 파일 이름의 확장자를 확인하세요.", "'file': this is not a text file.");
+    return 'text';
+  }
+  throw refuse(
+    "'file' 필드: PDF, DOCX, Markdown(.md), HTML(.html), 텍스트(.txt) 파일만 읽을 수 있습니다.",
+    "'file': only PDF, DOCX, Markdown (.md), HTML (.html) and text (.txt) files can be read.",
+    'UNPROCESSABLE',
+  );
+}
+
+/** UTF-8 (a BOM dropped), or UTF-16 with its BOM; a text that is not valid UTF-8 is read as CP949 (Korean Windows). */
+export function decodeText(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return new TextDecoder('euc-kr').decode(bytes);
+  }
+}
+
+/**
+ * Text out of documents, with a size limit, a time limit and a heap cap for every parser
+ * (document-worker.ts), one file at a time in the process; a PDF page without a text layer
+ * is read by the OCR engine, up to MAX_OCR_PAGES pages.
+ */
+export function createDocumentReader(deps: { ocr: () => OcrEngine; timeoutMs?: number }): DocumentReader {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const limits = { timeoutMs: deps.timeoutMs ?? READ_TIMEOUT_MS, maxPages: MAX_PDF_PAGES, maxOcrPages: MAX_OCR_PAGES };
+
+  async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (running >= AT_ONCE) {
+      if (waiting.length >= MAX_WAITING) throw new AppError('UNAVAILABLE', '문서를 읽는 요청이 많습니다. 잠시 후 다시 보내 주세요.', {}, 5);
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    } else running++;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  }
+
+  async function extract(kind: DocumentKind, bytes: Buffer, signal?: AbortSignal): Promise<DocumentText> {
+    const result = await inTurn(() => runDocumentWorker(kind, bytes, limits, signal));
+    if (result.error !== undefined) throw workerError(result, kind);
+    if ('pages' in result) {
+      const texts: string[] = [];
+      for (const page of result.pages) {
+        if (page.text !== undefined) texts.push(page.text);
+        else if (page.png) texts.push(joinSpacedSyllables((await deps.ocr().recognize(Buffer.from(page.png), signal)).text.trim()));
+      }
+      return { text: texts.filter(Boolean).join('\n\n') };
+    }
+    return { text: result.text, title: result.title || undefined };
+  }
+
+  return {
+    async readFile(name, bytes, signal) {
+      if (bytes.length > MAX_FILE_BYTES)
+        throw refuse(
+          `'file' 필드: 파일은 ${MAX_FILE_BYTES / 1024 / 1024}MB까지 읽을 수 있습니다.`,
+          `'file': files up to ${MAX_FILE_BYTES / 1024 / 1024} MB can be read.`,
+          'PAYLOAD_TOO_LARGE',
+        );
+      const kind = documentKind(name, bytes);
+      const text = kind === 'text' ? { text: decodeText(bytes).replace(/\r\n?/g, '\n').trim() } : await extract(kind, bytes, signal);
+      return checked(text);
+    },
+    async readPage(kind, bytes, signal) {
+      if (kind === 'pdf') return checked(await extract('pdf', bytes, signal));
+      return checked(await extract('html-main', bytes, signal));
+    },
+  };
+}
+
+const SYLLABLE = /^\p{Script=Hangul}$/u;
+
+/**
+ * Tesseract's Korean model often reads a printed word syllable by syllable ("서 버 실 출입 카 드 는"),
+ * which no search finds. On a line where most words are single syllables, each run of them is
+ * joined back into one word ("서버실 출입 카드는"); a line written normally is left as it is.
+ */
+export function joinSpacedSyllables(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const words = line.split(/ +/);
+      const hangul = words.filter((word) => /\p{Script=Hangul}/u.test(word));
+      const single = hangul.filter((word) => SYLLABLE.test(word)).length;
+      if (hangul.length < 3 || single / hangul.length < 0.5) return line;
+      const out: string[] = [];
+      // Whether the last word of `out` is a run of single syllables (which the next one joins).
+      let inRun = false;
+      for (const word of words) {
+        const syllable = SYLLABLE.test(word);
+        if (syllable && inRun) out[out.length - 1] += word;
+        else out.push(word);
+        inRun = syllable;
+      }
+      return out.join(' ');
+    })
+    .join('\n');
+}
+
+function checked(document: DocumentText): DocumentText {
+  if (document.text.trim() === '')
+    throw refuse(
+      '읽을 수 있는 글자가 없습니다. 글이 들어 있는 문서인지 확인하세요.',
+      'No readable text was found in the document.',
+      'UNPROCESSABLE',
+    );
+  if ([...document.text].length > MAX_DOCUMENT_CHARS)
+    throw refuse(
+      `문서의 글이 너무 깁니다 (한 문서에 ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')}자까지). 여러 파일로 나누어 보내 주세요.`,
+      `The document's text is too long (at most ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')} characters). Split it into several files.`,
+      'PAYLOAD_TOO_LARGE',
+    );
+  return document;
+}
+
+function workerError(result: Extract<WorkerResult, { error: string }>, kind: DocumentKind): AppError {
+  const name = kind === 'pdf' ? 'PDF' : kind === 'docx' ? 'DOCX' : '문서';
+  switch (result.error) {
+    case 'TooManyPages':
+      return refuse(
+        `PDF가 ${result.pages}쪽입니다. ${MAX_PDF_PAGES}쪽까지 읽을 수 있으니 나누어 보내 주세요.`,
+        `The PDF has ${result.pages} pages; at most ${MAX_PDF_PAGES} can be read. Split it.`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    case 'TooManyScannedPages':
+      return refuse(
+        `글자 층이 없는(스캔한) 쪽은 ${MAX_OCR_PAGES}쪽까지 문자 인식으로 읽습니다. 나누어 보내 주세요.`,
+        `Pages without a text layer (scans) are read by OCR up to ${MAX_OCR_PAGES} pages. Split the PDF.`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    case 'Timeout':
+      return refuse(
+        `${name}를 읽는 데 시간이 너무 오래 걸립니다. 더 작은 파일로 나누어 보내 주세요.`,
+        'Reading the file took too long.',
+        'UNPROCESSABLE',
+      );
+    case 'OutOfMemory':
+      return refuse(
+        `${name}가 너무 복잡해 읽지 못했습니다. 더 작은 파일로 나누어 보내 주세요.`,
+        'The file is too complex to read.',
+        'PAYLOAD_TOO_LARGE',
+      );
+    case 'PasswordException':
+      return refuse("'file' 필드: 암호가 걸린 PDF는 읽을 수 없습니다.", "'file': a password-protected PDF cannot be read.");
+    case 'Aborted':
+      return new AppError('REQUEST_TIMEOUT', '요청이 취소되었습니다.');
+    default:
+      return refuse(
+        `'file' 필드: ${name}를 읽지 못했습니다. 손상된 파일인지 확인하세요.`,
+        `'file': the ${kind.toUpperCase()} file could not be read. Check that it is not damaged.`,
+      );
+  }
+}
