@@ -86,6 +86,8 @@ describe('POST /api/v1/delivery/track: lookups', () => {
       ],
       ai_analysis: null,
       recommend_message: null,
+      // Addition (issue 38): no history yet, so the carrier-kind rule, `low`, and why.
+      estimated_arrival: expect.objectContaining({ confidence: 'low', samples: 0, basis: expect.stringContaining('0건뿐이라') }),
       api: 'delivery-tracking',
       remaining: before - 1,
     });
@@ -172,7 +174,7 @@ describe('POST /api/v1/delivery/track: lookups', () => {
 
 describe('POST /api/v1/delivery/track: input rules', () => {
   it.each([
-    [{ track_id: '123412341234' }, 'carrier_id'],
+    [{ track_id: '1234' }, 'carrier_id'], // alone, and no carrier's format: the carrier must be named
     [{ carrier_id: CJ }, 'track_id'],
     [{}, 'carrier_id'],
     [{ ai: 0 }, 'carrier_id'],
