@@ -60,6 +60,7 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
       tracking: deps.delivery.tracking,
       ai: deps.delivery.ai,
       calendar: deps.delivery.calendar,
+      history: deps.delivery.history,
       webhooks,
       channels: options.notifier,
       logger: deps.logger,
