@@ -14,6 +14,8 @@ import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js
 import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
 import type { ChannelNotifier, PostOutcome } from '../operations/delivery-watch/channels.js';
 import type { DeliveryHistory } from '../operations/delivery/history.js';
+import type { DigestStore } from '../operations/delivery-watch/digest-store.js';
+import { sendDueDigests } from './digest.js';
 import { stallThresholdHours } from '../operations/delivery/estimate.js';
 import { quietHoursLeftMs } from './poll-schedule.js';
 import { workingHoursBetween } from '../seoul-time.js';
@@ -38,6 +40,8 @@ export interface PollerDeps {
   calendar: HolidayCalendar;
   /** Past parcels' durations: stall thresholds read from it, delivered parcels written to it. */
   history: DeliveryHistory;
+  /** Daily digests (absent: none are sent). */
+  digests?: DigestStore;
   webhooks: WebhookSender;
   /** Slack/Discord posting, passed in by the composition (absent: channel notices are retried, then fail). */
   channels?: ChannelNotifier;
@@ -56,6 +60,8 @@ export interface CycleReport {
   errors: number;
   /** Distinct parcels asked of the upstream. */
   parcels: number;
+  /** Daily digest messages sent. */
+  digests: number;
   durationMs: number;
 }
 
@@ -265,7 +271,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       const started = performance.now();
       const claimId = randomUUID();
       const logger = deps.logger.child({ job: 'watch-poll', claimId });
-      const report: CycleReport = { claimed: 0, notified: 0, unchanged: 0, ended: 0, retrying: 0, errors: 0, parcels: 0, durationMs: 0 };
+      const report: CycleReport = { claimed: 0, notified: 0, unchanged: 0, ended: 0, retrying: 0, errors: 0, parcels: 0, digests: 0, durationMs: 0 };
       const cycle: CycleState = { thresholds: new Map(), recorded: new Set() };
       // One fresh upstream lookup per parcel per cycle, however many watches share it.
       const lookups = new Map<string, Promise<TrackedParcel>>();
@@ -300,6 +306,16 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
         await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
       }
       report.parcels = lookups.size;
+      if (deps.digests) {
+        report.digests = await sendDueDigests(
+          { digests: deps.digests, tracking: deps.tracking, webhooks: deps.webhooks, channels: deps.channels, logger },
+          clock(),
+          accountIds,
+        ).catch((error: unknown) => {
+          logger.error({ err: error }, 'digests failed');
+          return 0;
+        });
+      }
       report.durationMs = Math.round(performance.now() - started);
       if (report.claimed > 0) logger.info(report, 'watch poll cycle');
       return report;
