@@ -185,6 +185,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sessions: () => platform.accounts.purgeExpiredSessions(),
       throttles: () => throttles.purge(),
       botSignatures: () => platform.replayGuard.purge(),
+      // Parcels (issue 38): durations past a year, carrier corrections unused for 180 days (`delivery` is built below).
+      deliveryHistory: () => delivery.history.prune(),
+      carrierCorrections: () => delivery.corrections.prune(),
     },
     logger,
   );
