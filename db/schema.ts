@@ -442,7 +442,10 @@ export const deliveryCarrierCorrections = pgTable(
     carrierId: text('carrier_id').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.scope, table.numberHash] }), index('delivery_carrier_corrections_updated_idx').on(table.updatedAt)],
+  (table) => [
+    primaryKey({ columns: [table.scope, table.numberHash] }),
+    index('delivery_carrier_corrections_updated_idx').on(table.updatedAt),
+  ],
 );
 
 /**

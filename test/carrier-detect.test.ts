@@ -14,7 +14,13 @@ const table = z
   .object({
     real: z.number().int(),
     numbers: z.array(
-      z.object({ carrier: z.string(), number: z.string(), origin: z.enum(['generated', 'real']), rule: z.string(), source: z.string().optional() }),
+      z.object({
+        carrier: z.string(),
+        number: z.string(),
+        origin: z.enum(['generated', 'real']),
+        rule: z.string(),
+        source: z.string().optional(),
+      }),
     ),
   })
   .parse(JSON.parse(readFileSync(new URL('./fixtures/waybills/waybills.json', import.meta.url), 'utf8')));
@@ -42,14 +48,17 @@ describe('carrier detection on the waybill table (test/fixtures/waybills)', () =
 
   it('asks the true carrier for every number of a carrier with a format rule; ranks by share where formats overlap', () => {
     const generated = score(table.numbers.filter((row) => row.origin === 'generated'));
-    const lines = [...generated.entries()].map(([carrier, s]) => `${carrier}: top-1 ${s.top1}/${s.n}, asked (top-${MAX_DETECT_CANDIDATES}) ${s.asked}/${s.n}`);
+    const lines = [...generated.entries()].map(
+      ([carrier, s]) => `${carrier}: top-1 ${s.top1}/${s.n}, asked (top-${MAX_DETECT_CANDIDATES}) ${s.asked}/${s.n}`,
+    );
     console.info(`carrier detection, generated numbers (${table.numbers.length}, real ${table.real}):\n${lines.join('\n')}`);
     for (const carrier of ['kr.cjlogistics', 'kr.hanjin', 'kr.lotte', 'kr.logen', 'kr.epost', 'kr.epost.ems']) {
       const s = generated.get(carrier)!;
       expect(s.asked, carrier).toBe(s.n);
     }
     // Formats that only one rule gives are ranked first.
-    for (const carrier of ['kr.logen', 'kr.epost', 'kr.epost.ems', 'kr.cjlogistics']) expect(generated.get(carrier)!.top1, carrier).toBe(generated.get(carrier)!.n);
+    for (const carrier of ['kr.logen', 'kr.epost', 'kr.epost.ems', 'kr.cjlogistics'])
+      expect(generated.get(carrier)!.top1, carrier).toBe(generated.get(carrier)!.n);
     // 12 digits with the mod-7 check are CJ's, Lotte's or Hanjin's: the number alone cannot tell them apart.
     expect(generated.get('kr.lotte')!.top1).toBe(0);
   });
@@ -65,7 +74,11 @@ describe('carrier detection on the waybill table (test/fixtures/waybills)', () =
     expect(ems[0]!.confidence).toBeGreaterThan(0.8);
     expect(rankCarriers('6123456789012')[0]).toMatchObject({ carrierId: 'kr.epost', basis: 'published' });
     // Letters that are not S10: the international carriers without a format, equally unsure.
-    expect(rankCarriers('ABCD12345678').map((c) => c.carrierId).sort()).toEqual(['kr.actcore.ocean-inbound', 'kr.epantos', 'kr.lotte.global']);
+    expect(
+      rankCarriers('ABCD12345678')
+        .map((c) => c.carrierId)
+        .sort(),
+    ).toEqual(['kr.actcore.ocean-inbound', 'kr.epantos', 'kr.lotte.global']);
     expect(rankCarriers('12345')).toEqual([]);
     // Retired carriers are never candidates.
     expect(rankCarriers('123456789012').map((c) => c.carrierId)).not.toContain('kr.hdexp');
@@ -80,7 +93,10 @@ describe('carrier detection on the waybill table (test/fixtures/waybills)', () =
 
   it('the rules file is validated at load: a rule with neither lengths nor a pattern, or an unknown carrier, is refused', () => {
     expect(carrierFormatsSchema.safeParse(CARRIER_FORMATS).success).toBe(true);
-    const broken = { ...CARRIER_FORMATS, rules: [{ carriers: ['kr.cjlogistics'], check: 'none', basis: 'inferred', reference: 'no shape given' }] };
+    const broken = {
+      ...CARRIER_FORMATS,
+      rules: [{ carriers: ['kr.cjlogistics'], check: 'none', basis: 'inferred', reference: 'no shape given' }],
+    };
     expect(carrierFormatsSchema.safeParse(broken).success).toBe(false);
     const unknown = { ...CARRIER_FORMATS, rules: [{ ...CARRIER_FORMATS.rules[0]!, carriers: ['kr.nowhere'] }] };
     expect(carrierFormatsSchema.safeParse(unknown).success).toBe(false);

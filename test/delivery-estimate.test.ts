@@ -16,7 +16,12 @@ function parcelAt(lastAt: Date, place: string): TrackingResult {
     carrier: CJ,
     state: { id: 'in_transit', text: '상품이동중' },
     progresses: [
-      { time: seoulIso(new Date(lastAt.getTime() - 20 * HOUR)), status: { id: 'at_pickup', text: '집화처리' }, location: { name: '성수' }, description: '' },
+      {
+        time: seoulIso(new Date(lastAt.getTime() - 20 * HOUR)),
+        status: { id: 'at_pickup', text: '집화처리' },
+        location: { name: '성수' },
+        description: '',
+      },
       { time: seoulIso(lastAt), status: { id: 'in_transit', text: '간선하차' }, location: { name: place }, description: '' },
     ],
   };
@@ -82,7 +87,13 @@ describe('arrival estimate from the history of past parcels', () => {
     const random = seededRandom(7);
     const thin = history(random, MIN_SAMPLES - 1);
     const now = new Date('2026-11-23T12:00:00+09:00');
-    const estimate = estimateArrival({ result: parcelAt(new Date(now.getTime() - 2 * HOUR), '곤지암Hub'), now, calendar, samples: thin, ruleDate: '2026-11-24' })!;
+    const estimate = estimateArrival({
+      result: parcelAt(new Date(now.getTime() - 2 * HOUR), '곤지암Hub'),
+      now,
+      calendar,
+      samples: thin,
+      ruleDate: '2026-11-24',
+    })!;
     expect(estimate).toMatchObject({ date: '2026-11-24', earliest: '2026-11-24', confidence: 'low', samples: 0 });
     expect(estimate.latest > estimate.date).toBe(true);
     expect(estimate.basis).toMatch(/과거 배송 기록이 \d건뿐이라\(최소 10건 필요\)/);
@@ -113,7 +124,15 @@ describe('arrival estimate from the history of past parcels', () => {
 
   it('none once delivered', () => {
     const result = parcelAt(new Date('2026-11-23T10:00:00+09:00'), '강남대리점');
-    expect(estimateArrival({ result: { ...result, state: { id: 'delivered', text: '배송완료' } }, now: new Date(), calendar, samples: [], ruleDate: undefined })).toBeNull();
+    expect(
+      estimateArrival({
+        result: { ...result, state: { id: 'delivered', text: '배송완료' } },
+        now: new Date(),
+        calendar,
+        samples: [],
+        ruleDate: undefined,
+      }),
+    ).toBeNull();
   });
 
   it('the stall line is the 90th percentile of the normal wait at that step, never under 24 working hours', () => {

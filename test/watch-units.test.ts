@@ -173,7 +173,13 @@ describe('change detection and notices', () => {
 
     const later = new Date('2026-11-27T12:00:00+09:00');
     const quiet = result([pickup, trunk]);
-    const seenTrunk = { lastStateId: 'in_transit', lastEventKey: eventKey(trunk), seenEvents: 2, stallNotified: false, stallNotifiedAt: null };
+    const seenTrunk = {
+      lastStateId: 'in_transit',
+      lastEventKey: eventKey(trunk),
+      seenEvents: 2,
+      stallNotified: false,
+      stallNotifiedAt: null,
+    };
     const stalled = detectChange(seenTrunk, quiet, analyzeDelivery(quiet, later, calendar));
     expect(stalled).toMatchObject({ kind: 'stalled', next: { stallNotified: true } });
     expect(detectChange(stalled.next, quiet, analyzeDelivery(quiet, later, calendar)).kind).toBe('none');

@@ -174,7 +174,10 @@ async function digestCommand(ctx: CommandContext, words: string): Promise<Reply>
   if (action === 'status' || action === '상태') {
     return {
       title: ctx.t({ ko: '배송 요약 설정', en: 'Digest setting' }),
-      text: ctx.t({ ko: '켜려면 /track digest on 09:00, 끄려면 /track digest off', en: 'On: /track digest on 09:00 · Off: /track digest off' }),
+      text: ctx.t({
+        ko: '켜려면 /track digest on 09:00, 끄려면 /track digest off',
+        en: 'On: /track digest on 09:00 · Off: /track digest off',
+      }),
       tone: 'info',
     };
   }

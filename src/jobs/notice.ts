@@ -78,7 +78,8 @@ export function channelMessage(input: NoticeInput): ChannelMessage {
 
 export function webhookPayload(input: NoticeInput): WebhookPayload {
   return {
-    event: input.change.kind === 'delivered' ? 'delivery.delivered' : input.change.kind === 'stalled' ? 'delivery.stalled' : 'delivery.updated',
+    event:
+      input.change.kind === 'delivered' ? 'delivery.delivered' : input.change.kind === 'stalled' ? 'delivery.stalled' : 'delivery.updated',
     watch_id: input.watchId,
     carrier_id: input.carrierId,
     track_id: input.trackId,

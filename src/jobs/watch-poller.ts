@@ -163,8 +163,9 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
   }
 
   /** A delivered parcel's steps go into the anonymous history once (however many watches it has). */
-  async function remember(cycle: CycleState, parcel: TrackedParcel, logger: Logger): Promise<void> {
-    const key = `${parcel.carrier.id}\u0000${parcel.progresses.at(-1)?.time ?? ''}\u0000${parcel.progresses.length}`;
+  async function remember(cycle: CycleState, trackId: string, parcel: TrackedParcel, logger: Logger): Promise<void> {
+    // The key is only held for this cycle; the history itself stores no number.
+    const key = `${parcel.carrier.id}\u0000${trackId}`;
     if (cycle.recorded.has(key)) return;
     cycle.recorded.add(key);
     await deps.history.recordDelivered(parcel).catch((error: unknown) => logger.warn({ err: error }, 'delivery history not written'));
@@ -209,7 +210,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     const repeatDue = row.stallNotifiedAt !== null && workingHoursBetween(row.stallNotifiedAt, now, deps.calendar) >= stallHours;
     const change = detectChange(seen, parcel, analysis, { now, repeatDue });
     const customs = mentionsCustoms(parcel);
-    if (change.kind === 'delivered') await remember(cycle, parcel, logger);
+    if (change.kind === 'delivered') await remember(cycle, row.trackId, parcel, logger);
     if (change.kind === 'none') {
       await finish(quietPatch(row, now, parcel.state.id, customs));
       return 'unchanged';
@@ -271,7 +272,17 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       const started = performance.now();
       const claimId = randomUUID();
       const logger = deps.logger.child({ job: 'watch-poll', claimId });
-      const report: CycleReport = { claimed: 0, notified: 0, unchanged: 0, ended: 0, retrying: 0, errors: 0, parcels: 0, digests: 0, durationMs: 0 };
+      const report: CycleReport = {
+        claimed: 0,
+        notified: 0,
+        unchanged: 0,
+        ended: 0,
+        retrying: 0,
+        errors: 0,
+        parcels: 0,
+        digests: 0,
+        durationMs: 0,
+      };
       const cycle: CycleState = { thresholds: new Map(), recorded: new Set() };
       // One fresh upstream lookup per parcel per cycle, however many watches share it.
       const lookups = new Map<string, Promise<TrackedParcel>>();

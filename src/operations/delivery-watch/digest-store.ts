@@ -3,9 +3,19 @@ import type { Database } from '../../../db/client.js';
 import { deliveryChannelDigests, deliveryWatches } from '../../../db/schema.js';
 import type { ChannelTarget } from './channels.js';
 import type { WatchRow } from './watch-store.js';
+import { seoulDate, seoulIso } from '../../seoul-time.js';
 
 /** `HH:MM`, 00:00–23:59 (Asia/Seoul). */
 export const DIGEST_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/**
+ * What `digest_sent_on` starts as for a digest set at `now`: today when today's time has already
+ * passed (the first digest comes tomorrow, not at once), else none.
+ */
+export function firstDigestMark(now: Date, digestAt: string | null): string | null {
+  if (!digestAt) return null;
+  return seoulIso(now).slice(11, 16) >= digestAt ? seoulDate(now) : null;
+}
 
 /**
  * Daily digests (issue 38): which channels prefer one message a day (`/track digest on`), and
@@ -36,7 +46,7 @@ export function createDigestStore(db: Database) {
       }
       const rows = await db
         .update(w)
-        .set({ digestAt })
+        .set({ digestAt, digestSentOn: firstDigestMark(now, digestAt) })
         .where(and(eq(w.accountId, accountId), eq(w.targetKind, channel.platform), eq(w.target, channel.channelId), eq(w.status, 'active')))
         .returning({ id: w.id });
       return rows.length;
@@ -58,11 +68,7 @@ export function createDigestStore(db: Database) {
         )
         .limit(limit)
         .for('update', { skipLocked: true });
-      return db
-        .update(w)
-        .set({ digestSentOn: today })
-        .where(inArray(w.id, ids))
-        .returning();
+      return db.update(w).set({ digestSentOn: today }).where(inArray(w.id, ids)).returning();
     },
 
     /** A digest that could not be sent is due again (the next cycle retries it). */

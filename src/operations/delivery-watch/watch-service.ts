@@ -12,7 +12,7 @@ import { AUTO_CARRIER } from '../delivery/delivery.schema.js';
 import { checkWebhookUrl, type AddressLookup } from './webhook-url.js';
 import type { WatchCreateInput } from './watch.schema.js';
 import type { WatchRow, WatchStore } from './watch-store.js';
-import type { DigestStore } from './digest-store.js';
+import { firstDigestMark, type DigestStore } from './digest-store.js';
 
 /** A watch ends itself this long after it was made. */
 export const WATCH_LIFETIME_MS = 30 * 24 * 3600_000;
@@ -71,7 +71,10 @@ export interface CreatedWatch {
 }
 
 /** A parsed creation request (`watchCreateSchema`); the bot door gives a channel instead of `webhookUrl`. */
-export type WatchTarget = Omit<WatchCreateInput, 'webhookUrl' | 'digestAt'> & { webhookUrl?: string | undefined; digestAt?: string | undefined };
+export type WatchTarget = Omit<WatchCreateInput, 'webhookUrl' | 'digestAt'> & {
+  webhookUrl?: string | undefined;
+  digestAt?: string | undefined;
+};
 
 /** Watched parcels of one account, as the doors and the watch operation use them. */
 export interface WatchService {
@@ -184,6 +187,7 @@ export function createWatchService(deps: WatchServiceDeps): WatchService {
       seenEvents: parcel.progresses.length,
       nextPollAt: deps.firstPollAt(now),
       digestAt,
+      digestSentOn: firstDigestMark(now, digestAt),
       expiresAt: new Date(now.getTime() + WATCH_LIFETIME_MS),
       createdAt: now,
     });

@@ -64,7 +64,12 @@ export interface AnalysisOptions {
   stallAfterWorkingHours?: number;
 }
 
-export function analyzeDelivery(result: TrackingResult, now: Date, calendar: HolidayCalendar, options: AnalysisOptions = {}): DeliveryAnalysis {
+export function analyzeDelivery(
+  result: TrackingResult,
+  now: Date,
+  calendar: HolidayCalendar,
+  options: AnalysisOptions = {},
+): DeliveryAnalysis {
   const today = seoulDate(now);
   const timed = result.progresses.filter((progress): progress is Progress & { time: string } => progress.time !== null);
   const steps: Step[] = timed.slice(0, -1).map((progress, index) => {
@@ -83,7 +88,10 @@ export function analyzeDelivery(result: TrackingResult, now: Date, calendar: Hol
   const finished = stateId === 'delivered';
   const hoursSinceLastEvent = lastAt ? round1((now.getTime() - lastAt.getTime()) / 3600_000) : null;
   const workingHoursSinceLastEvent = lastAt ? round1(workingHoursBetween(lastAt, now, calendar)) : null;
-  const stalled = !finished && stateId !== 'available_for_pickup' && (workingHoursSinceLastEvent ?? 0) >= (options.stallAfterWorkingHours ?? STALL_WORKING_HOURS);
+  const stalled =
+    !finished &&
+    stateId !== 'available_for_pickup' &&
+    (workingHoursSinceLastEvent ?? 0) >= (options.stallAfterWorkingHours ?? STALL_WORKING_HOURS);
 
   // The bottleneck: the longest wait, counting the current one while the parcel is still moving.
   const current: Step | undefined =

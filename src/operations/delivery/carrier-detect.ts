@@ -81,7 +81,10 @@ const compiled = CARRIER_FORMATS.rules.map((rule) => ({ rule, pattern: rule.patt
 /** Ranked candidates for a number (spaces and hyphens dropped, upper-cased); empty: no guess. */
 export function rankCarriers(raw: string, formats: CarrierFormats = CARRIER_FORMATS): RankedCarrier[] {
   const number = raw.replace(/[\s-]+/g, '').toUpperCase();
-  const rules = formats === CARRIER_FORMATS ? compiled : formats.rules.map((rule) => ({ rule, pattern: rule.pattern ? new RegExp(rule.pattern) : undefined }));
+  const rules =
+    formats === CARRIER_FORMATS
+      ? compiled
+      : formats.rules.map((rule) => ({ rule, pattern: rule.pattern ? new RegExp(rule.pattern) : undefined }));
   const best = new Map<string, { score: number; rule: Rule }>();
   for (const { rule, pattern } of rules) {
     const shape = pattern ? pattern.test(number) : /^\d+$/.test(number) && rule.lengths!.includes(number.length);

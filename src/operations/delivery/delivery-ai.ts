@@ -13,8 +13,7 @@ const CONFIDENCE_KO = { high: '높음', medium: '보통', low: '낮음' } as con
 
 /** The estimate in one Korean sentence (the rule-based analysis text and the bots). */
 export function estimateSentence(estimate: EstimatedArrival): string {
-  const range =
-    estimate.earliest === estimate.latest ? '' : ` (${koreanDate(estimate.earliest)}~${koreanDate(estimate.latest)} 사이)`;
+  const range = estimate.earliest === estimate.latest ? '' : ` (${koreanDate(estimate.earliest)}~${koreanDate(estimate.latest)} 사이)`;
   return `예상 도착: ${koreanDate(estimate.date)}${range}, 신뢰도 ${CONFIDENCE_KO[estimate.confidence]}. ${estimate.basis}`;
 }
 
@@ -117,7 +116,12 @@ export function createDeliveryAi(deps: DeliveryAiDeps) {
         rule_analysis: { ...analysis, text: ruleText, expected_text: analysis.expectedDate ? koreanDate(analysis.expectedDate) : null },
         // The service's own estimate (history of past parcels): the model reports it, never invents another.
         estimated_arrival: estimate
-          ? { ...estimate, date_text: koreanDate(estimate.date), earliest_text: koreanDate(estimate.earliest), latest_text: koreanDate(estimate.latest) }
+          ? {
+              ...estimate,
+              date_text: koreanDate(estimate.date),
+              earliest_text: koreanDate(estimate.earliest),
+              latest_text: koreanDate(estimate.latest),
+            }
           : null,
         courier_message: request(situation, tone),
       };

@@ -68,7 +68,11 @@ export function estimateArrival(input: EstimateInput): EstimatedArrival | null {
       label: `같은 단계(${last.status.text})·같은 장소 유형(${PLACE_KO[place]})·같은 시간대(${DAY_PART_KO[part]})`,
       finest: true,
     },
-    { keep: (sample) => sample.placeKind === place, label: `같은 단계(${last.status.text})·같은 장소 유형(${PLACE_KO[place]})`, finest: false },
+    {
+      keep: (sample) => sample.placeKind === place,
+      label: `같은 단계(${last.status.text})·같은 장소 유형(${PLACE_KO[place]})`,
+      finest: false,
+    },
     { keep: () => true, label: `같은 단계(${last.status.text})`, finest: false },
   ];
   for (const level of levels) {
