@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCarrier } from '../src/operations/delivery/carriers.js';
 import { estimateArrival, MIN_SAMPLES, stallThresholdHours, STALL_FLOOR_HOURS } from '../src/operations/delivery/estimate.js';
-import { dayPartOf, placeKindOf, type DurationSample } from '../src/operations/delivery/history.js';
+import { dayPartOf, placeKindOf, type DurationSample } from '../src/operations/delivery/durations.js';
 import { createHolidayCalendar } from '../src/operations/delivery/holidays.js';
 import { seoulDate, seoulHour, seoulIso } from '../src/seoul-time.js';
 import type { TrackingResult } from '../src/operations/delivery/tracking-result.js';

@@ -6,7 +6,8 @@ import type { WebhookSender } from '../operations/delivery-watch/webhook-sender.
 import { findCarrier } from '../operations/delivery/carriers.js';
 import { STATUS_LABELS, type StatusId } from '../operations/delivery/statuses.js';
 import type { TrackingService } from '../operations/delivery/tracking-service.js';
-import type { Progress } from '../operations/delivery/tracking-result.js';
+import type { z } from 'zod';
+import type { digestPayloadSchema } from './webhook-events.js';
 import { seoulDate, seoulIso } from '../seoul-time.js';
 
 export interface DigestDeps {
@@ -17,14 +18,9 @@ export interface DigestDeps {
   logger: Logger;
 }
 
+type DigestPayload = z.output<typeof digestPayloadSchema>;
 /** One parcel of a digest. */
-export interface DigestItem {
-  watch_id: number;
-  carrier_id: string;
-  track_id: string;
-  state: { id: string; text: string } | null;
-  last_event: Progress | null;
-}
+export type DigestItem = DigestPayload['parcels'][number];
 
 /** How many parcels one digest message lists (the rest are counted). */
 const MAX_LISTED = 50;
@@ -73,7 +69,8 @@ export async function sendDueDigests(deps: DigestDeps, now: Date, accountIds?: n
     if (first.targetKind === 'webhook') {
       if (first.webhookSecret) {
         // Signed with the secret of the oldest watch listed (the receiver holds every watch's secret).
-        const body = JSON.stringify({ event: 'delivery.digest', date: today, watch_ids: group.map((row) => row.id), parcels: items });
+        const payload: DigestPayload = { event: 'delivery.digest', date: today, watch_ids: group.map((row) => row.id), parcels: items };
+        const body = JSON.stringify(payload);
         ok = (await deps.webhooks.send(first.target, first.webhookSecret, body)).ok;
       }
     } else if (deps.channels?.platforms.includes(first.targetKind as 'slack' | 'discord')) {

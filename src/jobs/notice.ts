@@ -1,22 +1,13 @@
 import type { DeliveryAnalysis } from '../operations/delivery/analysis.js';
 import type { Progress, TrackingResult } from '../operations/delivery/tracking-result.js';
 import type { Change } from './changes.js';
+import type { z } from 'zod';
+import type { webhookPayloadSchema } from './webhook-events.js';
 import { domesticNumber } from '../operations/delivery/carriers.js';
 import type { ChannelMessage } from '../operations/delivery-watch/channels.js';
 
-/** The webhook body (CONTRACT §5). */
-export interface WebhookPayload {
-  event: 'delivery.updated' | 'delivery.delivered' | 'delivery.stalled';
-  watch_id: number;
-  carrier_id: string;
-  track_id: string;
-  state: TrackingResult['state'];
-  progresses: Progress[];
-  ai_analysis: string | null;
-  /** `delivery.stalled` only: a message to send the courier or the carrier, and the stall's figures. */
-  recommend_message?: string;
-  stalled?: { hours_without_event: number; normal_hours: number; carrier_tel: string };
-}
+/** The webhook body (CONTRACT §5; `delivery.stalled` from issue 38): the type of its schema. */
+export type WebhookPayload = z.output<typeof webhookPayloadSchema>;
 
 /** How many new events a channel message lists (the newest ones). */
 const MAX_LISTED = 5;

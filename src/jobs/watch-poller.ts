@@ -13,7 +13,7 @@ import { nextPollAt, type PollSchedule } from './poll-schedule.js';
 import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js';
 import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
 import type { ChannelNotifier, PostOutcome } from '../operations/delivery-watch/channels.js';
-import type { DeliveryHistory } from '../operations/delivery/history.js';
+import type { DeliveryHistory } from '../operations/delivery/history-store.js';
 import type { DigestStore } from '../operations/delivery-watch/digest-store.js';
 import { sendDueDigests } from './digest.js';
 import { stallThresholdHours } from '../operations/delivery/estimate.js';

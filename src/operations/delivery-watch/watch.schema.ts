@@ -14,7 +14,7 @@ export const watchCreateSchema = z
     track_id: z.string().trim().min(1).max(64),
     webhook_url: z.string().trim().min(1).max(2048).optional(),
     /** Addition (issue 38): one daily digest at this Seoul time instead of a message per change. */
-    digest_at: z.string().trim().regex(DIGEST_TIME, "digest_at은 'HH:MM' 형식의 시각이어야 합니다 (예: '09:00').").optional(),
+    digest_at: z.string().trim().max(5).regex(DIGEST_TIME, "digest_at은 'HH:MM' 형식의 시각이어야 합니다 (예: '09:00').").optional(),
   })
   .superRefine((input, ctx) => {
     const carrier = carrierIdOf(input.carrier_id);

@@ -9,8 +9,8 @@ import { createHolidayCalendar, type HolidayCalendar } from './holidays.js';
 import { createRateLimiter, type RateLimiterOptions } from '../../platform/rate-limiter.js';
 import { createTrackingCache } from './tracking-cache.js';
 import { createTrackingService, type TrackingService } from './tracking-service.js';
-import { createCarrierCorrections, type CarrierCorrections } from './carrier-corrections.js';
-import { createDeliveryHistory, type DeliveryHistory } from './history.js';
+import { createCarrierCorrections, type CarrierCorrections } from './correction-store.js';
+import { createDeliveryHistory, type DeliveryHistory } from './history-store.js';
 
 export interface DeliveryOptions {
   rateLimit?: RateLimiterOptions;

@@ -1,5 +1,5 @@
 import type { HolidayCalendar } from './holidays.js';
-import { DAY_PART_KO, dayPartOf, placeKindOf, quantile, type DurationSample, type PlaceKind } from './history.js';
+import { DAY_PART_KO, dayPartOf, placeKindOf, quantile, type DurationSample, type PlaceKind } from './durations.js';
 import { addWorkingDays, seoulDate, seoulHour } from '../../seoul-time.js';
 import type { Progress, TrackingResult } from './tracking-result.js';
 

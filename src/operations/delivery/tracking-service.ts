@@ -51,6 +51,16 @@ export interface DetectedParcel {
   remembered?: boolean;
 }
 
+/** 404 of a detection: no candidate knew the number; the ranked candidates come with it (`carrier_candidates`). */
+export function notFoundAtCandidates(shown: CarrierCandidate[]): AppError {
+  const tried = shown.filter((candidate) => candidate.found === false).map((candidate) => candidate.name_ko);
+  return new AppError(
+    'NOT_FOUND',
+    `${tried.join(', ')}에서 이 운송장 번호를 찾지 못했습니다. 택배사(carrier_id)를 지정해 다시 조회하세요.`,
+    { carrier_candidates: shown },
+  );
+}
+
 function candidateView(candidate: RankedCarrier, found: boolean | null): CarrierCandidate {
   const carrier = findCarrier(candidate.carrierId)!;
   return {
@@ -182,12 +192,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       if (found.length > 1) return { parcel: found[0]!, candidates: shown };
       const failure = outcomes.find((outcome) => outcome.error)?.error;
       if (failure) throw failure;
-      const tried = asked.map((candidate) => findCarrier(candidate.carrierId)?.name_ko ?? candidate.carrierId);
-      throw new AppError(
-        'NOT_FOUND',
-        `${tried.join(', ')}에서 이 운송장 번호를 찾지 못했습니다. 택배사(carrier_id)를 지정해 다시 조회하세요.`,
-        { carrier_candidates: shown },
-      );
+      throw notFoundAtCandidates(shown);
     },
     /** One candidate of a detection: its parcel, or that it does not know the number (remembered briefly), or a failure. */
     async lookupCandidate(
