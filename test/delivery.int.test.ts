@@ -236,6 +236,10 @@ describe('POST /api/v1/delivery/track: AI analysis and courier message', () => {
     expect(payload.events).toHaveLength(2);
     expect(payload.rule_analysis).toMatchObject({ expectedDate: '2026-11-23', expected_text: '11월 23일(월)', stalled: false });
     expect(payload.courier_message).toMatchObject({ situation: 'security', tone: 'friendly' });
+    // Issue 38: the model is given the service's estimate (here the rule's, low: no history yet) and told to report it.
+    expect(payload.estimated_arrival).toMatchObject({ date: '2026-11-23', confidence: 'low', date_text: '11월 23일(월)' });
+    expect(res.body.estimated_arrival).toMatchObject({ date: '2026-11-23', confidence: 'low' });
+    expect(sent.messages[0].content).toContain('estimated_arrival');
     expect(sent.response_format?.type).toBe('json_schema');
     expect(systemText(sent)).toContain('지연 원인');
     expect(JSON.stringify(sent)).not.toContain(id); // the tracking number is not sent to the LLM
