@@ -66,21 +66,25 @@ export async function sendDueDigests(deps: DigestDeps, now: Date, accountIds?: n
     const items = await Promise.all(group.map((row) => itemOf(deps, row)));
     const first = group[0]!;
     let ok = false;
+    // A target that cannot be reached at all today (no webhook secret, the platform not configured) is not retried every tick.
+    let retry = true;
     if (first.targetKind === 'webhook') {
       if (first.webhookSecret) {
         // Signed with the secret of the oldest watch listed (the receiver holds every watch's secret).
         const payload: DigestPayload = { event: 'delivery.digest', date: today, watch_ids: group.map((row) => row.id), parcels: items };
         const body = JSON.stringify(payload);
         ok = (await deps.webhooks.send(first.target, first.webhookSecret, body)).ok;
-      }
+      } else retry = false;
     } else if (deps.channels?.platforms.includes(first.targetKind as 'slack' | 'discord')) {
       const outcome = await deps.channels.post(
         { platform: first.targetKind as 'slack' | 'discord', channelId: first.target, workspaceId: first.workspaceId ?? undefined },
         { text: digestText(today, items) },
       );
       ok = outcome.ok;
-    }
+      if (!outcome.ok && outcome.gone) retry = false;
+    } else retry = false;
     if (ok) sent++;
+    else if (!retry) deps.logger.warn({ watches: group.length, targetKind: first.targetKind }, 'digest not sent: target unreachable today');
     else {
       deps.logger.warn({ watches: group.length, targetKind: first.targetKind }, 'digest not sent: due again next cycle');
       await deps.digests.release(
