@@ -3,6 +3,7 @@ import { AppError, ERROR_STATUS, errorBody } from '../src/errors.js';
 import type { Runtime } from '../src/runtime.js';
 import { parseInput } from '../src/validation.js';
 import { declaredErrors, openApiPath, type Answer, type Route } from './route.js';
+import { webhookDocs } from './webhook-docs.js';
 
 /**
  * The OpenAPI 3.1 document, generated at start from the route declarations (api/routes/*.ts):
@@ -25,6 +26,7 @@ export function buildOpenApiDocument(runtime: Runtime, routes: readonly Route[])
     servers: [{ url: runtime.config.PUBLIC_BASE_URL }],
     security: [{ apiKey: [] }],
     paths,
+    webhooks: webhookDocs(),
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

@@ -34,6 +34,8 @@ export const watchView = z.object({
   expires_at: iso,
   next_poll_at: iso.nullable(),
   last_notified_at: iso.nullable(),
+  /** Issue 38: the Seoul time of the daily digest (null: a message per change). */
+  digest_at: z.string().nullable(),
 });
 
 export const catalogBody = ok({

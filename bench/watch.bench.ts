@@ -80,6 +80,7 @@ export async function run(): Promise<void> {
       tracking: runtime.delivery.tracking,
       ai: runtime.delivery.ai,
       calendar: runtime.delivery.calendar,
+      history: runtime.delivery.history,
       webhooks: createWebhookSender({ allowInsecure: true }),
       channels: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })),
       logger: createLogger('info', pino.destination('/dev/null')),

@@ -451,6 +451,12 @@ export const deliveryWatches = pgTable(
     claimId: text('claim_id'),
     lastPolledAt: timestamp('last_polled_at', { withTimezone: true }),
     lastNotifiedAt: timestamp('last_notified_at', { withTimezone: true }),
+    /** When the last "stalled" notice went out: another only after the parcel moves or one more such period. */
+    stallNotifiedAt: timestamp('stall_notified_at', { withTimezone: true }),
+    /** `HH:MM` (Asia/Seoul): changes are told in one daily digest instead of one message each. */
+    digestAt: text('digest_at'),
+    /** The Seoul date (`YYYY-MM-DD`) of the last digest that listed this watch. */
+    digestSentOn: text('digest_sent_on'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -588,3 +594,63 @@ export const schema = {
   linkGuardAllowedHosts,
   linkGuardIncidents,
 };
+
+/**
+ * Carriers a workspace (or an account, through the API) named for a number whose detected
+ * carrier was another (issue 38): asked first the next time that number comes without a carrier.
+ * The number is kept only as a hash; rows unused for 180 days are deleted by housekeeping.
+ */
+export const deliveryCarrierCorrections = pgTable(
+  'delivery_carrier_corrections',
+  {
+    scope: text('scope').notNull(),
+    numberHash: text('number_hash').notNull(),
+    carrierId: text('carrier_id').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.scope, table.numberHash] }),
+    index('delivery_carrier_corrections_updated_idx').on(table.updatedAt),
+  ],
+);
+
+/**
+ * How long parcels took, from the history of watched parcels (issue 38), anonymous: no number,
+ * account or place name, only the carrier, the step's status, the kind of place, the Seoul hour
+ * and the durations. `to_delivery`: from an event to the delivery (arrival estimates);
+ * `to_next`: from an event to the next one (what a normal wait is, for stall alerts).
+ */
+export const deliveryDurations = pgTable(
+  'delivery_durations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    carrierId: text('carrier_id').notNull(),
+    statusId: text('status_id').notNull(),
+    placeKind: text('place_kind').notNull(),
+    /** Hour of the day in Seoul (0–23) of the event. */
+    hour: integer('hour').notNull(),
+    hours: real('hours').notNull(),
+    workingHours: real('working_hours').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('delivery_durations_lookup_idx').on(table.kind, table.carrierId, table.statusId, table.recordedAt),
+    index('delivery_durations_recorded_idx').on(table.recordedAt),
+  ],
+);
+
+/** Channels that take their parcel changes as one daily digest (`/track digest on`). */
+export const deliveryChannelDigests = pgTable(
+  'delivery_channel_digests',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    channelId: text('channel_id').notNull(),
+    digestAt: text('digest_at').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.platform, table.channelId] })],
+);

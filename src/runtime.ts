@@ -216,6 +216,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       throttles: () => throttles.purge(),
       botSignatures: () => platform.replayGuard.purge(),
       guardIncidents: async () => (linkGuard ? linkGuard.purge() : 0),
+      // Parcels (issue 38): durations past a year, carrier corrections unused for 180 days (`delivery` is built below).
+      deliveryHistory: () => delivery.history.prune(),
+      carrierCorrections: () => delivery.corrections.prune(),
     },
     logger,
   );

@@ -86,6 +86,8 @@ describe('POST /api/v1/delivery/track: lookups', () => {
       ],
       ai_analysis: null,
       recommend_message: null,
+      // Addition (issue 38): no history yet, so the carrier-kind rule, `low`, and why.
+      estimated_arrival: expect.objectContaining({ confidence: 'low', samples: 0, basis: expect.stringContaining('0건뿐이라') }),
       api: 'delivery-tracking',
       remaining: before - 1,
     });
@@ -172,7 +174,7 @@ describe('POST /api/v1/delivery/track: lookups', () => {
 
 describe('POST /api/v1/delivery/track: input rules', () => {
   it.each([
-    [{ track_id: '123412341234' }, 'carrier_id'],
+    [{ track_id: '1234' }, 'carrier_id'], // alone, and no carrier's format: the carrier must be named
     [{ carrier_id: CJ }, 'track_id'],
     [{}, 'carrier_id'],
     [{ ai: 0 }, 'carrier_id'],
@@ -234,6 +236,10 @@ describe('POST /api/v1/delivery/track: AI analysis and courier message', () => {
     expect(payload.events).toHaveLength(2);
     expect(payload.rule_analysis).toMatchObject({ expectedDate: '2026-11-23', expected_text: '11월 23일(월)', stalled: false });
     expect(payload.courier_message).toMatchObject({ situation: 'security', tone: 'friendly' });
+    // Issue 38: the model is given the service's estimate (here the rule's, low: no history yet) and told to report it.
+    expect(payload.estimated_arrival).toMatchObject({ date: '2026-11-23', confidence: 'low', date_text: '11월 23일(월)' });
+    expect(res.body.estimated_arrival).toMatchObject({ date: '2026-11-23', confidence: 'low' });
+    expect(sent.messages[0].content).toContain('estimated_arrival');
     expect(sent.response_format?.type).toBe('json_schema');
     expect(systemText(sent)).toContain('지연 원인');
     expect(JSON.stringify(sent)).not.toContain(id); // the tracking number is not sent to the LLM

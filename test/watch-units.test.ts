@@ -105,7 +105,7 @@ const result = (progresses: Progress[], state = progresses.at(-1)!.status.id): T
 const calendar = createHolidayCalendar();
 
 describe('change detection and notices', () => {
-  const seen = { lastStateId: 'at_pickup', lastEventKey: eventKey(pickup), seenEvents: 1, stallNotified: false };
+  const seen = { lastStateId: 'at_pickup', lastEventKey: eventKey(pickup), seenEvents: 1, stallNotified: false, stallNotifiedAt: null };
   it('finds nothing new in the same events, and the new events after the last seen one', () => {
     const same = result([pickup]);
     expect(detectChange(seen, same, analyzeDelivery(same, noon, calendar)).kind).toBe('none');
@@ -173,7 +173,13 @@ describe('change detection and notices', () => {
 
     const later = new Date('2026-11-27T12:00:00+09:00');
     const quiet = result([pickup, trunk]);
-    const seenTrunk = { lastStateId: 'in_transit', lastEventKey: eventKey(trunk), seenEvents: 2, stallNotified: false };
+    const seenTrunk = {
+      lastStateId: 'in_transit',
+      lastEventKey: eventKey(trunk),
+      seenEvents: 2,
+      stallNotified: false,
+      stallNotifiedAt: null,
+    };
     const stalled = detectChange(seenTrunk, quiet, analyzeDelivery(quiet, later, calendar));
     expect(stalled).toMatchObject({ kind: 'stalled', next: { stallNotified: true } });
     expect(detectChange(stalled.next, quiet, analyzeDelivery(quiet, later, calendar)).kind).toBe('none');

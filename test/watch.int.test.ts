@@ -385,7 +385,11 @@ describe('the poller and the channels', () => {
     });
     expect(await cycle()).toMatchObject({ notified: 1 });
     const [post] = channels.to('slack', 'C-STALL');
-    expect(post!.text).toMatch(/^⏳ CJ대한통운 \d+ · 상품이동중: 근무 시간 기준 \d+시간 동안 새 배송 단계가 없습니다\./);
+    expect(post!.text).toMatch(
+      /^⏳ 배송이 멈춘 것 같아요: CJ대한통운 \d+ · 상품이동중\n근무 시간 기준 \d+시간 동안 새 배송 단계가 없습니다/,
+    );
+    expect(post!.text).toContain('고객센터 1588-1255');
+    expect(post!.text).toContain('💬 보낼 메시지 추천: 기사님, 문 앞에 놓아 주세요.');
     expect(post!.text).toContain('🤖 AI 분석: 곤지암Hub에서 3일째 멈춰 있습니다. 11월 27일(금) 도착이 예상됩니다.');
     expect(llm.requestsTo('chat')).toHaveLength(asked + 1);
     expect(JSON.stringify(llm.requestsTo('chat').at(-1)!.body.messages)).toContain('stalled');

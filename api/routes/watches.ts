@@ -21,6 +21,7 @@ const watch = {
   expires_at: '2026-12-22T06:00:00.000Z',
   next_poll_at: '2026-11-22T06:10:00.000Z',
   last_notified_at: null,
+  digest_at: null,
 };
 
 /**

@@ -60,7 +60,12 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
         const { output, quota } = await executeOperation(
           services.quota,
           operation,
-          { account, logger, requestId: invocation.requestId },
+          {
+            account,
+            logger,
+            requestId: invocation.requestId,
+            ...(invocation.workspaceId ? { workspace: `${invocation.platform}:${invocation.workspaceId}` } : {}),
+          },
           input,
         );
         return { ...output, remaining: quota.remaining };

@@ -90,7 +90,7 @@ export interface BotServices {
   operations: Operations;
   workspaceLinks: Pick<WorkspaceLinks, 'accountFor' | 'link'>;
   apiKeys: Pick<ApiKeys, 'authenticate'>;
-  watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped'>;
+  watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped' | 'setChannelDigest'>;
   /** Operations beyond the eight that the commands run, charged to the API they name. */
   extra: ExtraOperations;
   /** 👎 questions and each workspace's knowledge settings. */
@@ -133,7 +133,7 @@ export interface CommandContext {
   /** `/link`: who owns a key, and linking the workspace to that account. */
   linking: { keyOwner: ApiKeys['authenticate']; link: WorkspaceLinks['link'] };
   /** `/track … watch` and `/untrack`: channel watches (the lookup already paid for them). */
-  watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped'>;
+  watches: Pick<WatchService, 'create' | 'remove' | 'takeStopped' | 'setChannelDigest'>;
   /** The attachment given with the command, if any. */
   image?: ImageSource;
   knowledge: KnowledgeServices;

@@ -8,6 +8,8 @@ export interface SeenState {
   lastEventKey: string | null;
   seenEvents: number;
   stallNotified: boolean;
+  /** When the last stall notice went out (null: none since the parcel last moved). */
+  stallNotifiedAt: Date | null;
 }
 
 export type ChangeKind = 'none' | 'updated' | 'delivered' | 'stalled';
@@ -39,10 +41,16 @@ export function mentionsCustoms(result: TrackingResult): boolean {
  * last one seen. A stale answer (fewer events) or the same events in another order (scans
  * of the same minute come back in either order) is no change, so each event is told once
  * (issue 33 item 7: told twice when the newest event's key alone decided). A delivered state
- * is news once; a parcel that just crossed the stall line (no event for 48 working hours) is
- * told once; anything else is no change.
+ * is news once; a parcel that just crossed the stall line (no event for longer than normal for
+ * its carrier and step, at least 24 working hours) is told once, and again only after it moved
+ * or one more such period passed (`stall.repeatDue`); anything else is no change.
  */
-export function detectChange(seen: SeenState, result: TrackingResult, analysis: DeliveryAnalysis): Change {
+export function detectChange(
+  seen: SeenState,
+  result: TrackingResult,
+  analysis: DeliveryAnalysis,
+  stall: { now?: Date; repeatDue?: boolean } = {},
+): Change {
   const newEvents = unseenEvents(seen, result.progresses);
   const delivered = result.state.id === 'delivered';
   if (newEvents.length > 0 || (delivered && seen.lastStateId !== 'delivered')) {
@@ -55,11 +63,13 @@ export function detectChange(seen: SeenState, result: TrackingResult, analysis: 
         lastEventKey: newest ? eventKey(newest) : null,
         seenEvents: Math.max(result.progresses.length, seen.seenEvents),
         stallNotified: false,
+        stallNotifiedAt: null,
       },
     };
   }
-  if (analysis.stalled && !seen.stallNotified) {
-    return { kind: 'stalled', newEvents: [], next: { ...seen, stallNotified: true } };
+  // Once per stall: again only after the parcel moved (reset above) or one more normal period passed.
+  if (analysis.stalled && (!seen.stallNotified || stall.repeatDue)) {
+    return { kind: 'stalled', newEvents: [], next: { ...seen, stallNotified: true, stallNotifiedAt: stall.now ?? null } };
   }
   return { kind: 'none', newEvents: [], next: seen };
 }

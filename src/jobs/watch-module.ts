@@ -10,6 +10,7 @@ import type { AddressLookup } from '../operations/delivery-watch/webhook-url.js'
 import { createWatchOperation } from '../operations/delivery-watch/watch-operation.js';
 import { createWatchService } from '../operations/delivery-watch/watch-service.js';
 import { createWatchStore } from '../operations/delivery-watch/watch-store.js';
+import { createDigestStore } from '../operations/delivery-watch/digest-store.js';
 
 export interface WatchOptions {
   /** Slack/Discord posting (the bots' `createChannelNotifier`); without it channel watches cannot be told. */
@@ -37,6 +38,7 @@ export interface WatchDeps {
  */
 export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
   const store = createWatchStore(deps.db);
+  const digests = createDigestStore(deps.db);
   const schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
   const service = createWatchService({
     store,
@@ -47,6 +49,7 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
     clock: deps.clock,
     resolve: options.resolve,
     notifier: options.notifier,
+    digests,
   });
   const webhooks = createWebhookSender({
     allowInsecure: deps.allowInsecureWebhooks,
@@ -60,6 +63,8 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
       tracking: deps.delivery.tracking,
       ai: deps.delivery.ai,
       calendar: deps.delivery.calendar,
+      history: deps.delivery.history,
+      digests,
       webhooks,
       channels: options.notifier,
       logger: deps.logger,

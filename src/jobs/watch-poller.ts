@@ -13,6 +13,12 @@ import { nextPollAt, type PollSchedule } from './poll-schedule.js';
 import { detectChange, isLate, mentionsCustoms, type Change } from './changes.js';
 import { channelMessage, webhookPayload, type NoticeInput } from './notice.js';
 import type { ChannelNotifier, PostOutcome } from '../operations/delivery-watch/channels.js';
+import type { DeliveryHistory } from '../operations/delivery/history-store.js';
+import type { DigestStore } from '../operations/delivery-watch/digest-store.js';
+import { sendDueDigests } from './digest.js';
+import { stallThresholdHours } from '../operations/delivery/estimate.js';
+import { quietHoursLeftMs } from './poll-schedule.js';
+import { workingHoursBetween } from '../seoul-time.js';
 
 export interface PollerOptions {
   /** Watches claimed at a time (default 50). */
@@ -32,6 +38,10 @@ export interface PollerDeps {
   tracking: TrackingService;
   ai: DeliveryAi;
   calendar: HolidayCalendar;
+  /** Past parcels' durations: stall thresholds read from it, delivered parcels written to it. */
+  history: DeliveryHistory;
+  /** Daily digests (absent: none are sent). */
+  digests?: DigestStore;
   webhooks: WebhookSender;
   /** Slack/Discord posting, passed in by the composition (absent: channel notices are retried, then fail). */
   channels?: ChannelNotifier;
@@ -50,6 +60,8 @@ export interface CycleReport {
   errors: number;
   /** Distinct parcels asked of the upstream. */
   parcels: number;
+  /** Daily digest messages sent. */
+  digests: number;
   durationMs: number;
 }
 
@@ -57,6 +69,12 @@ export interface CycleReport {
 export interface WatchPoller {
   /** One cycle over the due watches (of these accounts only, when given). */
   runCycle(only?: { accountIds?: number[] }): Promise<CycleReport>;
+}
+
+/** What one cycle shares between its watches: stall lines read, delivered parcels recorded. */
+interface CycleState {
+  thresholds: Map<string, Promise<number>>;
+  recorded: Set<string>;
 }
 
 type Outcome = 'notified' | 'unchanged' | 'ended' | 'retrying' | 'error';
@@ -118,10 +136,39 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     return told.ok;
   }
 
-  async function aiFor(change: Change, parcel: TrackedParcel, analysis: DeliveryAnalysis, logger: Logger): Promise<string | null> {
-    if (change.kind === 'delivered' || !isLate(analysis)) return null;
-    const ai = await deps.ai.forLookup(parcel, analysis, 'door', 'polite', logger);
-    return ai.ai_analysis;
+  async function aiFor(
+    change: Change,
+    parcel: TrackedParcel,
+    analysis: DeliveryAnalysis,
+    logger: Logger,
+  ): Promise<{ analysis: string | null; message: string | null }> {
+    if (change.kind === 'delivered' || !isLate(analysis)) return { analysis: null, message: null };
+    // A stalled parcel: the message asks the courier to call before coming (and so says where it is).
+    const ai = await deps.ai.forLookup(parcel, analysis, change.kind === 'stalled' ? 'call' : 'door', 'polite', logger);
+    return { analysis: ai.ai_analysis, message: ai.recommend_message };
+  }
+
+  /** The normal wait at this carrier and step (working hours, ≥ 24), read once per cycle. */
+  async function stallLine(cycle: CycleState, carrierId: string, statusId: string): Promise<number> {
+    const key = `${carrierId}\u0000${statusId}`;
+    let line = cycle.thresholds.get(key);
+    if (!line) {
+      line = deps.history.toNext(carrierId, statusId).then(
+        (samples) => stallThresholdHours(samples).hours,
+        () => stallThresholdHours([]).hours,
+      );
+      cycle.thresholds.set(key, line);
+    }
+    return line;
+  }
+
+  /** A delivered parcel's steps go into the anonymous history once (however many watches it has). */
+  async function remember(cycle: CycleState, trackId: string, parcel: TrackedParcel, logger: Logger): Promise<void> {
+    // The key is only held for this cycle; the history itself stores no number.
+    const key = `${parcel.carrier.id}\u0000${trackId}`;
+    if (cycle.recorded.has(key)) return;
+    cycle.recorded.add(key);
+    await deps.history.recordDelivered(parcel).catch((error: unknown) => logger.warn({ err: error }, 'delivery history not written'));
   }
 
   async function processWatch(
@@ -129,6 +176,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
     claimId: string,
     lookup: (row: WatchRow) => Promise<TrackedParcel>,
     logger: Logger,
+    cycle: CycleState,
   ): Promise<Outcome> {
     const now = clock();
     const finish = (patch: WatchPatch) => deps.store.finish(row.id, claimId, patch);
@@ -149,19 +197,36 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       await finish(quietPatch(row, now, row.lastStateId as StatusId | null, false));
       return 'error';
     }
-    const analysis = analyzeDelivery(parcel, now, deps.calendar);
+    const lastStatus = parcel.progresses.at(-1)?.status.id ?? parcel.state.id;
+    const stallHours = await stallLine(cycle, parcel.carrier.id, lastStatus);
+    const analysis = analyzeDelivery(parcel, now, deps.calendar, { stallAfterWorkingHours: stallHours });
     const seen = {
       lastStateId: row.lastStateId,
       lastEventKey: row.lastEventKey,
       seenEvents: row.seenEvents,
       stallNotified: row.stallNotified,
+      stallNotifiedAt: row.stallNotifiedAt,
     };
-    const change = detectChange(seen, parcel, analysis);
+    const repeatDue = row.stallNotifiedAt !== null && workingHoursBetween(row.stallNotifiedAt, now, deps.calendar) >= stallHours;
+    const change = detectChange(seen, parcel, analysis, { now, repeatDue });
     const customs = mentionsCustoms(parcel);
+    if (change.kind === 'delivered') await remember(cycle, row.trackId, parcel, logger);
     if (change.kind === 'none') {
       await finish(quietPatch(row, now, parcel.state.id, customs));
       return 'unchanged';
     }
+    // Quiet hours hold a stall notice (never a delivery or a failure): the watch is looked at again when they end.
+    const quietLeft = change.kind === 'stalled' ? quietHoursLeftMs(now, schedule.quietHours) : 0;
+    if (quietLeft > 0) {
+      await finish({ lastPolledAt: now, nextPollAt: new Date(now.getTime() + quietLeft) });
+      return 'unchanged';
+    }
+    // Digest watches: updates and stalls wait for the daily digest (what was seen is kept, so nothing is told twice).
+    if (row.digestAt && (change.kind === 'updated' || change.kind === 'stalled')) {
+      await finish({ ...change.next, quietPolls: 0, lastPolledAt: now, nextPollAt: pollAgain(row, now, parcel.state.id, 0, customs) });
+      return 'unchanged';
+    }
+    const ai = await aiFor(change, parcel, analysis, logger);
     const notice: NoticeInput = {
       watchId: row.id,
       carrierId: row.carrierId,
@@ -169,7 +234,8 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       result: parcel,
       analysis,
       change,
-      aiAnalysis: await aiFor(change, parcel, analysis, logger),
+      aiAnalysis: ai.analysis,
+      ...(change.kind === 'stalled' ? { recommendMessage: ai.message, stallThresholdHours: stallHours } : {}),
     };
     const outcome = await notify(row, notice, logger);
     if (outcome.ok) {
@@ -206,7 +272,18 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       const started = performance.now();
       const claimId = randomUUID();
       const logger = deps.logger.child({ job: 'watch-poll', claimId });
-      const report: CycleReport = { claimed: 0, notified: 0, unchanged: 0, ended: 0, retrying: 0, errors: 0, parcels: 0, durationMs: 0 };
+      const report: CycleReport = {
+        claimed: 0,
+        notified: 0,
+        unchanged: 0,
+        ended: 0,
+        retrying: 0,
+        errors: 0,
+        parcels: 0,
+        digests: 0,
+        durationMs: 0,
+      };
+      const cycle: CycleState = { thresholds: new Map(), recorded: new Set() };
       // One fresh upstream lookup per parcel per cycle, however many watches share it.
       const lookups = new Map<string, Promise<TrackedParcel>>();
       const lookup = (row: WatchRow) => {
@@ -230,7 +307,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
         const worker = async () => {
           while (next < rows.length) {
             const row = rows[next++]!;
-            const outcome = await processWatch(row, claimId, lookup, logger).catch((error: unknown) => {
+            const outcome = await processWatch(row, claimId, lookup, logger, cycle).catch((error: unknown) => {
               logger.error({ err: error, watchId: row.id }, 'watch poll failed');
               return 'error' as const;
             });
@@ -240,6 +317,16 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
         await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
       }
       report.parcels = lookups.size;
+      if (deps.digests) {
+        report.digests = await sendDueDigests(
+          { digests: deps.digests, tracking: deps.tracking, webhooks: deps.webhooks, channels: deps.channels, logger },
+          clock(),
+          accountIds,
+        ).catch((error: unknown) => {
+          logger.error({ err: error }, 'digests failed');
+          return 0;
+        });
+      }
       report.durationMs = Math.round(performance.now() - started);
       if (report.claimed > 0) logger.info(report, 'watch poll cycle');
       return report;

@@ -13,6 +13,8 @@ export interface Caller {
   requestId: string;
   /** Aborted when the caller goes away (HTTP client disconnected): long work may stop early. */
   signal?: AbortSignal;
+  /** The chat workspace the call comes from (`slack:T…`, `discord:…`): what it remembers is its own. */
+  workspace?: string;
 }
 
 /** What an operation receives besides its input: the caller, and the one way to charge a call. */
@@ -105,6 +107,7 @@ class RunContext implements OperationContext {
   readonly account: Account;
   readonly logger: Logger;
   readonly requestId: string;
+  readonly workspace: string | undefined;
   /** Every charge of the run, the operation's own first. */
   readonly leases: QuotaLease[] = [];
 
@@ -115,6 +118,7 @@ class RunContext implements OperationContext {
     this.account = caller.account;
     this.logger = caller.logger;
     this.requestId = caller.requestId;
+    this.workspace = caller.workspace;
   }
 
   // Read when the operation asks: a door may make the signal only then (api/operation-door.ts).

@@ -12,6 +12,7 @@ import { AUTO_CARRIER } from '../delivery/delivery.schema.js';
 import { checkWebhookUrl, type AddressLookup } from './webhook-url.js';
 import type { WatchCreateInput } from './watch.schema.js';
 import type { WatchRow, WatchStore } from './watch-store.js';
+import { firstDigestMark, type DigestStore } from './digest-store.js';
 
 /** A watch ends itself this long after it was made. */
 export const WATCH_LIFETIME_MS = 30 * 24 * 3600_000;
@@ -29,6 +30,8 @@ export interface WatchServiceDeps {
   resolve?: AddressLookup;
   /** Slack/Discord posting (channel watches announce themselves through it). */
   notifier?: ChannelNotifier;
+  /** Channels' digest preferences (`/track digest on`). */
+  digests?: DigestStore;
 }
 
 /** A watch as the API and the bots show it (never the secret). */
@@ -44,6 +47,8 @@ export interface WatchView {
   expires_at: string;
   next_poll_at: string | null;
   last_notified_at: string | null;
+  /** Addition (issue 38): the Seoul time of the daily digest, or null (a message per change). */
+  digest_at: string | null;
 }
 
 export interface CreateOptions {
@@ -66,7 +71,10 @@ export interface CreatedWatch {
 }
 
 /** A parsed creation request (`watchCreateSchema`); the bot door gives a channel instead of `webhookUrl`. */
-export type WatchTarget = Omit<WatchCreateInput, 'webhookUrl'> & { webhookUrl?: string | undefined };
+export type WatchTarget = Omit<WatchCreateInput, 'webhookUrl' | 'digestAt'> & {
+  webhookUrl?: string | undefined;
+  digestAt?: string | undefined;
+};
 
 /** Watched parcels of one account, as the doors and the watch operation use them. */
 export interface WatchService {
@@ -79,6 +87,8 @@ export interface WatchService {
    * failed): one Korean line each, given once (the bots add them to the person's next reply).
    */
   takeStopped(accountId: number, person: { platform: ChannelPlatform; userId: string }): Promise<string[]>;
+  /** `/track digest on|off`: the channel's changes as one daily message at `digestAt` (null: one per change); returns the watches covered. */
+  setChannelDigest(accountId: number, channel: ChannelTarget, digestAt: string | null): Promise<number>;
 }
 
 /** What to do when the bot cannot post to a channel, in the platform's words. */
@@ -114,6 +124,7 @@ export function toView(row: WatchRow): WatchView {
     expires_at: row.expiresAt.toISOString(),
     next_poll_at: row.status === 'active' ? row.nextPollAt.toISOString() : null,
     last_notified_at: row.lastNotifiedAt?.toISOString() ?? null,
+    digest_at: row.digestAt ?? null,
   };
 }
 
@@ -161,6 +172,7 @@ export function createWatchService(deps: WatchServiceDeps): WatchService {
     const now = clock();
     const newest = parcel.progresses.at(-1);
     const webhookSecret = channel ? undefined : `whsec_${randomBytes(24).toString('base64url')}`;
+    const digestAt = input.digestAt ?? (channel ? await deps.digests?.channelDigest(account.id, channel) : undefined) ?? null;
     const row = await deps.store.insert({
       accountId: account.id,
       carrierId: parcel.carrier.id,
@@ -174,6 +186,8 @@ export function createWatchService(deps: WatchServiceDeps): WatchService {
       lastEventKey: newest ? eventKey(newest) : null,
       seenEvents: parcel.progresses.length,
       nextPollAt: deps.firstPollAt(now),
+      digestAt,
+      digestSentOn: firstDigestMark(now, digestAt),
       expiresAt: new Date(now.getTime() + WATCH_LIFETIME_MS),
       createdAt: now,
     });
@@ -185,6 +199,11 @@ export function createWatchService(deps: WatchServiceDeps): WatchService {
 
   return {
     create,
+
+    async setChannelDigest(accountId, channel, digestAt) {
+      if (!deps.digests) return 0;
+      return deps.digests.setChannelDigest(accountId, channel, digestAt, clock());
+    },
 
     async takeStopped(accountId, person) {
       const rows = await deps.store.takeStopped(accountId, person.platform, person.userId);

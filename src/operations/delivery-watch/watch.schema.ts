@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normalizeTrackId } from '../delivery/carriers.js';
 import { carrierIdOf, trackIdHint } from '../delivery/delivery.schema.js';
+import { DIGEST_TIME } from './digest-store.js';
 
 /**
  * `POST /api/v1/delivery/watch` (CONTRACT §5): a carrier, a waybill number (the tracking
@@ -12,6 +13,8 @@ export const watchCreateSchema = z
     carrier_id: z.string().trim().min(1).max(64),
     track_id: z.string().trim().min(1).max(64),
     webhook_url: z.string().trim().min(1).max(2048).optional(),
+    /** Addition (issue 38): one daily digest at this Seoul time instead of a message per change. */
+    digest_at: z.string().trim().max(5).regex(DIGEST_TIME, "digest_at은 'HH:MM' 형식의 시각이어야 합니다 (예: '09:00').").optional(),
   })
   .superRefine((input, ctx) => {
     const carrier = carrierIdOf(input.carrier_id);
@@ -24,7 +27,7 @@ export const watchCreateSchema = z
   .transform((input) => {
     // Reached only when the refinement passed: a carrier (or `auto`) and a valid number.
     const carrierId = (carrierIdOf(input.carrier_id) as { id: string }).id;
-    return { carrierId, trackId: normalizeTrackId(carrierId, input.track_id)!, webhookUrl: input.webhook_url };
+    return { carrierId, trackId: normalizeTrackId(carrierId, input.track_id)!, webhookUrl: input.webhook_url, digestAt: input.digest_at };
   });
 
 export type WatchCreateInput = z.output<typeof watchCreateSchema>;

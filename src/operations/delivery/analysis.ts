@@ -59,7 +59,17 @@ function carrierKind(carrierId: string): keyof typeof REMAINING_DAYS {
 const HUB = /hub|허브|터미널|물류센터|센터|집중국|TML/i;
 const CUSTOMS = /통관|세관|customs/i;
 
-export function analyzeDelivery(result: TrackingResult, now: Date, calendar: HolidayCalendar): DeliveryAnalysis {
+export interface AnalysisOptions {
+  /** Working hours without an event that count as a stall (the history's normal wait for this carrier and step; default 48). */
+  stallAfterWorkingHours?: number;
+}
+
+export function analyzeDelivery(
+  result: TrackingResult,
+  now: Date,
+  calendar: HolidayCalendar,
+  options: AnalysisOptions = {},
+): DeliveryAnalysis {
   const today = seoulDate(now);
   const timed = result.progresses.filter((progress): progress is Progress & { time: string } => progress.time !== null);
   const steps: Step[] = timed.slice(0, -1).map((progress, index) => {
@@ -78,7 +88,10 @@ export function analyzeDelivery(result: TrackingResult, now: Date, calendar: Hol
   const finished = stateId === 'delivered';
   const hoursSinceLastEvent = lastAt ? round1((now.getTime() - lastAt.getTime()) / 3600_000) : null;
   const workingHoursSinceLastEvent = lastAt ? round1(workingHoursBetween(lastAt, now, calendar)) : null;
-  const stalled = !finished && stateId !== 'available_for_pickup' && (workingHoursSinceLastEvent ?? 0) >= STALL_WORKING_HOURS;
+  const stalled =
+    !finished &&
+    stateId !== 'available_for_pickup' &&
+    (workingHoursSinceLastEvent ?? 0) >= (options.stallAfterWorkingHours ?? STALL_WORKING_HOURS);
 
   // The bottleneck: the longest wait, counting the current one while the parcel is still moving.
   const current: Step | undefined =

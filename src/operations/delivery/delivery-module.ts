@@ -9,6 +9,8 @@ import { createHolidayCalendar, type HolidayCalendar } from './holidays.js';
 import { createRateLimiter, type RateLimiterOptions } from '../../platform/rate-limiter.js';
 import { createTrackingCache } from './tracking-cache.js';
 import { createTrackingService, type TrackingService } from './tracking-service.js';
+import { createCarrierCorrections, type CarrierCorrections } from './correction-store.js';
+import { createDeliveryHistory, type DeliveryHistory } from './history-store.js';
 
 export interface DeliveryOptions {
   rateLimit?: RateLimiterOptions;
@@ -31,6 +33,10 @@ export interface Delivery {
   tracking: TrackingService;
   ai: DeliveryAi;
   calendar: HolidayCalendar;
+  /** Anonymous durations of past watched parcels: arrival estimates and stall thresholds. */
+  history: DeliveryHistory;
+  /** Carriers workspaces named for numbers detection guessed otherwise. */
+  corrections: CarrierCorrections;
   operation: ReturnType<typeof createDeliveryOperation>;
 }
 
@@ -48,10 +54,14 @@ export function createDelivery(deps: DeliveryModuleDeps, options: DeliveryOption
     logger: deps.logger,
   });
   const ai = createDeliveryAi({ llm: deps.llm, calendar, timeoutMs: options.aiTimeoutMs });
+  const history = createDeliveryHistory({ db: deps.db, clock: deps.clock, calendar });
+  const corrections = createCarrierCorrections({ db: deps.db, clock: deps.clock });
   return {
     tracking,
     ai,
     calendar,
-    operation: createDeliveryOperation({ tracking, ai, calendar, clock: deps.clock }),
+    history,
+    corrections,
+    operation: createDeliveryOperation({ tracking, ai, calendar, clock: deps.clock, history, corrections }),
   };
 }

@@ -3,6 +3,7 @@ import { trackerFailure } from '../../providers/tracker.js';
 import { defineOperation, withLlm } from '../operation-module.js';
 import type { Delivery } from './delivery-module.js';
 import { deliveryOutputSchema, deliveryTrackSchema } from './delivery.schema.js';
+import { notFoundAtCandidates } from './tracking-service.js';
 
 /** Parcel tracking: the lookup (shared with the watch poller), and on request a delay analysis and a message for the courier. */
 export const deliveryModule = defineOperation({
@@ -38,7 +39,17 @@ export const deliveryModule = defineOperation({
       recommend_message: '안녕하세요, 기사님. 부재 시 문 앞에 놓아 주시면 감사하겠습니다.',
     },
   },
-  errors: (config) => [trackerFailure('택배 조회 서버에 연결하지 못했습니다.'), notConfigured(), timedOut(config.LLM_TIMEOUT_MS)],
+  errors: (config) => [
+    trackerFailure('택배 조회 서버에 연결하지 못했습니다.'),
+    notConfigured(),
+    timedOut(config.LLM_TIMEOUT_MS),
+    // `track_id` alone and no candidate carrier knew the number (issue 38).
+    notFoundAtCandidates([
+      { id: 'kr.cjlogistics', name: 'CJ Logistics', name_ko: 'CJ대한통운', confidence: 0.52, rule: 'inferred', found: false },
+      { id: 'kr.lotte', name: 'Lotte', name_ko: '롯데택배', confidence: 0.31, rule: 'inferred', found: false },
+      { id: 'kr.hanjin', name: 'Hanjin', name_ko: '한진택배', confidence: 0.16, rule: 'inferred', found: false },
+    ]),
+  ],
   // Built with the tracking service the watch poller shares (delivery-module.ts).
   create: (deps: { delivery: Delivery }) => deps.delivery.operation,
 });

@@ -42,15 +42,8 @@ export const deliveryTrackSchema = z
         });
       return;
     }
-    if (input.carrier_id === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['carrier_id'],
-        message: "track_id와 함께 택배사(carrier_id)를 보내야 합니다. 모르면 'auto'를 보내면 번호 형식으로 찾아봅니다.",
-      });
-      return;
-    }
-    const carrierId = carrierIdOf(input.carrier_id);
+    // `track_id` alone: the carrier is found from the number (CONTRACT §5), as with `auto`.
+    const carrierId = carrierIdOf(input.carrier_id ?? AUTO_CARRIER);
     if (!carrierId.ok) {
       ctx.addIssue({ code: 'custom', path: ['carrier_id'], message: carrierId.message });
       return;
@@ -64,7 +57,7 @@ export const deliveryTrackSchema = z
     }
   })
   .transform((input) => {
-    const carrierId = input.carrier_id !== undefined ? carrierIdOf(input.carrier_id) : undefined;
+    const carrierId = input.track_id !== undefined ? carrierIdOf(input.carrier_id ?? AUTO_CARRIER) : undefined;
     const lookup =
       carrierId?.ok && input.track_id !== undefined
         ? { carrierId: carrierId.id, trackId: normalizeTrackId(carrierId.id, input.track_id)! }
@@ -87,6 +80,15 @@ export function trackIdHint(carrierId: string): string {
 
 export type DeliveryTrackInput = z.output<typeof deliveryTrackSchema>;
 
+export const carrierCandidateOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  name_ko: z.string(),
+  confidence: z.number().min(0).max(1),
+  rule: z.enum(['published', 'inferred']),
+  found: z.boolean().nullable(),
+});
+
 const carrierOutput = z.object({ id: z.string(), name: z.string(), name_ko: z.string(), tel: z.string() });
 const statusOutput = z.object({ id: z.enum(Object.keys(STATUS_LABELS) as [StatusId, ...StatusId[]]), text: z.string() });
 
@@ -98,4 +100,18 @@ export const deliveryOutputSchema = z.object({
   ),
   ai_analysis: z.string().nullable(),
   recommend_message: z.string().nullable(),
+  /** Addition (issue 38): the arrival estimate of a lookup; null once delivered. */
+  estimated_arrival: z
+    .object({
+      date: z.string(),
+      earliest: z.string(),
+      latest: z.string(),
+      confidence: z.enum(['high', 'medium', 'low']),
+      basis: z.string(),
+      samples: z.number().int(),
+    })
+    .nullable()
+    .optional(),
+  /** Addition (issue 38): with `carrier_id` auto or omitted, when several candidate carriers knew the number. */
+  carrier_candidates: z.array(carrierCandidateOutput).optional(),
 });

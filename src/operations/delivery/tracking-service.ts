@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { mayBeUnknownParcel, type Tracker } from '../../providers/tracker.js';
-import { MAX_DETECT_CANDIDATES } from './carrier-detect.js';
+import { MAX_DETECT_CANDIDATES, rankCarriers, type RankedCarrier } from './carrier-detect.js';
 import { findCarrier, refuseRetired } from './carriers.js';
 import type { RateLimiter } from '../../platform/rate-limiter.js';
 import type { CachedTracking, TrackingCache } from './tracking-cache.js';
@@ -25,6 +25,52 @@ export interface TrackingServiceDeps {
   logger: Logger;
   /** Entries kept in this process (default 5,000). */
   memoryEntries?: number;
+}
+
+/** How long a candidate that did not know a number is not asked about it again (detection only). */
+const MISS_TTL_MS = 10 * 60_000;
+
+/** A candidate carrier as the answer shows it (`carrier_candidates`). */
+export interface CarrierCandidate {
+  id: string;
+  name: string;
+  name_ko: string;
+  /** 0–1, from the number's format alone. */
+  confidence: number;
+  /** `published`: the carrier (or UPU) states the format; `inferred`: observed only. */
+  rule: 'published' | 'inferred';
+  /** What its lookup found: true, false, or null when it was not asked (or failed). */
+  found: boolean | null;
+}
+
+export interface DetectedParcel {
+  parcel: TrackedParcel;
+  /** Present when several candidates knew the number. */
+  candidates?: CarrierCandidate[];
+  /** The workspace's remembered correction answered. */
+  remembered?: boolean;
+}
+
+/** 404 of a detection: no candidate knew the number; the ranked candidates come with it (`carrier_candidates`). */
+export function notFoundAtCandidates(shown: CarrierCandidate[]): AppError {
+  const tried = shown.filter((candidate) => candidate.found === false).map((candidate) => candidate.name_ko);
+  return new AppError(
+    'NOT_FOUND',
+    `${tried.join(', ')}에서 이 운송장 번호를 찾지 못했습니다. 택배사(carrier_id)를 지정해 다시 조회하세요.`,
+    { carrier_candidates: shown },
+  );
+}
+
+function candidateView(candidate: RankedCarrier, found: boolean | null): CarrierCandidate {
+  const carrier = findCarrier(candidate.carrierId)!;
+  return {
+    id: carrier.id,
+    name: carrier.name,
+    name_ko: carrier.name_ko,
+    confidence: Math.round(candidate.confidence * 1000) / 1000,
+    rule: candidate.basis,
+    found,
+  };
 }
 
 export interface TrackOptions {
@@ -50,6 +96,8 @@ export function createTrackingService(deps: TrackingServiceDeps) {
   const inFlight = new Map<string, Promise<TrackedParcel>>();
   const memory = new LRUCache<string, CachedTracking & { readAt: number }>({ max: deps.memoryEntries ?? 5000 });
   const counters = { upstreamCalls: 0, upstreamRequests: 0, cacheHits: 0, coalesced: 0 };
+  // Candidates that did not know a number, so a repeated detection does not ask them again at once.
+  const misses = new LRUCache<string, true>({ max: deps.memoryEntries ?? 5000, ttl: MISS_TTL_MS, perf: { now: () => clock().getTime() } });
 
   async function fetchUpstream(carrierId: string, trackId: string, logger: Logger): Promise<TrackedParcel> {
     const carrier = findCarrier(carrierId);
@@ -114,32 +162,61 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       return shared(carrierId, trackId, logger);
     },
     /**
-     * Auto-detection: the candidates of `detectCarriers` asked in order (each through the cache and
-     * the rate limit); the first that knows the parcel answers. A candidate that does not know it
-     * (404, or refuses the number) is skipped; an outage stops the search (502, refunded).
+     * Auto-detection (carrier-detect.ts): a remembered correction is asked first; then the top
+     * ranked candidates are asked in parallel, each through the cache and the shared rate limit
+     * (so a burst of detections stays within it), and a candidate that did not know the number is
+     * remembered for a few minutes. The parcel of the best-ranked carrier that knows it answers;
+     * `candidates` (ranked, with confidence and what each lookup found) come with it when several
+     * knew it, and with the 404 when none did. An outage with nothing found stops it (502, refunded).
      */
-    async trackDetected(candidates: readonly string[], trackId: string, options: TrackOptions = {}): Promise<TrackedParcel> {
-      if (candidates.length === 0) {
+    async detect(trackId: string, options: TrackOptions & { remembered?: string } = {}): Promise<DetectedParcel> {
+      const ranked = rankCarriers(trackId);
+      if (options.remembered && findCarrier(options.remembered)) {
+        const remembered = await this.lookupCandidate(options.remembered, trackId, options);
+        if (remembered.parcel) return { parcel: remembered.parcel, remembered: true };
+      }
+      const asked = ranked.filter((candidate) => candidate.carrierId !== options.remembered).slice(0, MAX_DETECT_CANDIDATES);
+      if (asked.length === 0) {
         throw new AppError('INVALID_REQUEST', '운송장 번호 형식만으로는 택배사를 알 수 없습니다. 택배사(carrier_id)를 함께 보내세요.', {
           field: 'carrier_id',
         });
       }
-      let unclear: AppError | undefined;
-      for (const carrierId of candidates.slice(0, MAX_DETECT_CANDIDATES)) {
-        try {
-          return await this.track(carrierId, trackId, options);
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          if (mayBeUnknownParcel(error)) unclear ??= error;
-          else if (error.code !== 'NOT_FOUND' && error.code !== 'INVALID_REQUEST') throw error;
+      const outcomes = await Promise.all(asked.map((candidate) => this.lookupCandidate(candidate.carrierId, trackId, options)));
+      const found = outcomes.flatMap((outcome) => (outcome.parcel ? [outcome.parcel] : []));
+      const shown = ranked.slice(0, Math.max(MAX_DETECT_CANDIDATES + 2, asked.length)).map((candidate) => {
+        const index = asked.indexOf(candidate);
+        const outcome = index >= 0 ? outcomes[index] : undefined;
+        return candidateView(candidate, outcome ? (outcome.parcel ? true : outcome.error ? null : false) : null);
+      });
+      if (found.length === 1) return { parcel: found[0]! };
+      if (found.length > 1) return { parcel: found[0]!, candidates: shown };
+      const failure = outcomes.find((outcome) => outcome.error)?.error;
+      if (failure) throw failure;
+      throw notFoundAtCandidates(shown);
+    },
+    /** One candidate of a detection: its parcel, or that it does not know the number (remembered briefly), or a failure. */
+    async lookupCandidate(
+      carrierId: string,
+      trackId: string,
+      options: TrackOptions,
+    ): Promise<{ parcel?: TrackedParcel; error?: AppError }> {
+      const key = keyOf(carrierId, trackId);
+      if (misses.has(key)) return {};
+      try {
+        return { parcel: await this.track(carrierId, trackId, options) };
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        if (error.code === 'NOT_FOUND' || error.code === 'INVALID_REQUEST') {
+          misses.set(key, true);
+          return {};
         }
+        // A self-hosted tracker answers "Internal error" for an unknown number too: not remembered, but not fatal either.
+        return { error };
       }
-      if (unclear) throw unclear;
-      const tried = candidates.slice(0, MAX_DETECT_CANDIDATES).map((id) => findCarrier(id)?.name_ko ?? id);
-      throw new AppError(
-        'NOT_FOUND',
-        `${tried.join(', ')}에서 이 운송장 번호를 찾지 못했습니다. 택배사(carrier_id)를 지정해 다시 조회하세요.`,
-      );
+    },
+    /** The older interface: candidates asked as given; the first found answers (kept for the watch creation). */
+    async trackDetected(_candidates: readonly string[], trackId: string, options: TrackOptions = {}): Promise<TrackedParcel> {
+      return (await this.detect(trackId, options)).parcel;
     },
     /** Counts since start (bench and tests): lookups and requests (pages) sent upstream, cache hits, lookups that joined a running call. */
     stats: () => ({ ...counters }),
