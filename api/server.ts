@@ -84,6 +84,8 @@ const EXPLAINED = [ConfigError, StartupError, DataDirLockedError];
 main().catch((error: unknown) => {
   const explained = EXPLAINED.some((type) => error instanceof type);
   const message = explained ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`AI Utility Hub failed to start: ${message}\n`);
+  // A configuration error is already written in full in Korean and then in English.
+  const head = error instanceof ConfigError ? 'AI Utility Hub: 시작하지 못했습니다 / failed to start' : 'AI Utility Hub failed to start:';
+  process.stderr.write(`${head}${error instanceof ConfigError ? '\n' : ' '}${message}\n`);
   process.exit(1);
 });

@@ -33,6 +33,7 @@ import { createLoginGuard } from './platform/login-guard.js';
 import { createPasswordHasher, type PasswordHasherOptions } from './platform/password-hasher.js';
 import { createReplayGuard, type ReplayGuard } from './platform/replay-store.js';
 import { createSubscriptions, type Subscriptions } from './platform/subscriptions.js';
+import { createUsageLog, type UsageLog } from './platform/usage-log.js';
 import { createThrottleStore } from './platform/throttle-store.js';
 import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
@@ -81,6 +82,8 @@ export interface Platform {
   workspaceLinks: WorkspaceLinks;
   /** Signatures of recent Slack/Discord requests: a replay is refused. */
   replayGuard: ReplayGuard;
+  /** Answered calls per day and the last refused calls per key (the portal's usage view). */
+  usageLog: UsageLog;
 }
 
 /** What every door receives: the composed service (src/ knows nothing of the doors). */
@@ -148,7 +151,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
 
   const { coordination } = database;
+  const usageLog = createUsageLog(db, clock, logger);
   const subscriptions = createSubscriptions(db, {
+    usage: usageLog,
     defaultQuota: config.DEFAULT_QUOTA,
     instanceId: coordination.instanceId,
     serverDatabase: database.kind === 'postgres',
@@ -175,9 +180,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const platform: Platform = {
     subscriptions,
     accounts: createAccounts(db, subscriptions, { clock, guard, passwords, openApis: OPEN_APIS }),
-    apiKeys: createApiKeys(db, keyCache),
+    apiKeys: createApiKeys(db, keyCache, clock),
     workspaceLinks: createWorkspaceLinks(db, clock),
     replayGuard: createReplayGuard(db, clock),
+    usageLog,
   };
 
   const housekeeping = startHousekeeping(
@@ -286,6 +292,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await housekeeping.stop();
       databaseMonitor.stop();
       await subscriptions.stopRecovery();
+      await usageLog.stop();
       await keyCache.close();
       await urlDetection.stop();
       await clicks.stop();

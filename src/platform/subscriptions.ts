@@ -44,6 +44,8 @@ export interface SubscriptionsOptions {
   /** Units a busy key takes ahead (see quota-hold-store.ts); none when absent. */
   leaseAhead?: { units: number; lowWater: number; idleMs: number };
   clock: Clock;
+  /** Told of every answered call (and of one given back after it was settled): the daily usage. */
+  usage?: { count(accountId: number, api: ApiId, delta?: number): void };
 }
 
 /** 403: the account has no subscription to `api`. */
@@ -163,7 +165,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       async settle() {
         if (state !== 'held') return;
         state = 'settled';
-        if (await holds.settle(grant.holdId, { accountId, api })) return;
+        if (await holds.settle(grant.holdId, { accountId, api })) return void options.usage?.count(accountId, api);
         // The hold was given back meanwhile (this instance lost its database session and was
         // taken for dead): the call is not paid for, so it is not answered either.
         state = 'returned';
@@ -173,8 +175,10 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
         if (state === 'returned') return;
         const settled = state === 'settled';
         state = 'returned';
-        if (settled) await creditOne(accountId, api, grant.renewsAt);
-        else await holds.giveBack(grant.holdId);
+        if (settled) {
+          await creditOne(accountId, api, grant.renewsAt);
+          options.usage?.count(accountId, api, -1);
+        } else await holds.giveBack(grant.holdId);
         this.remaining = Math.min(this.remaining + 1, this.monthlyQuota);
       },
     };
