@@ -34,6 +34,7 @@ import { createPasswordHasher, type PasswordHasherOptions } from './platform/pas
 import { createReplayGuard, type ReplayGuard } from './platform/replay-store.js';
 import { createSubscriptions, type Subscriptions } from './platform/subscriptions.js';
 import { createUsageLog, type UsageLog } from './platform/usage-log.js';
+import { startupStatusLines } from './platform/server-status.js';
 import { createThrottleStore } from './platform/throttle-store.js';
 import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
@@ -197,7 +198,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
   const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), ...options.llm });
-  if (!llm.configured) logger.info('LLM not configured (OPENAI_API_KEY / OPENAI_BASE_URL): AI operations answer 503');
+  const feedSpecs = parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL });
+  // What is on, one line per part (the chat doors add theirs): LLM, tracker, feeds, database.
+  for (const line of startupStatusLines(config, feedSpecs.feeds.length)) logger[line.level]({ part: line.part }, line.message);
 
   const links = createLinkStore(db, options.links);
   const clicks = createClickRecorder(db, logger);
@@ -207,7 +210,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     databaseKind: database.kind,
     logger,
     judge: createLlmSecondOpinion(llm),
-    feeds: parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL }),
+    feeds: feedSpecs,
     serviceKey: config.DATA_GO_KR_SERVICE_KEY,
     expander: config.URL_EXPAND ? createShortLinkExpander({ shorteners: shortenerHosts(config.URL_EXPAND_SHORTENERS) }) : undefined,
     ...options.urlLists,

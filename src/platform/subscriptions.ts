@@ -15,6 +15,8 @@ export interface UsageRow {
   subscribed: boolean;
   remaining: number | null;
   renews_at: string | null;
+  /** Calls per period of the subscription (null when not subscribed). */
+  monthly_quota: number | null;
 }
 
 /** Counters renew at the start of each calendar month in Asia/Seoul. */
@@ -117,9 +119,9 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       const now = clock();
       return API_IDS.map((api) => {
         const row = rows.find((r) => r.api === api);
-        if (!row) return { api, subscribed: false, remaining: null, renews_at: null };
+        if (!row) return { api, subscribed: false, remaining: null, renews_at: null, monthly_quota: null };
         const { remaining, renewsAt } = current(row, now);
-        return { api, subscribed: true, remaining, renews_at: renewsAt.toISOString() };
+        return { api, subscribed: true, remaining, renews_at: renewsAt.toISOString(), monthly_quota: row.monthlyQuota };
       });
     },
 
