@@ -160,6 +160,8 @@ const envSchema = z.object({
   // ── end of hardening ──
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // ── Portal (issue 35) ──
+  /** `production` keeps the log JSON even in a terminal; otherwise a terminal gets readable lines (pino-pretty). */
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
   /** Accounts (comma-separated e-mails) that see operator detail in the portal: feeds, LLM, tracker. */
   ADMIN_EMAILS: z
     .string()

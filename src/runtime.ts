@@ -7,7 +7,7 @@ import { pollScheduleOf } from './jobs/poll-schedule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
 import { createWatches, type WatchOptions } from './jobs/watch-module.js';
-import { OPEN_APIS } from './operations/catalog.js';
+import { apiLabel, OPEN_APIS } from './operations/catalog.js';
 import { createOperations, type Operations } from './operations/modules.js';
 import type { createWatchOperation } from './operations/delivery-watch/watch-operation.js';
 import type { WatchService } from './operations/delivery-watch/watch-service.js';
@@ -155,6 +155,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const usageLog = createUsageLog(db, clock, logger);
   const subscriptions = createSubscriptions(db, {
     usage: usageLog,
+    apiNames: apiLabel,
     defaultQuota: config.DEFAULT_QUOTA,
     instanceId: coordination.instanceId,
     serverDatabase: database.kind === 'postgres',
