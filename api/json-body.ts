@@ -11,7 +11,7 @@ export const payloadTooLarge = (limitBytes: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `요청 본문이 너무 큽니다 (최대 ${Math.floor(limitBytes / 1024 / 1024)}MB).`);
 /** A body that is JSON but not an object (`null`, `3`, `"text"`). */
 export const notAnObject = () =>
-  new AppError('INVALID_REQUEST', '본문은 JSON 객체여야 합니다. 예: {"url": "https://example.com"}').en(
+  new AppError('INVALID_JSON', '본문은 JSON 객체여야 합니다. 예: {"url": "https://example.com"}').en(
     'The body must be a JSON object, e.g. {"url": "https://example.com"}.',
   );
 /** A form (an HTML form, `curl -F`, or `curl -d 'a=b'`) where JSON was expected. */

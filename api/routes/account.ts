@@ -3,7 +3,7 @@ import { credentialsSchema, emailTaken, invalidCredentials, loginSchema } from '
 import { createKeySchema, keyNotFound } from '../../src/platform/api-keys.js';
 import { availabilityOf, CATALOG } from '../../src/operations/catalog.js';
 import { API_IDS } from '../../src/platform/catalog.js';
-import { catalogFeatures } from '../../src/platform/server-status.js';
+import { catalogFeatures } from '../../src/server-status.js';
 import { usageQuerySchema, usagePeriod } from '../../src/platform/usage-period.js';
 import { tooManyLogins, tooManySignUps } from '../../src/platform/login-guard.js';
 import type { Runtime } from '../../src/runtime.js';

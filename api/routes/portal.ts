@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../src/errors.js';
 import { keyNotFound, rotateKeySchema, updateKeySchema } from '../../src/platform/api-keys.js';
-import { chatStatus, databaseWhere, isOperator, llmStatus, trackerStatus } from '../../src/platform/server-status.js';
+import { chatStatus, databaseWhere, isOperator, llmStatus, trackerStatus } from '../../src/server-status.js';
 import type { Runtime } from '../../src/runtime.js';
 import { accountOf } from '../middleware/auth.js';
 import { iso, keySummary, ok } from '../response-schemas.js';

@@ -17,7 +17,7 @@ export interface CatalogAvailability {
   available: boolean;
   /** What answers the calls here: `llm`, `retrieval`, `rules+lists`, `tesseract`, `tracker`, `links`, joined with `+`. */
   engine: string;
-  /** Why not available, in a customer's terms (Korean and English); the variables to set are operator detail (src/platform/server-status.ts). */
+  /** Why not available, in a customer's terms (Korean and English); the variables to set are operator detail (src/server-status.ts). */
   unavailable_reason?: string;
   unavailable_reason_en?: string;
 }

@@ -1,5 +1,5 @@
-import type { Config } from '../config.js';
-import type { CatalogFeatures } from '../operations/operation-module.js';
+import type { Config } from './config.js';
+import type { CatalogFeatures } from './operations/operation-module.js';
 
 /** The hosted Delivery Tracker: every lookup needs credentials there. */
 const HOSTED_TRACKER = 'apis.tracker.delivery';
