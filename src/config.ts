@@ -175,7 +175,7 @@ const envSchema = z.object({
     .trim()
     .default('')
     .refine(
-      (value) => value === '' || value === '*' || value.split(',').every((origin) => /^https?:\/\/[^\s/,]+$/i.test(origin.trim())),
+      (value) => value === '' || value === '*' || value.split(',').every((origin) => /^https?:\/\/[^\s/,]+\/?$/i.test(origin.trim())),
       "must be '*' or comma-separated origins such as https://app.example.kr (scheme and host, no path)",
     )
     .transform((value) => value.split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean)),
