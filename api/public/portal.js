@@ -41,7 +41,7 @@ const TEXT = {
     filePlaceholder: (name) => `(선택한 파일 ${name}의 내용이 들어갑니다)`, needFile: '이미지나 PDF 파일을 고르세요.',
     sending: '보내는 중…',
     openLink: '짧은 링크 열기', registered: '가입했습니다. 로그인했어요.', loggedIn: '로그인했습니다.',
-    keyCreated: '새 API 키를 만들었습니다.', keyRevoked: 'API 키를 폐기했습니다.',
+    keyCreated: '새 API 키를 만들었습니다.', keyRotated: 'API 키를 교체했습니다.', keyRevoked: 'API 키를 폐기했습니다.',
     badJson: '요청 본문이 올바른 JSON이 아닙니다.', needKey: 'API 키를 입력하세요. 위의 ‘새 키 만들기’로 만든 키가 여기에 들어갑니다.', network: '서버에 연결하지 못했습니다.',
     other: 'English',
   },
@@ -81,7 +81,7 @@ const TEXT = {
     filePlaceholder: (name) => `(the content of ${name} goes here)`, needFile: 'Choose an image or PDF file.',
     sending: 'Sending…',
     openLink: 'Open the short link', registered: 'Signed up and logged in.', loggedIn: 'Logged in.',
-    keyCreated: 'New API key created.', keyRevoked: 'API key revoked.',
+    keyCreated: 'New API key created.', keyRotated: 'API key rotated.', keyRevoked: 'API key revoked.',
     badJson: 'The request body is not valid JSON.', needKey: 'Enter an API key: the one made with “Create key” above goes here.', network: 'Could not reach the server.',
     other: '한국어',
   },
@@ -321,7 +321,7 @@ async function rotateKey(key) {
   const res = await call('POST', `/api/v1/keys/${key.id}/rotate`, { grace_hours: 24 }, withToken());
   if (res.status !== 201) return say(res.json.error);
   showNewKey(res.json.api_key, t('rotatedNote')(key.name, timeText(res.json.previous.expires_at)));
-  say(t('keyCreated'));
+  say(t('keyRotated'));
   await refreshAccount();
 }
 
@@ -442,9 +442,9 @@ function chart(api, days, calls) {
   const step = days.length > 0 ? plotWidth / days.length : plotWidth;
   graph.append(
     svg('line', { x1: left, y1: 8 + plotHeight, x2: width - 4, y2: 8 + plotHeight, class: 'axis' }),
-    svg('text', { x: left - 4, y: 14, 'text-anchor': 'end', class: 'tick' }, num(max)),
     svg('text', { x: left - 4, y: 8 + plotHeight, 'text-anchor': 'end', class: 'tick' }, '0'),
   );
+  if (max > 0) graph.append(svg('text', { x: left - 4, y: 14, 'text-anchor': 'end', class: 'tick' }, num(max)));
   days.forEach((day, i) => {
     const n = calls.get(day) ?? 0;
     const h = max > 0 ? (n / max) * plotHeight : 0;
