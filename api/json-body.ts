@@ -18,7 +18,7 @@ export const notAnObject = () =>
 export const formNotJson = () =>
   new AppError(
     'INVALID_JSON',
-    '요청 본문이 폼 형식입니다. JSON으로 쓰고 Content-Type: application/json 헤더를 붙여 보내세요 (curl은 -H \'Content-Type: application/json\').',
+    "요청 본문이 폼 형식입니다. JSON으로 쓰고 Content-Type: application/json 헤더를 붙여 보내세요 (curl은 -H 'Content-Type: application/json').",
   ).en("The body is form-encoded: send JSON with the header Content-Type: application/json (curl: -H 'Content-Type: application/json').");
 const notUtf8Json = () => new AppError('INVALID_REQUEST', '요청 본문은 UTF-8 JSON이어야 합니다.');
 const unreadable = () => new AppError('INVALID_REQUEST', '요청 본문을 읽지 못했습니다.');

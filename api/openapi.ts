@@ -111,7 +111,10 @@ function answerOf(answer: Answer): Record<string, unknown> {
 
 /** Path parameters from the route's params schema (every one required: they are in the path), or query parameters. */
 function parametersOf(params: z.ZodType, where: 'path' | 'query' = 'path'): object[] {
-  const schema = jsonSchema(params, 'input') as { properties?: Record<string, { examples?: unknown[]; description?: string }>; required?: string[] };
+  const schema = jsonSchema(params, 'input') as {
+    properties?: Record<string, { examples?: unknown[]; description?: string }>;
+    required?: string[];
+  };
   return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
     name,
     in: where,

@@ -167,8 +167,16 @@ const envSchema = z.object({
     .string()
     .trim()
     .default('')
-    .refine((value) => value === '' || value.split(',').every((email) => /^[^\s@,]+@[^\s@,]+$/.test(email.trim())), 'must be comma-separated e-mail addresses')
-    .transform((value) => value.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean)),
+    .refine(
+      (value) => value === '' || value.split(',').every((email) => /^[^\s@,]+@[^\s@,]+$/.test(email.trim())),
+      'must be comma-separated e-mail addresses',
+    )
+    .transform((value) =>
+      value
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Origins allowed to call the API from a browser (CORS); unset: no CORS headers at all. */
   CORS_ORIGINS: z
     .string()
@@ -178,7 +186,12 @@ const envSchema = z.object({
       (value) => value === '' || value === '*' || value.split(',').every((origin) => /^https?:\/\/[^\s/,]+\/?$/i.test(origin.trim())),
       "must be '*' or comma-separated origins such as https://app.example.kr (scheme and host, no path)",
     )
-    .transform((value) => value.split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/$/, ''))
+        .filter(Boolean),
+    ),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -228,7 +241,8 @@ const KOREAN: Record<string, string> = {
   "must be a node-cron expression (e.g. '0 */6 * * *') or 'off'": "node-cron 식(예: '0 */6 * * *') 또는 'off'여야 합니다",
   "must be a duration such as '90s', '30m' or '2h'": "'90s', '30m', '2h' 같은 기간이어야 합니다",
   "must be 'start-end' hours in Asia/Seoul (e.g. '22-7') or 'off'": "한국 시간 '시작-끝' 시각(예: '22-7') 또는 'off'여야 합니다",
-  'must be comma-separated host names (e.g. short.example,go.example)': '쉼표로 구분한 호스트 이름이어야 합니다 (예: short.example,go.example)',
+  'must be comma-separated host names (e.g. short.example,go.example)':
+    '쉼표로 구분한 호스트 이름이어야 합니다 (예: short.example,go.example)',
   'must be comma-separated e-mail addresses': '쉼표로 구분한 이메일 주소여야 합니다',
   "must be '*' or comma-separated origins such as https://app.example.kr (scheme and host, no path)":
     "'*' 또는 https://app.example.kr 처럼 쉼표로 구분한 출처(스킴과 호스트, 경로 없이)여야 합니다",
@@ -262,7 +276,8 @@ export function describeProblems(issues: readonly Problem[], given: Record<strin
 
 function messagesOf(issue: Problem): { ko: string; en: string } {
   if (issue.code === 'custom') return { ko: KOREAN[issue.message] ?? issue.message, en: issue.message };
-  if (issue.code === 'too_small') return { ko: `${String(issue.minimum)} 이상이어야 합니다`, en: `must be at least ${String(issue.minimum)}` };
+  if (issue.code === 'too_small')
+    return { ko: `${String(issue.minimum)} 이상이어야 합니다`, en: `must be at least ${String(issue.minimum)}` };
   if (issue.code === 'too_big') return { ko: `${String(issue.maximum)} 이하여야 합니다`, en: `must be at most ${String(issue.maximum)}` };
   if (issue.code === 'invalid_value' && issue.values) {
     const values = issue.values.map((value) => `'${String(value)}'`).join(', ');

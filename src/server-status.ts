@@ -94,9 +94,7 @@ export function startupStatusLines(config: Config, feedCount: number): StatusLin
 export function chatStatus(config: Config): { slack: boolean; discord: boolean } {
   return {
     slack: Boolean(config.SLACK_BOT_TOKEN && (config.SLACK_SIGNING_SECRET || config.SLACK_APP_TOKEN)),
-    discord: Boolean(
-      (config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY) || (config.DISCORD_GATEWAY && config.DISCORD_BOT_TOKEN),
-    ),
+    discord: Boolean((config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY) || (config.DISCORD_GATEWAY && config.DISCORD_BOT_TOKEN)),
   };
 }
 

@@ -50,7 +50,9 @@ describe('start-up lines (item 6)', () => {
   const lines = (env: Record<string, string>) => startupStatusLines(loadConfig(env), 9).map((line) => `${line.part} ${line.message}`);
 
   it('say the LLM host and model, or off', () => {
-    expect(lines({ OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'qwen3' })[0]).toBe('llm LLM on: localhost:11434, model qwen3');
+    expect(lines({ OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'qwen3' })[0]).toBe(
+      'llm LLM on: localhost:11434, model qwen3',
+    );
     expect(lines({})[0]).toMatch(/^llm LLM off: set OPENAI_API_KEY or OPENAI_BASE_URL/);
   });
 
@@ -124,7 +126,10 @@ describe('each platform its own syntax (item 5)', () => {
   it('gives Slack its positional usage and Discord its option fields', () => {
     const tone = findCommand('tone')!;
     expect(commandUsage(tone, 'slack').ko).toBe(tone.usage.ko);
-    expect(commandUsage(tone, 'discord')).toEqual({ ko: '/tone style:<말투 (해요체, 하십시오체, 반말 …)> text:<바꿀 문장>', en: expect.any(String) });
+    expect(commandUsage(tone, 'discord')).toEqual({
+      ko: '/tone style:<말투 (해요체, 하십시오체, 반말 …)> text:<바꿀 문장>',
+      en: expect.any(String),
+    });
     expect(commandUsage(findCommand('link')!, 'discord').ko).toBe('/link key:<API 키 (aik_…)>');
     expect(commandUsage(findCommand('kb')!, 'discord').ko).toContain('/kb add');
     expect(commandUsage(findCommand('kb')!, 'discord').ko).not.toContain('<내용> |');

@@ -247,7 +247,11 @@ describe('Korean names where users type them (issue 35 item 4)', () => {
 describe('small things a user notices (issue 35 item 7)', () => {
   it('refuses a password of eight spaces', async () => {
     const res = await app.post('/api/v1/auth/register', { email: 'blank@example.com', password: '        ' });
-    expect(res.body).toMatchObject({ code: 400, field: 'password', error: "'password' 필드: 비밀번호는 공백을 빼고 8자 이상이어야 합니다." });
+    expect(res.body).toMatchObject({
+      code: 400,
+      field: 'password',
+      error: "'password' 필드: 비밀번호는 공백을 빼고 8자 이상이어야 합니다.",
+    });
   });
 
   it('answers GET on a POST-only route 405 with Allow, on the operation door and on express routes', async () => {

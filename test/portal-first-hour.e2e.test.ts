@@ -70,7 +70,14 @@ describe.skipIf(!hasChromium)(`issue 35 portal in Chromium (${CHROMIUM})`, () =>
     await app.post('/api/v1/auth/register', { email: OPERATOR, password: 'operator password' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -141,61 +148,65 @@ describe.skipIf(!hasChromium)(`issue 35 portal in Chromium (${CHROMIUM})`, () =>
     await operator.close();
   });
 
-  it.each(VIEWS)('item 2: usage per API as a chart, quota bar, renewal date, last errors per key; key name, expiry, rotation ($lang, $width px)', async (view) => {
-    const words = WORDS[view.lang];
-    const user: TestUser = await app.signUp();
-    // Two answered calls today, and earlier days of this month written as the usage store writes them.
-    await app.post('/api/v1/url/shorten', { url: 'https://example.com/one' }, user.apiKey);
-    await app.post('/api/v1/url/shorten', { url: 'https://example.com/two' }, user.apiKey);
-    await app.post('/api/v1/url/shorten', { url: 'ftp://refused.example/x' }, user.apiKey);
-    const today = seoulDate(new Date());
-    const earlier = `${today.slice(0, 8)}01`;
-    if (earlier !== today) await app.runtime.db.insert(usageDaily).values({ accountId: user.accountId, api: 'url-shortener', day: earlier, calls: 1234 });
+  it.each(VIEWS)(
+    'item 2: usage per API as a chart, quota bar, renewal date, last errors per key; key name, expiry, rotation ($lang, $width px)',
+    async (view) => {
+      const words = WORDS[view.lang];
+      const user: TestUser = await app.signUp();
+      // Two answered calls today, and earlier days of this month written as the usage store writes them.
+      await app.post('/api/v1/url/shorten', { url: 'https://example.com/one' }, user.apiKey);
+      await app.post('/api/v1/url/shorten', { url: 'https://example.com/two' }, user.apiKey);
+      await app.post('/api/v1/url/shorten', { url: 'ftp://refused.example/x' }, user.apiKey);
+      const today = seoulDate(new Date());
+      const earlier = `${today.slice(0, 8)}01`;
+      if (earlier !== today)
+        await app.runtime.db.insert(usageDaily).values({ accountId: user.accountId, api: 'url-shortener', day: earlier, calls: 1234 });
 
-    const page = await open(view);
-    await signIn(page, user);
-    const card = page.locator('#api-url-shortener');
-    await expect.poll(() => card.textContent()).toContain(words.remaining);
-    expect(await card.textContent()).toContain(words.refills);
-    // The quota bar is a meter with the numbers; the chart has one bar per day of the period.
-    const meter = card.locator('[role="meter"]');
-    expect(await meter.getAttribute('aria-valuenow')).toBe('9998');
-    expect(await meter.getAttribute('aria-valuemax')).toBe('10000');
-    const bars = card.locator('svg rect.bar');
-    expect(await bars.count()).toBe(Number(today.slice(8, 10)));
-    expect(await card.locator(`svg rect[data-day="${today}"]`).getAttribute('data-calls')).toBe('2');
-    if (earlier !== today) {
-      expect(await card.locator(`svg rect[data-day="${earlier}"]`).getAttribute('data-calls')).toBe('1234');
-      expect(await card.locator('svg').textContent()).toContain('1,234');
-    }
-    const height = Number(await card.locator(`svg rect[data-day="${today}"]`).getAttribute('height'));
-    expect(height).toBeGreaterThan(0);
+      const page = await open(view);
+      await signIn(page, user);
+      const card = page.locator('#api-url-shortener');
+      await expect.poll(() => card.textContent()).toContain(words.remaining);
+      expect(await card.textContent()).toContain(words.refills);
+      // The quota bar is a meter with the numbers; the chart has one bar per day of the period.
+      const meter = card.locator('[role="meter"]');
+      expect(await meter.getAttribute('aria-valuenow')).toBe('9998');
+      expect(await meter.getAttribute('aria-valuemax')).toBe('10000');
+      const bars = card.locator('svg rect.bar');
+      expect(await bars.count()).toBe(Number(today.slice(8, 10)));
+      expect(await card.locator(`svg rect[data-day="${today}"]`).getAttribute('data-calls')).toBe('2');
+      if (earlier !== today) {
+        expect(await card.locator(`svg rect[data-day="${earlier}"]`).getAttribute('data-calls')).toBe('1234');
+        expect(await card.locator('svg').textContent()).toContain('1,234');
+      }
+      const height = Number(await card.locator(`svg rect[data-day="${today}"]`).getAttribute('height'));
+      expect(height).toBeGreaterThan(0);
 
-    // The last refused call of the key: status, code, time, never the body.
-    const errors = (await page.locator('#key-errors').textContent()) ?? '';
-    expect(errors).toContain('400');
-    expect(errors).toContain('INVALID_REQUEST');
-    expect(errors).not.toContain('refused.example');
-    await fitsWidth(page);
-    await shot(page, 'usage', view);
+      // The last refused call of the key: status, code, time, never the body.
+      const errors = (await page.locator('#key-errors').textContent()) ?? '';
+      expect(errors).toContain('400');
+      expect(errors).toContain('INVALID_REQUEST');
+      expect(errors).not.toContain('refused.example');
+      await fitsWidth(page);
+      await shot(page, 'usage', view);
 
-    // Rename and give an expiry in place; rotate and see the new key once with the old one's grace end.
-    const [key] = (await app.get('/api/v1/keys', { authorization: `Bearer ${user.token}` })).body.keys;
-    await page.getByRole('button', { name: `${words.edit}: test` }).click();
-    await page.locator(`#edit-name-${key.id}`).fill('배포 서버');
-    await page.locator(`#edit-expiry-${key.id}`).fill('2099-12-31');
-    await page.locator(`#edit-${key.id}`).getByRole('button', { name: words.save }).click();
-    await expect.poll(() => page.locator(`#key-${key.id}`).textContent()).toContain('배포 서버');
-    expect(await page.locator(`#key-${key.id}`).textContent()).toContain('2099');
-    await page.getByRole('button', { name: `${words.rotate}: 배포 서버` }).click();
-    await page.locator('#new-key').waitFor({ state: 'visible' });
-    expect(await page.locator('#new-key-value').textContent()).toMatch(/^aik_/);
-    expect(await page.locator('#new-key-note').textContent()).toContain(words.rotated);
-    await expect.poll(() => page.locator('#keys tbody tr[id^="key-"]').count()).toBe(2);
-    await fitsWidth(page);
-    await shot(page, 'keys', view);
-    await page.close();
-  });
+      // Rename and give an expiry in place; rotate and see the new key once with the old one's grace end.
+      const [key] = (await app.get('/api/v1/keys', { authorization: `Bearer ${user.token}` })).body.keys;
+      await page.getByRole('button', { name: `${words.edit}: test` }).click();
+      await page.locator(`#edit-name-${key.id}`).fill('배포 서버');
+      await page.locator(`#edit-expiry-${key.id}`).fill('2099-12-31');
+      await page.locator(`#edit-${key.id}`).getByRole('button', { name: words.save }).click();
+      await expect.poll(() => page.locator(`#key-${key.id}`).textContent()).toContain('배포 서버');
+      expect(await page.locator(`#key-${key.id}`).textContent()).toContain('2099');
+      await page.getByRole('button', { name: `${words.rotate}: 배포 서버` }).click();
+      await page.locator('#new-key').waitFor({ state: 'visible' });
+      expect(await page.locator('#new-key-value').textContent()).toMatch(/^aik_/);
+      expect(await page.locator('#new-key-note').textContent()).toContain(words.rotated);
+      await expect.poll(() => page.locator('#keys tbody tr[id^="key-"]').count()).toBe(2);
+      await fitsWidth(page);
+      await shot(page, 'keys', view);
+      await page.close();
+    },
+  );
 
   it.each(VIEWS)('item 3: try-it errors beside Send, cleared; log-in link; empty-key hint; separators ($lang, $width px)', async (view) => {
     const words = WORDS[view.lang];

@@ -192,7 +192,9 @@ export function accountRoutes(runtime: Runtime): Route[] {
           }),
           example: {
             success: true,
-            usage: [{ api: 'delivery-tracking', subscribed: true, remaining: 998, renews_at: '2026-11-30T15:00:00.000Z', monthly_quota: 1000 }],
+            usage: [
+              { api: 'delivery-tracking', subscribed: true, remaining: 998, renews_at: '2026-11-30T15:00:00.000Z', monthly_quota: 1000 },
+            ],
             from: '2026-11-01',
             to: '2026-11-27',
             daily: [
@@ -205,10 +207,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
       handler: async ({ query }, req) => {
         const account = accountOf(req);
         const { from, to } = usagePeriod(query, runtime.clock());
-        const [usage, daily] = await Promise.all([
-          subscriptions.usage(account.id),
-          runtime.platform.usageLog.daily(account.id, from, to),
-        ]);
+        const [usage, daily] = await Promise.all([subscriptions.usage(account.id), runtime.platform.usageLog.daily(account.id, from, to)]);
         return { success: true, usage, from, to, daily };
       },
     }),

@@ -58,7 +58,11 @@ export function operationRoutes(runtime: Runtime): Route[] {
           headers: RATE_LIMIT_HEADERS,
         },
       },
-      errors: [subscriptionRequired(catalog.id, apiLabel(catalog.id)), quotaExceeded(catalog.id, EXAMPLE_RENEWAL, 721673, apiLabel(catalog.id)), ...module.errors(runtime.config)],
+      errors: [
+        subscriptionRequired(catalog.id, apiLabel(catalog.id)),
+        quotaExceeded(catalog.id, EXAMPLE_RENEWAL, 721673, apiLabel(catalog.id)),
+        ...module.errors(runtime.config),
+      ],
       operation: operations[catalog.id],
     });
   });

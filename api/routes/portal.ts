@@ -18,7 +18,9 @@ const keyExample = {
 };
 
 export const operatorOnly = () =>
-  new AppError('FORBIDDEN', '운영자만 볼 수 있습니다 (ADMIN_EMAILS에 있는 계정).').en('Only operators (accounts in ADMIN_EMAILS) may see this.');
+  new AppError('FORBIDDEN', '운영자만 볼 수 있습니다 (ADMIN_EMAILS에 있는 계정).').en(
+    'Only operators (accounts in ADMIN_EMAILS) may see this.',
+  );
 
 /**
  * The portal's account view beyond CONTRACT §3: who is signed in (and whether an operator),
@@ -118,7 +120,13 @@ export function portalRoutes(runtime: Runtime): Route[] {
         200: {
           description: '서버 설정 상태',
           schema: ok({
-            llm: z.object({ on: z.boolean(), host: z.string(), model: z.string(), vision: z.string().nullable(), embedding: z.string().nullable() }),
+            llm: z.object({
+              on: z.boolean(),
+              host: z.string(),
+              model: z.string(),
+              vision: z.string().nullable(),
+              embedding: z.string().nullable(),
+            }),
             tracker: z.object({ host: z.string(), hosted: z.boolean(), credentials: z.boolean(), usable: z.boolean() }),
             chat: z.object({ slack: z.boolean(), discord: z.boolean() }),
             database: z.string(),

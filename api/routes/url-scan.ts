@@ -63,7 +63,12 @@ export function urlScanRoutes(runtime: Runtime): Route[] {
           headers: RATE_LIMIT_HEADERS,
         },
       },
-      errors: [subscriptionRequired(operation.api, apiLabel(operation.api)), quotaExceeded(operation.api, EXAMPLE_RENEWAL, 721673, apiLabel(operation.api)), ocrFailed(), ocrTimedOut()],
+      errors: [
+        subscriptionRequired(operation.api, apiLabel(operation.api)),
+        quotaExceeded(operation.api, EXAMPLE_RENEWAL, 721673, apiLabel(operation.api)),
+        ocrFailed(),
+        ocrTimedOut(),
+      ],
       operation,
     }),
   ];

@@ -19,7 +19,10 @@ export const PLATFORM_TEXTS = {
   },
   linkOnlyInWorkspace: {
     slack: { ko: '`/link`는 워크스페이스 채널에서만 쓸 수 있습니다.', en: '`/link` works only in a workspace channel.' },
-    discord: { ko: '`/link`는 서버 채널에서만 쓸 수 있습니다 (DM에서는 안 됩니다).', en: '`/link` works only in a server channel, not in a DM.' },
+    discord: {
+      ko: '`/link`는 서버 채널에서만 쓸 수 있습니다 (DM에서는 안 됩니다).',
+      en: '`/link` works only in a server channel, not in a DM.',
+    },
   },
   linkForbidden: {
     slack: { ko: '워크스페이스 관리자만 계정을 연결할 수 있습니다.', en: 'Only a workspace admin can link an account.' },

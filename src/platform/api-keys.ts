@@ -113,7 +113,10 @@ export function createApiKeys(db: Database, cache: KeyCache, clock: Clock = syst
       if (id > MAX_ROW_ID) throw keyNotFound();
       const [row] = await db
         .update(apiKeys)
-        .set({ ...(body.name !== undefined ? { name: body.name } : {}), ...(body.expires_at !== undefined ? { expiresAt: body.expires_at } : {}) })
+        .set({
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.expires_at !== undefined ? { expiresAt: body.expires_at } : {}),
+        })
         .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt)))
         .returning();
       if (!row) throw keyNotFound();

@@ -60,9 +60,10 @@ export interface ApiLabel {
 
 /** 403: the account has no subscription to `api` (named in words; the id is what the request sends). */
 export function subscriptionRequired(api: ApiId, label: ApiLabel = { ko: api, en: api }): AppError {
-  return new AppError('SUBSCRIPTION_REQUIRED', `${label.ko} API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`).en(
-    `Subscribe to the ${label.en} API first: POST /api/v1/subscriptions {"api":"${api}"}`,
-  );
+  return new AppError(
+    'SUBSCRIPTION_REQUIRED',
+    `${label.ko} API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`,
+  ).en(`Subscribe to the ${label.en} API first: POST /api/v1/subscriptions {"api":"${api}"}`);
 }
 
 /** 429: this month's calls of `api` are used up until `renewsAt` (the API named in words). */

@@ -18,7 +18,10 @@ export const toneSchema = z.object({
   // The Korean names are taken too (해요체 → casual); the answer gives the code (tone-names.ts).
   target_tone: z
     .preprocess(toneCode, z.enum(TONES, { error: `지원하는 말투: ${toneList()}` }).default('formal'))
-    .meta({ description: `말투 코드 또는 한국어 이름 (응답은 코드): ${toneList()}`, enum: [...TONES, ...TONES.map((tone) => TONE_NAMES[tone].ko)] }),
+    .meta({
+      description: `말투 코드 또는 한국어 이름 (응답은 코드): ${toneList()}`,
+      enum: [...TONES, ...TONES.map((tone) => TONE_NAMES[tone].ko)],
+    }),
 });
 
 export type ToneInput = z.output<typeof toneSchema>;

@@ -8,7 +8,10 @@ export type Language = (typeof LANGUAGES)[number];
 /** Codes are matched case-insensitively ("KO" is "ko"); Korean and English names are taken too (영어, 영, English). */
 const code = <T extends readonly [string, ...string[]]>(values: T) =>
   z
-    .preprocess(languageCodeOf, z.enum(values, { error: `지원하는 언어: ${values.join(', ')} (한국어·영어·일본어·중국어, 한·영·일·중도 됩니다)` }))
+    .preprocess(
+      languageCodeOf,
+      z.enum(values, { error: `지원하는 언어: ${values.join(', ')} (한국어·영어·일본어·중국어, 한·영·일·중도 됩니다)` }),
+    )
     .meta({
       description: `${values.join(', ')}; 한국어 이름도 받습니다: 한국어/한, 영어/영, 일본어/일, 중국어/중 (응답은 코드)`,
       enum: [...values, ...LANGUAGES.flatMap((language) => [LANGUAGE_NAMES[language].ko, LANGUAGE_NAMES[language].short])],
