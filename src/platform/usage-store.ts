@@ -49,26 +49,34 @@ export interface UsageLog {
 export function createUsageLog(db: Database, clock: Clock, logger: Logger): UsageLog {
   let pending = new Map<string, { accountId: number; api: ApiId; day: string; calls: number }>();
   let errors: { keyId: number; api: ApiId | null; status: number; errorCode: string; at: Date }[] = [];
-  let writing: Promise<void> = Promise.resolve();
+  let inFlight: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   function schedule(): void {
-    if (pending.size + errors.length >= MAX_PENDING) return void flush();
+    // Refused calls are "the last few per key": past the bound while a write is under way, the oldest go.
+    if (errors.length > MAX_PENDING) errors.splice(0, errors.length - MAX_PENDING);
+    if (pending.size + errors.length >= MAX_PENDING && !inFlight) return void flush();
     if (timer) return;
     timer = setTimeout(() => void flush(), FLUSH_MS);
     timer.unref();
   }
 
+  /** Writes what is pending; one write at a time (a caller arriving meanwhile waits for it, then writes what came since). */
   function flush(): Promise<void> {
+    if (inFlight) return inFlight.then(flush);
     clearTimeout(timer);
     timer = undefined;
     const counts = [...pending.values()].filter((row) => row.calls !== 0);
     const refused = errors;
     pending = new Map();
     errors = [];
-    if (counts.length === 0 && refused.length === 0) return writing;
-    writing = writing.then(() => write(counts, refused)).catch((error: unknown) => logger.warn({ err: error }, 'usage log not written'));
-    return writing;
+    if (counts.length === 0 && refused.length === 0) return Promise.resolve();
+    inFlight = write(counts, refused)
+      .catch((error: unknown) => logger.warn({ err: error }, 'usage log not written'))
+      .finally(() => {
+        inFlight = undefined;
+      });
+    return inFlight;
   }
 
   async function write(counts: typeof pending extends Map<string, infer Row> ? Row[] : never, refused: typeof errors): Promise<void> {
