@@ -65,7 +65,10 @@ describe('monthly renewal', () => {
       subscribed: true,
       remaining: 1,
       renews_at: '2026-02-28T15:00:00.000Z',
+      monthly_quota: 2,
     });
+    // The calls per Seoul day of the renewed period (issue 35): the one answered since the 1st.
+    expect(usage.body.daily).toEqual([{ day: '2026-02-01', api: 'url-shortener', calls: 1 }]);
   });
 });
 
