@@ -35,7 +35,7 @@ export const linkCommand = defineCommand({
     ctx.logger.info({ accountId: owner.id, keyId: owner.keyId }, 'workspace linked');
     return {
       title: ctx.t(TEXTS.linked),
-      text: translateText(ctx.locale, TEXTS.linkedText, { account: maskEmail(owner.email) }),
+      text: translateText(ctx.locale, forPlatform(invocation.platform, PLATFORM_TEXTS.linkedText), { account: maskEmail(owner.email) }),
       tone: 'ok',
     };
   },

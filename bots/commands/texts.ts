@@ -28,6 +28,16 @@ export const PLATFORM_TEXTS = {
     slack: { ko: '워크스페이스 관리자만 계정을 연결할 수 있습니다.', en: 'Only a workspace admin can link an account.' },
     discord: { ko: '서버 관리 권한이 있는 멤버만 계정을 연결할 수 있습니다.', en: 'Only a member with Manage Server can link an account.' },
   },
+  linkedText: {
+    slack: {
+      ko: '이제 이 워크스페이스의 명령은 {account} 계정의 할당량으로 실행됩니다. 키는 저장되지 않고 참조만 보관되며, 포털에서 키를 폐기하면 연결도 끊깁니다.',
+      en: 'Commands in this workspace now use the quota of {account}. The key itself is not stored, only a reference; revoking the key in the portal unlinks the workspace.',
+    },
+    discord: {
+      ko: '이제 이 서버의 명령은 {account} 계정의 할당량으로 실행됩니다. 키는 저장되지 않고 참조만 보관되며, 포털에서 키를 폐기하면 연결도 끊깁니다.',
+      en: 'Commands in this server now use the quota of {account}. The key itself is not stored, only a reference; revoking the key in the portal unlinks the server.',
+    },
+  },
 } satisfies Record<string, Record<BotPlatform, Text>>;
 
 /** The text of `entry` for the platform the message is on. */
@@ -38,28 +48,12 @@ export function forPlatform(platform: BotPlatform, entry: Record<BotPlatform, Te
 /** Messages the bots write themselves (the core's errors come localized from AppError). */
 export const TEXTS = {
   processing: { ko: '처리 중…', en: 'Working on it…' },
-  notLinked: {
-    ko: '이 워크스페이스(서버)는 아직 AI Utility Hub 계정에 연결되지 않았습니다. 관리자가 `/link <API 키>`로 연결해 주세요. API 키는 포털에서 가입 후 발급받을 수 있습니다.',
-    en: 'This workspace (server) is not linked to an AI Utility Hub account yet. An admin can link it with `/link <API key>`; keys are issued in the portal after signing up.',
-  },
   notLinkedTitle: { ko: '계정 연결 필요', en: 'Link required' },
-  linkOnlyInWorkspace: {
-    ko: '`/link`는 워크스페이스(서버) 채널에서만 쓸 수 있습니다.',
-    en: '`/link` works only inside a workspace (server).',
-  },
-  linkForbidden: {
-    ko: '워크스페이스 관리자(Discord는 서버 관리 권한이 있는 멤버)만 계정을 연결할 수 있습니다.',
-    en: 'Only a workspace admin (on Discord, a member with Manage Server) can link an account.',
-  },
   linkBadKey: {
     ko: 'API 키가 올바르지 않거나 폐기되었습니다. 포털에서 키를 확인해 주세요.',
     en: 'The API key is invalid or revoked. Check it in the portal.',
   },
   linked: { ko: '연결되었습니다', en: 'Linked' },
-  linkedText: {
-    ko: '이제 이 워크스페이스의 명령은 {account} 계정의 할당량으로 실행됩니다. 키는 저장되지 않고 참조만 보관되며, 포털에서 키를 폐기하면 연결도 끊깁니다.',
-    en: 'Commands in this workspace now use the quota of {account}. The key itself is not stored, only a reference; revoking the key in the portal unlinks the workspace.',
-  },
   rateLimited: {
     ko: '명령을 너무 자주 보냈어요. {seconds}초 뒤에 다시 시도해 주세요.',
     en: 'Too many commands. Please try again in {seconds} s.',
