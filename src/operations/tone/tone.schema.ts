@@ -16,12 +16,10 @@ export const toneSchema = z.object({
     .refine((text) => [...text].length <= MAX_TONE_TEXT, `텍스트는 ${MAX_TONE_TEXT.toLocaleString('en-US')}자 이하여야 합니다.`)
     .meta({ maxLength: MAX_TONE_TEXT }),
   // The Korean names are taken too (해요체 → casual); the answer gives the code (tone-names.ts).
-  target_tone: z
-    .preprocess(toneCode, z.enum(TONES, { error: `지원하는 말투: ${toneList()}` }).default('formal'))
-    .meta({
-      description: `말투 코드 또는 한국어 이름 (응답은 코드): ${toneList()}`,
-      enum: [...TONES, ...TONES.map((tone) => TONE_NAMES[tone].ko)],
-    }),
+  target_tone: z.preprocess(toneCode, z.enum(TONES, { error: `지원하는 말투: ${toneList()}` }).default('formal')).meta({
+    description: `말투 코드 또는 한국어 이름 (응답은 코드): ${toneList()}`,
+    enum: [...TONES, ...TONES.map((tone) => TONE_NAMES[tone].ko)],
+  }),
 });
 
 export type ToneInput = z.output<typeof toneSchema>;
