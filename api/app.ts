@@ -3,7 +3,7 @@ import express, { type Express, type Router } from 'express';
 import { corsHandler } from './middleware/cors.js';
 import { methodGuard } from './middleware/methods.js';
 import type { Runtime } from '../src/runtime.js';
-import { databaseErrors, errorHandler, notFound, refuseWhileDatabaseAway } from './middleware/errors.js';
+import { databaseErrors, errorHandler, notFound, recordKeyErrors, refuseWhileDatabaseAway } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { operationDoor, type OperationDoor } from './operation-door.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -85,6 +85,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
   app.use(methodGuard([...early, ...api, openApi]));
   app.use(notFound);
   app.use(databaseErrors(runtime));
+  app.use(recordKeyErrors(runtime));
   app.use(errorHandler);
   return { app, operations };
 }

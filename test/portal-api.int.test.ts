@@ -125,6 +125,10 @@ describe('the last refused calls of each key (issue 35 item 2)', () => {
     for (let i = 0; i < KEY_ERRORS_KEPT + 5; i++) await shorten(user, `not a url ${i}`);
     await app.runtime.platform.usageLog.flush();
     expect(await app.runtime.db.select().from(keyErrors).where(eq(keyErrors.keyId, keyId))).toHaveLength(KEY_ERRORS_KEPT);
+    // A refusal on an express route called with the key counts too (no API charged: api null).
+    expect((await app.get('/api/v1/url/shorten/zzzzz/stats', { 'x-api-key': user.apiKey })).status).toBe(404);
+    const [newest] = (await app.get('/api/v1/keys/errors', bearer(user))).body.errors;
+    expect(newest).toEqual({ key_id: keyId, api: null, status: 404, error_code: 'NOT_FOUND', at: '2026-11-12T01:00:00.000Z' });
     // Another account sees none of them.
     const other = await app.signUp();
     expect((await app.get('/api/v1/keys/errors', bearer(other))).body.errors).toEqual([]);

@@ -89,8 +89,16 @@ export function createUsageLog(db: Database, clock: Clock, logger: Logger): Usag
           set: { calls: sql`greatest(${usageDaily.calls} + excluded.calls, 0)` },
         });
     if (refused.length === 0) return;
-    // Only the newest few per key are worth writing at all; a key's older rows go after.
-    const newest = refused.slice(-KEY_ERRORS_KEPT * 50);
+    // Only the newest few per key are worth writing at all (a flood of refusals writes 20 rows a key); older rows go after.
+    const seen = new Map<number, number>();
+    const newest = refused
+      .reverse()
+      .filter((row) => {
+        const count = (seen.get(row.keyId) ?? 0) + 1;
+        seen.set(row.keyId, count);
+        return count <= KEY_ERRORS_KEPT;
+      })
+      .reverse();
     await db.insert(keyErrors).values(newest);
     const keys = [...new Set(newest.map((row) => row.keyId))];
     await db.execute(sql`
