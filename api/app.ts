@@ -1,6 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Router } from 'express';
+import { corsHandler } from './middleware/cors.js';
+import { methodGuard } from './middleware/methods.js';
 import type { Runtime } from '../src/runtime.js';
-import { databaseErrors, errorHandler, notFound, refuseWhileDatabaseAway } from './middleware/errors.js';
+import { databaseErrors, errorHandler, notFound, recordKeyErrors, refuseWhileDatabaseAway } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { operationDoor, type OperationDoor } from './operation-door.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -10,6 +13,7 @@ import { mountRoutes } from './route.js';
 import { docsPages, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
+import { portalRoutes } from './routes/portal.js';
 import { redirectRoutes } from './routes/redirect.js';
 import { shortLinkPageRoutes, shortLinkRoutes } from './routes/short-links.js';
 import { urlListRoutes } from './routes/url-lists.js';
@@ -57,9 +61,15 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
     ...shortLinkRoutes(runtime),
     ...linkGuardRoutes(runtime),
     ...knowledgeFeedbackRoutes(runtime),
+    ...portalRoutes(runtime),
   ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
-  const operations = operationDoor(runtime, api);
+  // CORS first (off unless CORS_ORIGINS is set), then the operations' door.
+  const cors = corsHandler(runtime.config.CORS_ORIGINS);
+  const door = operationDoor(runtime, api);
+  const operations: OperationDoor = Object.assign((req: IncomingMessage, res: ServerResponse) => cors(req, res) || door(req, res), {
+    paths: door.paths,
+  });
 
   app.use((req, res, next) => {
     if (!operations(req, res)) next();
@@ -77,8 +87,11 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
   app.use(mountRoutes(runtime, [openApi]));
   app.use(docsPages());
 
+  // A declared path asked with another method: 405 with `Allow`, not a 404.
+  app.use(methodGuard([...early, ...api, openApi]));
   app.use(notFound);
   app.use(databaseErrors(runtime));
+  app.use(recordKeyErrors(runtime));
   app.use(errorHandler);
   return { app, operations };
 }

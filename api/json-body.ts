@@ -9,6 +9,17 @@ export const DEFAULT_BODY_LIMIT_MB = 1;
 export const invalidJson = () => new AppError('INVALID_JSON', '요청 본문이 올바른 JSON이 아닙니다.');
 export const payloadTooLarge = (limitBytes: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `요청 본문이 너무 큽니다 (최대 ${Math.floor(limitBytes / 1024 / 1024)}MB).`);
+/** A body that is JSON but not an object (`null`, `3`, `"text"`). */
+export const notAnObject = () =>
+  new AppError('INVALID_JSON', '본문은 JSON 객체여야 합니다. 예: {"url": "https://example.com"}').en(
+    'The body must be a JSON object, e.g. {"url": "https://example.com"}.',
+  );
+/** A form (an HTML form, `curl -F`, or `curl -d 'a=b'`) where JSON was expected. */
+export const formNotJson = () =>
+  new AppError(
+    'INVALID_JSON',
+    "요청 본문이 폼 형식입니다. JSON으로 쓰고 Content-Type: application/json 헤더를 붙여 보내세요 (curl은 -H 'Content-Type: application/json').",
+  ).en("The body is form-encoded: send JSON with the header Content-Type: application/json (curl: -H 'Content-Type: application/json').");
 const notUtf8Json = () => new AppError('INVALID_REQUEST', '요청 본문은 UTF-8 JSON이어야 합니다.');
 const unreadable = () => new AppError('INVALID_REQUEST', '요청 본문을 읽지 못했습니다.');
 
@@ -35,7 +46,13 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
   const inflate = INFLATERS[encoding];
   if (encoding !== 'identity' && !inflate) throw notUtf8Json();
   const text = await readText(inflate ? req.pipe(inflate()) : req, limitBytes, req);
-  return parseJson(text);
+  try {
+    return parseJson(text);
+  } catch (error) {
+    // curl -d sends JSON as a form by default: that is read as JSON above; a real form is told what to send.
+    if (/^\s*(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(headers['content-type'] ?? '')) throw formNotJson();
+    throw error;
+  }
 }
 
 /** body-parser accepted any type whose charset, if named, is a UTF-8 one. */
@@ -70,10 +87,13 @@ function parseJson(text: string): unknown {
   const trimmed = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (trimmed.length === 0) return {};
   const first = /^[\x20\x09\x0a\x0d]*(.)/.exec(trimmed)?.[1];
-  if (first !== '{' && first !== '[') throw invalidJson();
+  let parsed: unknown;
   try {
-    return JSON.parse(trimmed);
+    parsed = JSON.parse(trimmed);
   } catch {
     throw invalidJson();
   }
+  // JSON, but `null`, a number or a string: the caller meant well and is told what shape to send.
+  if (first !== '{' && first !== '[') throw notAnObject();
+  return parsed;
 }

@@ -77,7 +77,7 @@ function operationOf(route: Route): object {
     summary: route.summary,
     security: SECURITY[route.auth],
     ...(route.params || route.query
-      ? { parameters: [...(route.params ? parametersOf(route.params) : []), ...(route.query ? queryParametersOf(route.query) : [])] }
+      ? { parameters: [...(route.params ? parametersOf(route.params) : []), ...(route.query ? parametersOf(route.query, 'query') : [])] }
       : {}),
     ...(route.body
       ? {
@@ -117,27 +117,19 @@ function answerOf(answer: Answer): Record<string, unknown> {
   return { description: answer.description, ...headers, content: { 'application/json': json } };
 }
 
-/** Path parameters from the route's params schema (every one required: they are in the path). */
-function parametersOf(params: z.ZodType): object[] {
-  const schema = jsonSchema(params, 'input') as { properties?: Record<string, { examples?: unknown[] }> };
+/** Path parameters from the route's params schema (every one required: they are in the path), or query parameters. */
+function parametersOf(params: z.ZodType, where: 'path' | 'query' = 'path'): object[] {
+  const schema = jsonSchema(params, 'input') as {
+    properties?: Record<string, { examples?: unknown[]; description?: string }>;
+    required?: string[];
+  };
   return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
     name,
-    in: 'path',
-    required: true,
+    in: where,
+    required: where === 'path' || (schema.required ?? []).includes(name),
+    ...(property.description ? { description: property.description } : {}),
     schema: property,
     ...(property.examples?.[0] !== undefined ? { example: property.examples[0] } : {}),
-  }));
-}
-
-/** Query parameters from the route's query schema (required as the schema says). */
-function queryParametersOf(query: z.ZodType): object[] {
-  const schema = jsonSchema(query, 'input') as { properties?: Record<string, { description?: string }>; required?: string[] };
-  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: schema.required?.includes(name) ?? false,
-    schema: property,
-    ...(property.description ? { description: property.description } : {}),
   }));
 }
 

@@ -6,6 +6,7 @@ import type { Runtime } from '../src/runtime.js';
 import { internalError, requestIdOf, RequestCaller, sendCharged, sendError, successEnvelope } from './http-answer.js';
 import { DEFAULT_BODY_LIMIT_MB, readJsonBody } from './json-body.js';
 import { accountForKey, missingKey } from './middleware/auth.js';
+import { allowOnlyPost } from './middleware/methods.js';
 import type { Route } from './route.js';
 
 /** Answers and returns true when the request is a `POST` to an operation's path (one of `paths`). */
@@ -46,10 +47,14 @@ export function operationDoor(runtime: Runtime, routes: readonly Route[]): Opera
     lines: runtime.logger.child({}, { redact: [] }),
   };
   const answer = (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (req.method !== 'POST') return false;
     const url = req.url ?? '';
     const served = byPath.get(url) ?? byPath.get(routePath(url));
     if (!served) return false;
+    // `GET /api/v1/url/shorten` (a browser's address bar): 405 with `Allow: POST`, not a 404.
+    if (req.method !== 'POST') {
+      sendError(res, requestIdOf(req), allowOnlyPost(req, res));
+      return true;
+    }
     void serve(door, served, req, res);
     return true;
   };
@@ -77,6 +82,7 @@ async function serve(door: Door, { operation, limitBytes }: Served, req: Incomin
   // What pino-http binds to the request's logger and logs when the answer is out (middleware/request-log.ts).
   const request = { id: requestId, method: 'POST', path: req.url!.split('?')[0]! };
   let caller: RequestCaller | undefined;
+  let keyId: number | undefined;
   let gone = false;
   let failure: unknown;
   res.once('close', () => {
@@ -94,6 +100,7 @@ async function serve(door: Door, { operation, limitBytes }: Served, req: Incomin
     const key = req.headers['x-api-key'];
     if (typeof key !== 'string') throw missingKey();
     const account = await accountForKey(runtime.platform.apiKeys, key);
+    keyId = (account as { keyId?: number }).keyId;
     const body = await readJsonBody(req, limitBytes);
     caller = new RequestCaller(account, lazyChild(runtime.logger, { req: request }), requestId);
     if (gone) caller.cancel();
@@ -103,7 +110,10 @@ async function serve(door: Door, { operation, limitBytes }: Served, req: Incomin
     runtime.database.observe(error);
     const known = error instanceof AppError ? error : fromDatabaseError(error);
     if (!known || known.status >= 500) failure = error;
-    sendError(res, requestId, known ?? internalError(requestId));
+    const answered = known ?? internalError(requestId);
+    // The key's last refused calls (the portal shows them): status, code and time, never the body.
+    if (keyId !== undefined) runtime.platform.usageLog.refused(keyId, operation.api, answered.status, answered.code);
+    sendError(res, requestId, answered);
   }
 }
 

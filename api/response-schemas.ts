@@ -17,6 +17,7 @@ export const keySummary = z.object({
   prefix: z.string(),
   created_at: iso,
   last_used_at: iso.nullable(),
+  expires_at: iso.nullable().describe('이 시각부터 키가 거부됩니다 (정한 만료일 또는 교체 뒤 유예 기간의 끝); null은 만료 없음'),
 });
 
 export const watchView = z.object({

@@ -13,8 +13,8 @@ import { jsonBody } from './middleware/body.js';
  * registration (`mountRoutes`) or, for an operation, the operation door's table
  * (api/operation-door.ts) are generated from it, so the docs cannot drift from the code.
  */
-export interface Route<Params = any, Body = any> {
-  method: 'get' | 'post' | 'delete';
+export interface Route<Params = any, Body = any, Query = any> {
+  method: 'get' | 'post' | 'delete' | 'patch';
   /** express syntax, absolute: `/api/v1/keys/:id` (OpenAPI: `/api/v1/keys/{id}`). */
   path: string;
   tag: string;
@@ -27,8 +27,8 @@ export interface Route<Params = any, Body = any> {
   auth: AuthKind;
   /** Path parameters, validated here: a failure is the contract's 400 naming the parameter. */
   params?: z.ZodType<Params>;
-  /** Query parameters, for the document (the handler reads and validates them itself). */
-  query?: z.ZodType;
+  /** Query parameters (`?from=&to=`), validated here like the path's: a failure is a 400 naming the parameter. */
+  query?: z.ZodType<Query>;
   /**
    * The JSON body, its schema and an example for the docs. `validatedBy: 'route'` parses it here
    * (the handler gets the result); `'core'` leaves it to the account service or the operation
@@ -44,7 +44,7 @@ export interface Route<Params = any, Body = any> {
    * nothing when it answered itself (HTML, a redirect) or passed on with `next()`.
    * A route that names an `operation` has none: the operation door serves it.
    */
-  handler?(input: { params: Params; body: Body }, req: Request, res: Response, next: NextFunction): unknown;
+  handler?(input: { params: Params; body: Body; query: Query }, req: Request, res: Response, next: NextFunction): unknown;
   /** The operation the route runs (validate, charge, run, envelope): served by api/operation-door.ts, not express. */
   operation?: Operation;
 }
@@ -72,7 +72,9 @@ export class Reply {
 export const reply = (status: number, body: unknown) => new Reply(status, body);
 
 /** Declares a route; the helper only lets TypeScript infer params and body from the schemas. */
-export function defineRoute<Params = Record<string, never>, Body = unknown>(route: Route<Params, Body>): Route<Params, Body> {
+export function defineRoute<Params = Record<string, never>, Body = unknown, Query = Record<string, never>>(
+  route: Route<Params, Body, Query>,
+): Route<Params, Body, Query> {
   return route;
 }
 
@@ -102,7 +104,8 @@ export function mountRoutes(runtime: Runtime, routes: readonly Route[]): Router 
     router[route.method](route.path, ...before, async (req: Request, res: Response, next: NextFunction) => {
       const params = route.params ? parseInput(route.params, req.params) : {};
       const body = route.body?.validatedBy === 'route' ? parseInput(route.body.schema, req.body) : req.body;
-      const result = await handler({ params, body }, req, res, next);
+      const query = route.query ? parseInput(route.query, req.query) : {};
+      const result = await handler({ params, body, query }, req, res, next);
       if (result instanceof Reply) res.status(result.status).json(result.body);
       else if (result !== undefined) res.status(status).json(result);
     });

@@ -4,7 +4,7 @@ import { createBotDoors, startBotDoors, stopBotDoors } from '../bots/index.js';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { cronScheduler, startWatchCron, type WatchCron } from '../src/jobs/watch-cron.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger, wantsPrettyLog } from '../src/logger.js';
 import { createRuntime } from '../src/runtime.js';
 import type { AppState } from './app.js';
 import { createRequestListener, createStartingServer } from './http-server.js';
@@ -20,7 +20,8 @@ const DRAIN_TIMEOUT_MS = 10_000;
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL);
+  // Readable lines at a terminal in development, JSON otherwise (a file, a pipe, production).
+  const logger = createLogger(config.LOG_LEVEL, undefined, { pretty: wantsPrettyLog(process.stdout.isTTY, config.NODE_ENV) });
   // The port first: a taken port is reported at once, not after the database start-up.
   const { server, serve } = createStartingServer(config);
   await listenOrExplain(server, config.PORT, config.HOST);
@@ -103,6 +104,8 @@ const EXPLAINED = [ConfigError, StartupError, DataDirLockedError];
 main().catch((error: unknown) => {
   const explained = EXPLAINED.some((type) => error instanceof type);
   const message = explained ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`AI Utility Hub failed to start: ${message}\n`);
+  // A configuration error is already written in full in Korean and then in English.
+  const head = error instanceof ConfigError ? 'AI Utility Hub: 시작하지 못했습니다 / failed to start' : 'AI Utility Hub failed to start:';
+  process.stderr.write(`${head}${error instanceof ConfigError ? '\n' : ' '}${message}\n`);
   process.exit(1);
 });

@@ -56,6 +56,8 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The key stops working at this instant (a chosen expiry, or the end of a rotation's grace period). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (table) => [index('api_keys_account_idx').on(table.accountId)],
 );
@@ -565,6 +567,37 @@ export const linkGuardIncidents = pgTable(
   ],
 );
 
+/** Answered calls per account, API and Seoul day (the portal's chart, `GET /api/v1/usage?from=&to=`). */
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    api: text('api').notNull(),
+    /** `YYYY-MM-DD` in Asia/Seoul. */
+    day: text('day').notNull(),
+    calls: integer('calls').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.api, table.day] })],
+);
+
+/** The last refused calls of each key: status, error code and time only (never a body); a few per key. */
+export const keyErrors = pgTable(
+  'key_errors',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    api: text('api'),
+    status: integer('status').notNull(),
+    errorCode: text('error_code').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('key_errors_key_idx').on(table.keyId, table.id)],
+);
+
 export const schema = {
   accounts,
   sessions,
@@ -593,6 +626,8 @@ export const schema = {
   linkGuardChannels,
   linkGuardAllowedHosts,
   linkGuardIncidents,
+  usageDaily,
+  keyErrors,
 };
 
 /**

@@ -167,6 +167,39 @@ const envSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
   // ── end of hardening ──
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // ── Portal (issue 35) ──
+  /** `production` keeps the log JSON even in a terminal; otherwise a terminal gets readable lines (pino-pretty). */
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
+  /** Accounts (comma-separated e-mails) that see operator detail in the portal: feeds, LLM, tracker. */
+  ADMIN_EMAILS: z
+    .string()
+    .trim()
+    .default('')
+    .refine(
+      (value) => value === '' || value.split(',').every((email) => /^[^\s@,]+@[^\s@,]+$/.test(email.trim())),
+      'must be comma-separated e-mail addresses',
+    )
+    .transform((value) =>
+      value
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /** Origins allowed to call the API from a browser (CORS); unset: no CORS headers at all. */
+  CORS_ORIGINS: z
+    .string()
+    .trim()
+    .default('')
+    .refine(
+      (value) => value === '' || value === '*' || value.split(',').every((origin) => /^https?:\/\/[^\s/,]+\/?$/i.test(origin.trim())),
+      "must be '*' or comma-separated origins such as https://app.example.kr (scheme and host, no path)",
+    )
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/$/, ''))
+        .filter(Boolean),
+    ),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -188,10 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // An empty value (`NAME=` in .env) means "not set": the default applies.
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
   const parsed = envSchema.safeParse(given);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  }
+  if (!parsed.success) throw new ConfigError(describeProblems(parsed.error.issues, given));
   const values = parsed.data;
   const publicBaseUrl = trimSlash(values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`);
   return {
@@ -208,6 +238,62 @@ export function loadDotEnv(path = '.env'): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+}
+
+/** The English messages of this file's own rules, in Korean. */
+const KOREAN: Record<string, string> = {
+  'must be an http(s) URL': 'http:// 또는 https:// 로 시작하는 URL이어야 합니다',
+  'must start with postgres:// or postgresql://': 'postgres:// 또는 postgresql:// 로 시작해야 합니다',
+  'must be the 64-character hex public key of the Discord application': 'Discord 애플리케이션의 64자리 16진수 공개 키여야 합니다',
+  "must be a node-cron expression (e.g. '*/10 * * * *') or 'off'": "node-cron 식(예: '*/10 * * * *') 또는 'off'여야 합니다",
+  "must be a node-cron expression (e.g. '0 */6 * * *') or 'off'": "node-cron 식(예: '0 */6 * * *') 또는 'off'여야 합니다",
+  "must be a duration such as '90s', '30m' or '2h'": "'90s', '30m', '2h' 같은 기간이어야 합니다",
+  "must be 'start-end' hours in Asia/Seoul (e.g. '22-7') or 'off'": "한국 시간 '시작-끝' 시각(예: '22-7') 또는 'off'여야 합니다",
+  'must be comma-separated host names (e.g. short.example,go.example)':
+    '쉼표로 구분한 호스트 이름이어야 합니다 (예: short.example,go.example)',
+  'must be comma-separated e-mail addresses': '쉼표로 구분한 이메일 주소여야 합니다',
+  "must be '*' or comma-separated origins such as https://app.example.kr (scheme and host, no path)":
+    "'*' 또는 https://app.example.kr 처럼 쉼표로 구분한 출처(스킴과 호스트, 경로 없이)여야 합니다",
+};
+
+interface Problem {
+  path: PropertyKey[];
+  code: string;
+  message: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  values?: unknown[];
+  expected?: unknown;
+}
+
+/** Every bad variable, each in Korean and in English (the whole list in each language), with the value given. */
+export function describeProblems(issues: readonly Problem[], given: Record<string, string | undefined>): string {
+  const lines = issues.map((issue) => {
+    const name = issue.path.map(String).join('.');
+    const value = given[name];
+    const shown = value === undefined ? '' : name.match(/KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/) ? '' : ` ('${value}')`;
+    return { name, shown, ...messagesOf(issue) };
+  });
+  return [
+    '설정이 올바르지 않습니다 (.env 또는 환경 변수):',
+    ...lines.map((line) => `  ${line.name}${line.shown}: ${line.ko}`),
+    'Invalid configuration (.env or environment variables):',
+    ...lines.map((line) => `  ${line.name}${line.shown}: ${line.en}`),
+  ].join('\n');
+}
+
+function messagesOf(issue: Problem): { ko: string; en: string } {
+  if (issue.code === 'custom') return { ko: KOREAN[issue.message] ?? issue.message, en: issue.message };
+  if (issue.code === 'too_small')
+    return { ko: `${String(issue.minimum)} 이상이어야 합니다`, en: `must be at least ${String(issue.minimum)}` };
+  if (issue.code === 'too_big') return { ko: `${String(issue.maximum)} 이하여야 합니다`, en: `must be at most ${String(issue.maximum)}` };
+  if (issue.code === 'invalid_value' && issue.values) {
+    const values = issue.values.map((value) => `'${String(value)}'`).join(', ');
+    return { ko: `다음 중 하나여야 합니다: ${values}`, en: `must be one of ${values}` };
+  }
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return { ko: '정수여야 합니다', en: 'must be a whole number' };
+  if (issue.code === 'invalid_type' && issue.expected === 'number') return { ko: '숫자여야 합니다', en: 'must be a number' };
+  return { ko: '값이 올바르지 않습니다', en: 'is not a valid value' };
 }
 
 function trimSlash(url: string): string {

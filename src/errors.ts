@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   SUBSCRIPTION_REQUIRED: 403,
   NOT_FOUND: 404,
+  /** The path exists, the method does not: the answer's `Allow` header lists those it takes. */
+  METHOD_NOT_ALLOWED: 405,
   /** The request (headers or declared body) did not arrive in time; the connection is closed. */
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
@@ -60,6 +62,7 @@ const ENGLISH_DEFAULTS: Record<ErrorCode, string> = {
   FORBIDDEN: 'You are not allowed to do this.',
   SUBSCRIPTION_REQUIRED: 'Subscribe to this API first.',
   NOT_FOUND: 'Not found.',
+  METHOD_NOT_ALLOWED: 'This path does not take this method; the Allow header lists those it takes.',
   REQUEST_TIMEOUT: 'The request did not arrive in time; the connection is closed.',
   CONFLICT: 'This conflicts with something that already exists.',
   EMAIL_TAKEN: 'This email is already registered.',

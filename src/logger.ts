@@ -1,4 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -205,8 +206,28 @@ export function requestLineWriter(logger: Logger): (req: RequestLine, statusCode
   };
 }
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const target = destination ?? logDestination();
+/**
+ * Readable lines for a person at a terminal (`npm run dev`): pino-pretty's formatter over the
+ * same scrubbed JSON line, written where the JSON would have gone. Never in production, never
+ * when the output is a file or a pipe (a log collector reads JSON).
+ */
+export function prettyDestination(target: DestinationStream & { flushSync?: () => void }): DestinationStream {
+  const prettify = prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' });
+  return {
+    write: (line: string) => target.write(prettify(line)),
+    flush: () => target.flushSync?.(),
+    flushSync: () => target.flushSync?.(),
+  } as DestinationStream;
+}
+
+/** Whether the service's log should be pretty: a terminal, and not production. */
+export function wantsPrettyLog(isTty: boolean | undefined, nodeEnv: string | undefined): boolean {
+  return Boolean(isTty) && nodeEnv !== 'production';
+}
+
+export function createLogger(level: string, destination?: DestinationStream, options: { pretty?: boolean } = {}): Logger {
+  const plain = destination ?? logDestination();
+  const target = options.pretty ? prettyDestination(plain as DestinationStream & { flushSync?: () => void }) : plain;
   const logger = pino(
     {
       level,

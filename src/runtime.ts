@@ -7,7 +7,7 @@ import { pollScheduleOf } from './jobs/poll-schedule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from './operations/delivery/delivery-module.js';
 import { createWatches, type WatchOptions } from './jobs/watch-module.js';
-import { OPEN_APIS } from './operations/catalog.js';
+import { apiLabel, OPEN_APIS } from './operations/catalog.js';
 import { createOperations, type Operations } from './operations/modules.js';
 import type { createWatchOperation } from './operations/delivery-watch/watch-operation.js';
 import type { WatchService } from './operations/delivery-watch/watch-service.js';
@@ -38,6 +38,8 @@ import { createLoginGuard } from './platform/login-guard.js';
 import { createPasswordHasher, type PasswordHasherOptions } from './platform/password-hasher.js';
 import { createReplayGuard, type ReplayGuard } from './platform/replay-store.js';
 import { createSubscriptions, type Subscriptions } from './platform/subscriptions.js';
+import { createUsageLog, type UsageLog } from './platform/usage-store.js';
+import { startupStatusLines } from './server-status.js';
 import { createThrottleStore } from './platform/throttle-store.js';
 import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
@@ -99,6 +101,8 @@ export interface Platform {
   workspaceLinks: WorkspaceLinks;
   /** Signatures of recent Slack/Discord requests: a replay is refused. */
   replayGuard: ReplayGuard;
+  /** Answered calls per day and the last refused calls per key (the portal's usage view). */
+  usageLog: UsageLog;
 }
 
 /** What every door receives: the composed service (src/ knows nothing of the doors). */
@@ -176,7 +180,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
 
   const { coordination } = database;
+  const usageLog = createUsageLog(db, clock, logger);
   const subscriptions = createSubscriptions(db, {
+    usage: usageLog,
+    apiNames: apiLabel,
     defaultQuota: config.DEFAULT_QUOTA,
     instanceId: coordination.instanceId,
     serverDatabase: database.kind === 'postgres',
@@ -203,9 +210,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const platform: Platform = {
     subscriptions,
     accounts: createAccounts(db, subscriptions, { clock, guard, passwords, openApis: OPEN_APIS }),
-    apiKeys: createApiKeys(db, keyCache),
+    apiKeys: createApiKeys(db, keyCache, clock),
     workspaceLinks: createWorkspaceLinks(db, clock),
     replayGuard: createReplayGuard(db, clock),
+    usageLog,
   };
 
   /** Guarded channels (issue 40); its checks use the detection engine built below. */
@@ -225,7 +233,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
   const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), ...options.llm });
-  if (!llm.configured) logger.info('LLM not configured (OPENAI_API_KEY / OPENAI_BASE_URL): AI operations answer 503');
+  const feedSpecs = parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL });
+  // What is on, one line per part (the chat doors add theirs): LLM, tracker, feeds, database.
+  for (const line of startupStatusLines(config, feedSpecs.feeds.length)) logger[line.level]({ part: line.part }, line.message);
 
   const links = createLinkStore(db, options.links);
   const clicks = createClickRecorder(db, logger);
@@ -235,7 +245,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     databaseKind: database.kind,
     logger,
     judge: createLlmSecondOpinion(llm),
-    feeds: parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL }),
+    feeds: feedSpecs,
     serviceKey: config.DATA_GO_KR_SERVICE_KEY,
     expander: config.URL_EXPAND ? createShortLinkExpander({ shorteners: shortenerHosts(config.URL_EXPAND_SHORTENERS) }) : undefined,
     ...options.urlLists,
@@ -386,6 +396,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await linkGuard?.idle();
       databaseMonitor.stop();
       await subscriptions.stopRecovery();
+      await usageLog.stop();
       await keyCache.close();
       await urlDetection.stop();
       await clicks.stop();

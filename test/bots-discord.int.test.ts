@@ -158,9 +158,14 @@ describe('/link', () => {
     const unlinked = await interact(
       command('shorten', [{ name: 'url', type: 3, value: 'https://example.com' }], { guild: '555555555555555555' }),
     );
-    expect(JSON.stringify(unlinked.body)).toContain('/link <API 키>');
+    // Discord's own words: its option field and its permission, never Slack's `/link <API 키>` or workspace.
+    const text = JSON.stringify(unlinked.body);
+    expect(text).toContain('`/link` 명령의 key 칸에 API 키를 넣어');
+    expect(text).toContain('서버 관리 권한');
+    expect(text).not.toContain('/link <API 키>');
+    expect(text).not.toContain('워크스페이스');
     const dm = await interact(command('link', [{ name: 'key', type: 3, value: owner.apiKey }], { guild: null }));
-    expect(JSON.stringify(dm.body)).toContain('워크스페이스(서버)');
+    expect(JSON.stringify(dm.body)).toContain('`/link`는 서버 채널에서만 쓸 수 있습니다');
   });
 });
 
@@ -182,6 +187,24 @@ describe('slash commands', () => {
     expect(message.embeds[0].description).toBe('Good morning');
     expect(message.embeds[0].footer.text).toMatch(/\d+ calls left/);
     expect(systemText(llm.requestsTo('chat')[0]!.body)).toContain('English');
+  });
+
+  it('/tone names the tone in its header and shows Discord option syntax when a value is refused', async () => {
+    llm.chat({ content: '안녕하세요. 반가워요.' });
+    const ok = command('tone', [
+      { name: 'style', type: 3, value: 'casual' },
+      { name: 'text', type: 3, value: '안녕 반가워' },
+    ]);
+    await interact(ok);
+    expect((await edited(ok)).embeds[0].title).toBe('말투 변환 · 해요체');
+    const refused = command('translate', [
+      { name: 'target', type: 3, value: '클링온어' },
+      { name: 'text', type: 3, value: '안녕' },
+    ]);
+    await interact(refused);
+    const text = JSON.stringify(await edited(refused));
+    expect(text).toContain('/translate target:<번역할 언어> text:<번역할 문장> [public:True]');
+    expect(text).not.toContain('/translate <영어');
   });
 
   it('/shorten with public answers at once, visible to the channel', async () => {

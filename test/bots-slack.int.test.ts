@@ -183,7 +183,11 @@ describe('Slack signatures', () => {
 describe('/link', () => {
   it('tells an unlinked workspace how to link, in English for an English user', async () => {
     const ko = await slashCommand('/tone', 'formal 안녕', { team: 'TNEW' });
-    expect(textOf(await ko.response())).toContain('/link &lt;API 키&gt;'); // Slack shows the escaped `<` as typed
+    const unlinked = textOf(await ko.response());
+    expect(unlinked).toContain('/link &lt;API 키&gt;'); // Slack shows the escaped `<` as typed
+    // Slack's roles, never Discord's permission or option fields.
+    expect(unlinked).toContain('워크스페이스 관리자');
+    expect(unlinked).not.toMatch(/서버 관리|key 칸/);
     const en = await slashCommand('/tone', 'formal hello', { team: 'TNEW', user: 'UEN' });
     expect(textOf(await en.response())).toContain('not linked to an AI Utility Hub account');
     expect(llm.requests).toHaveLength(0);
@@ -229,9 +233,24 @@ describe('slash commands', () => {
     const answer = await sent.response();
     expect(answer.response_type).toBe('ephemeral');
     expect(answer.blocks[0]).toMatchObject({ type: 'header' });
+    // The header names the tone, not its code.
+    expect(answer.blocks[0].text.text).toBe('말투 변환 · 하십시오체');
     expect(textOf(answer)).toContain('안녕하십니까. 반갑습니다.');
     expect(answer.blocks.at(-1)).toMatchObject({ type: 'context' });
     expect(lastUserText(llm.requestsTo('chat')[0]!.body)).toContain('안녕 반가워');
+  });
+
+  it('/tone takes the Korean name of a tone (해요체) as the HTTP API does', async () => {
+    llm.chat({ content: '안녕하세요. 반가워요.' });
+    const answer = await (await slashCommand('/tone', '해요체 안녕 반가워')).response();
+    expect(answer.blocks[0].text.text).toBe('말투 변환 · 해요체');
+    expect(systemText(llm.requestsTo('chat')[0]!.body)).toContain('해요체');
+  });
+
+  it("/tone's usage on Slack is Slack's positional syntax, in Korean names", async () => {
+    const answer = await (await slashCommand('/tone', '')).response();
+    expect(textOf(answer)).toContain('/tone &lt;하십시오체|해요체|반말');
+    expect(textOf(answer)).not.toContain('style:');
   });
 
   it('/translate posts to the channel with 공개 and names the languages', async () => {

@@ -108,7 +108,9 @@ describe('documented error examples are what the code answers', () => {
             ? { authorization: `Bearer ${user.token}` }
             : {};
         const answers = await Promise.all(
-          [undefined, { wrong: 'type' }].map((value) => send(method, path, { body: { ...example, [expected.field]: value }, headers })),
+          [undefined, { wrong: 'type' }].map((value) =>
+            send(method, concrete(path), { body: { ...example, [expected.field]: value }, headers }),
+          ),
         );
         expect(answers, `${method.toUpperCase()} ${path}`).toContainEqual({ status: 400, body: expected });
         checked += 1;

@@ -57,6 +57,9 @@ describe('POST /api/v1/ocr/idcard', () => {
       remaining: before - 1,
     });
     expect(res.body.raw_text).toContain(expected.id_number);
+    // Words as written (issue 35): the card's letter-spaced title and labels come back joined.
+    expect(res.body.raw_text).toContain('주민등록증');
+    expect(res.body.raw_text).not.toMatch(/(?<![가-힣])[가-힣] [가-힣](?![가-힣])/);
     expect(Array.isArray(res.body.warnings)).toBe(true);
     expect(res.headers.get('ratelimit')).toContain(`r=${before - 1}`);
     expect(await remaining()).toBe(before - 1);

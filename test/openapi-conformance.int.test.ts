@@ -23,6 +23,9 @@ let nts: FakeNts;
 let user: TestUser;
 let doc: Doc;
 
+/** The operator (ADMIN_EMAILS) whose token asks the operator route. */
+const OPERATOR = { email: 'conformance-operator@example.com', password: 'operator password' };
+
 beforeAll(async () => {
   llm = await startFakeOpenAI();
   tracker = await startFakeTracker();
@@ -38,6 +41,7 @@ beforeAll(async () => {
       WEBHOOK_ALLOW_INSECURE: '1',
       DATA_GO_KR_SERVICE_KEY: nts.serviceKey,
       DATA_GO_KR_API_URL: nts.url,
+      ADMIN_EMAILS: OPERATOR.email,
     },
     { llm: { retryBaseDelayMs: 1 } },
   );
@@ -110,6 +114,14 @@ describe('every documented route answers as documented', () => {
       headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'spare' }),
     }).then((res) => res.json() as Promise<any>);
+    // A key of its own for the key's own routes (renamed, rotated), apart from the one revoked.
+    const kept = await fetch(`${app.url}/api/v1/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'kept' }),
+    }).then((res) => res.json() as Promise<any>);
+    await app.post('/api/v1/auth/register', OPERATOR);
+    const operatorToken = (await app.post('/api/v1/auth/login', OPERATOR)).body.token as string;
     const watchBody = (example: any) => ({ ...example, webhook_url: receiver.url });
     const params: Record<string, string> = { code: shortened.body.code, id: String(spare.key.id) };
 
@@ -133,13 +145,16 @@ describe('every documented route answers as documented', () => {
             ? watchId
             : template.startsWith('/api/v1/chatbot/feedback/')
               ? String(feedback!.id)
-              : (params[name] ?? '1'),
+              : template.startsWith('/api/v1/keys/{id}') && method !== 'delete'
+                ? String(kept.key.id)
+                : (params[name] ?? '1'),
         );
         const security: Array<Record<string, unknown>> = operation.security ?? [];
         const headers: Record<string, string> = {};
         if (security.some((entry) => 'apiKey' in entry)) headers['x-api-key'] = user.apiKey;
         else if (security.some((entry) => 'bearer' in entry)) headers.authorization = `Bearer ${user.token}`;
         // Logging out ends the session it names: a session of its own, so the later routes keep theirs.
+        if (template === '/api/v1/operator/status') headers.authorization = `Bearer ${operatorToken}`;
         if (template === '/api/v1/auth/logout') {
           const login = await app.post('/api/v1/auth/login', { email: user.email, password: user.password });
           headers.authorization = `Bearer ${login.body.token}`;

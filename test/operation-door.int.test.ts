@@ -1,3 +1,4 @@
+import { apiLabel } from '../src/operations/catalog.js';
 import { request } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,7 +139,7 @@ describe.each(CATALOG.map((api) => [api.id, api.path] as const))('%s', (api, pat
 
   it('403: the subscription the route declares, free of charge', async () => {
     const res = await post(path, JSON.stringify(valid[api]), { 'x-api-key': unsubscribed.apiKey });
-    expect(res).toMatchObject({ status: 403, body: errorBody(subscriptionRequired(api)), names: ERROR_HEAD });
+    expect(res).toMatchObject({ status: 403, body: errorBody(subscriptionRequired(api, apiLabel(api))), names: ERROR_HEAD });
   });
 
   it('413: a body over the declared limit, refused before it is read', async () => {
@@ -152,7 +153,9 @@ describe.each(CATALOG.map((api) => [api.id, api.path] as const))('%s', (api, pat
   it('429: used up, with Retry-After and RateLimit r=0', async () => {
     const res = await post(path, JSON.stringify(valid[api]), { 'x-api-key': exhausted.apiKey });
     expect(res).toMatchObject({ status: 429, body: { success: false, code: 429, error_code: 'QUOTA_EXCEEDED', remaining: 0 } });
-    expect(res.body.error).toContain(`'${api}'`);
+    // The API named in words (`URL 단축`), not by its id.
+    expect(res.body.error).toContain(`이번 달 ${apiLabel(api).ko} 호출 한도`);
+    expect(res.body.error).not.toContain(api);
     expect(res.names).toEqual([...SECURITY, 'X-Request-Id', 'Retry-After', 'Vary', 'RateLimit', 'Content-Type', 'Content-Length']);
     expect(res.headers['ratelimit']).toBe(`"monthly";r=0;t=${res.headers['retry-after']}`);
   });

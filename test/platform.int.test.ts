@@ -143,7 +143,7 @@ describe('catalogue, subscriptions and usage', () => {
     const user = await app.signUp();
     const before = await app.get('/api/v1/usage', { 'x-api-key': user.apiKey });
     const tracking = before.body.usage.find((row: any) => row.api === 'delivery-tracking');
-    expect(tracking).toEqual({ api: 'delivery-tracking', subscribed: false, remaining: null, renews_at: null });
+    expect(tracking).toEqual({ api: 'delivery-tracking', subscribed: false, remaining: null, renews_at: null, monthly_quota: null });
 
     const first = await app.post('/api/v1/subscriptions', { api: 'delivery-tracking' }, user.apiKey);
     expect(first.status).toBe(201);

@@ -14,6 +14,8 @@ import { renderImage } from './helpers/id-images.js';
  * `.ci/run` installs Chromium; without it this suite is reported as skipped, with the reason.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The operator of this test server (ADMIN_EMAILS): the only account that sees the feeds. */
+const OPERATOR_EMAIL = 'portal-operator@example.com';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`[portal browser test] SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
@@ -24,7 +26,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
   let landingUrl: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ ADMIN_EMAILS: OPERATOR_EMAIL });
     landing = createServer((_req, res) =>
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<title>도착</title><h1>도착했습니다</h1>'),
     );
@@ -67,7 +69,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
 
     await page.getByRole('button', { name: '구독: 유해 URL 탐지' }).click();
     await page.getByText('구독했습니다: 유해 URL 탐지').waitFor();
-    await expect.poll(() => page.locator('#api-harmful-url-detection').textContent()).toContain('1000');
+    await expect.poll(() => page.locator('#api-harmful-url-detection').textContent()).toContain('1,000');
 
     await page.getByLabel('기능').selectOption('url-shortener');
     await page.getByLabel('요청 본문 (JSON)').fill(JSON.stringify({ url: landingUrl }));
@@ -75,7 +77,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     await page.getByText('HTTP 200').waitFor();
     const answer = JSON.parse((await page.locator('#result-body').textContent()) ?? '{}');
     expect(answer).toMatchObject({ success: true, api: 'url-shortener', url: landingUrl, remaining: 999 });
-    await expect.poll(() => page.locator('#api-url-shortener').textContent()).toContain('999');
+    await expect.poll(() => page.locator('#api-url-shortener').textContent()).toContain('999 / 1,000');
 
     await page.getByRole('link', { name: '짧은 링크 열기' }).click();
     await page.waitForURL(landingUrl);
@@ -130,7 +132,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     await page.close();
   });
 
-  it('shows the harmful-URL feeds after login: name, category, entries, fetched at, last error', async () => {
+  it('shows the harmful-URL feeds after login to an operator (ADMIN_EMAILS): name, category, entries, fetched at, last error', async () => {
     const fetchedAt = new Date('2026-11-22T06:00:04Z');
     await app.runtime.db.insert(urlListSources).values([
       {
@@ -157,7 +159,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     try {
       const page = await browser.newPage();
       await page.goto(app.url);
-      await page.getByLabel('이메일').fill(`lists-${Date.now()}@example.com`);
+      await page.getByLabel('이메일').fill(OPERATOR_EMAIL);
       await page.getByLabel('비밀번호').fill('portal password');
       await page.getByRole('button', { name: '가입하기' }).click();
       await page.getByRole('heading', { name: '유해 URL 목록 상태' }).waitFor();
@@ -185,8 +187,10 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     const items = page.locator('#api-list li');
     await expect.poll(() => items.count()).toBe(8);
     await expect(page.locator('#intro-translation').textContent()).resolves.toContain('한국어, 영어, 일본어, 중국어');
-    // No LLM on this test server: the AI-only APIs say so, naming what to set.
-    await expect(page.locator('#intro-translation').textContent()).resolves.toContain('OPENAI_API_KEY');
+    // No LLM on this test server: the AI-only APIs say so in a customer's words, once.
+    const translation = (await page.locator('#intro-translation').textContent()) ?? '';
+    expect(translation).toContain('이 서버에서는 지금 쓸 수 없습니다 (AI 모델이 연결되어 있지 않습니다)');
+    expect(translation).not.toMatch(/OPENAI|쓸 수 없음/);
     await expect(page.locator('#intro-delivery-tracking').textContent()).resolves.toContain('구독 후 사용');
     await expect(page.locator('#quota-note').textContent()).resolves.toContain('한 달에 1,000회까지 무료');
     await expect(page.locator('#example-request').textContent()).resolves.toContain(`${app.url}/api/v1/url/shorten`);

@@ -51,9 +51,7 @@ describe('monthly renewal', () => {
     const limited = await call();
     expect(limited.status).toBe(429);
     // The reset time as Koreans write it, in Korea's time; the policy window is January's 31 days.
-    expect(limited.body.error).toBe(
-      "이번 달 'url-shortener' API 호출 한도를 모두 썼습니다. 2026년 2월 1일(일) 00:00(한국 시간)에 다시 채워집니다.",
-    );
+    expect(limited.body.error).toBe('이번 달 URL 단축 호출 한도를 모두 썼습니다. 2026년 2월 1일(일) 00:00(한국 시간)에 다시 채워집니다.');
     expect(limited.headers.get('ratelimit')).toBe('"monthly";r=0;t=60');
 
     now = new Date('2026-01-31T15:00:00Z'); // 00:00 on 1 February in Seoul
@@ -67,7 +65,10 @@ describe('monthly renewal', () => {
       subscribed: true,
       remaining: 1,
       renews_at: '2026-02-28T15:00:00.000Z',
+      monthly_quota: 2,
     });
+    // The calls per Seoul day of the renewed period (issue 35): the one answered since the 1st.
+    expect(usage.body.daily).toEqual([{ day: '2026-02-01', api: 'url-shortener', calls: 1 }]);
   });
 });
 

@@ -17,8 +17,15 @@ describe.concurrent('the server process', { timeout: 180_000 }, () => {
   it('refuses to start with a bad variable, naming it', async ({ expect }) => {
     const server = startServerProcess({ DATA_DIR: dataDir, DEFAULT_QUOTA: 'lots', SHORT_URL_BASE: 'not a url' });
     expect(await server.exited).toBe(1);
-    expect(server.output()).toContain('DEFAULT_QUOTA');
-    expect(server.output()).toContain('SHORT_URL_BASE');
+    // Every bad variable, in Korean and then in English, in full (issue 35 item 5).
+    const output = server.output();
+    expect(output).toContain('설정이 올바르지 않습니다');
+    expect(output).toContain("  DEFAULT_QUOTA ('lots'): 숫자여야 합니다");
+    expect(output).toContain("  SHORT_URL_BASE ('not a url'): http:// 또는 https:// 로 시작하는 URL이어야 합니다");
+    expect(output).toContain('Invalid configuration');
+    expect(output).toContain("  DEFAULT_QUOTA ('lots'): must be a number");
+    expect(output).toContain("  SHORT_URL_BASE ('not a url'): must be an http(s) URL");
+    expect(output).not.toMatch(/\n\s+at /);
   });
 
   it('fails at once on a taken port with a hint to set PORT, in English and Korean, without a stack trace', async ({ expect }) => {
@@ -63,6 +70,14 @@ describe.concurrent('the server process', { timeout: 180_000 }, () => {
     const port = await first.ready;
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
+    // Start-up says what is on, one line each (issue 35 item 6); not a terminal: JSON lines.
+    const started = first.output();
+    expect(started).toContain('"msg":"LLM off: set OPENAI_API_KEY or OPENAI_BASE_URL');
+    expect(started).toContain('"msg":"tracker: hosted (apis.tracker.delivery) without credentials: every lookup fails');
+    expect(started).toContain('"msg":"harmful-URL feeds:');
+    expect(started).toContain(`"msg":"database: PGlite (embedded) in ${dataDir}"`);
+    expect(started).toMatch(/"msg":"Slack bot (on|off)/);
+    expect(started).toMatch(/"msg":"Discord bot (on|off)/);
 
     // A request still in flight (its body half sent) when SIGTERM arrives is answered. `Expect:
     // 100-continue` tells when the server holds the request; its log line when it drains.

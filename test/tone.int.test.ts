@@ -147,7 +147,9 @@ describe('without an LLM configured', () => {
       const catalog = await bare.get('/api/v1/catalog');
       const tone = catalog.body.apis.find((api: { id: string }) => api.id === 'tone-transformation');
       expect(tone).toMatchObject({ status: 'normal', available: false, engine: 'llm' });
-      expect(tone.unavailable_reason).toContain('OPENAI_API_KEY');
+      // In a customer's words: the variables to set are operator detail (start-up log, operator view).
+      expect(tone.unavailable_reason).toBe('AI 모델이 연결되어 있지 않습니다');
+      expect(tone.unavailable_reason_en).toBe('no AI model is connected');
       const shortener = catalog.body.apis.find((api: { id: string }) => api.id === 'url-shortener');
       expect(shortener).toMatchObject({ status: 'normal', available: true });
       expect(shortener.unavailable_reason).toBeUndefined();

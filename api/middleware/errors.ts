@@ -45,6 +45,18 @@ export function databaseErrors(runtime: Runtime): ErrorRequestHandler {
   };
 }
 
+/** A refusal of a call made with an API key is one of the key's last errors (status and code only; the portal lists them). */
+export function recordKeyErrors(runtime: Runtime): ErrorRequestHandler {
+  return (error, req, _res, next) => {
+    const keyId = (req.account as { keyId?: number } | undefined)?.keyId;
+    if (keyId !== undefined) {
+      const known = error instanceof AppError ? error : undefined;
+      runtime.platform.usageLog.refused(keyId, null, known?.status ?? 500, known?.code ?? 'INTERNAL');
+    }
+    next(error);
+  };
+}
+
 /** The one error mapper of the HTTP door. Unexpected errors are logged and answered 500 without internals. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const known = error instanceof AppError ? error : fromBodyParser(error);

@@ -3,6 +3,8 @@ import { credentialsSchema, emailTaken, invalidCredentials, loginSchema } from '
 import { createKeySchema, keyNotFound } from '../../src/platform/api-keys.js';
 import { availabilityOf, CATALOG } from '../../src/operations/catalog.js';
 import { API_IDS } from '../../src/platform/catalog.js';
+import { catalogFeatures } from '../../src/server-status.js';
+import { usageQuerySchema, usagePeriod } from '../../src/platform/usage-period.js';
 import { tooManyLogins, tooManySignUps } from '../../src/platform/login-guard.js';
 import type { Runtime } from '../../src/runtime.js';
 import { accountOf, bearerToken } from '../middleware/auth.js';
@@ -19,8 +21,8 @@ const keyExample = { id: 1, name: 'laptop', prefix: 'aik_3lWq8c', created_at: '2
 export function accountRoutes(runtime: Runtime): Route[] {
   const { accounts, apiKeys, subscriptions } = runtime.platform;
   // SPEC's `status` stays `normal`; `available` and `engine` say what works on this server.
-  const features = { llm: runtime.llm.configured, visionModel: Boolean(runtime.config.OPENAI_VISION_MODEL) };
-  const tag = 'account';
+  const features = { ...catalogFeatures(runtime.config), llm: runtime.llm.configured };
+  const tag = '계정';
 
   return [
     defineRoute({
@@ -166,23 +168,48 @@ export function accountRoutes(runtime: Runtime): Route[] {
       method: 'get',
       path: '/api/v1/usage',
       tag,
-      summary: 'API별 남은 호출 수와 초기화 시각',
+      summary: 'API별 남은 호출 수, 초기화 시각, 날짜별 호출 수 (from/to: 한국 날짜, 기본은 이번 달)',
       auth: 'either',
+      query: usageQuerySchema,
       answers: {
         200: {
           description: '사용량',
           schema: ok({
             usage: z.array(
-              z.object({ api: z.string(), subscribed: z.boolean(), remaining: z.number().int().nullable(), renews_at: iso.nullable() }),
+              z.object({
+                api: z.string(),
+                subscribed: z.boolean(),
+                remaining: z.number().int().nullable(),
+                renews_at: iso.nullable(),
+                monthly_quota: z.number().int().nullable().describe('한 달 호출 한도'),
+              }),
             ),
+            from: z.string().describe('YYYY-MM-DD (한국 날짜)'),
+            to: z.string().describe('YYYY-MM-DD (한국 날짜)'),
+            daily: z
+              .array(z.object({ day: z.string(), api: z.string(), calls: z.number().int() }))
+              .describe('응답한 호출 수, 날짜·API별 (호출이 없는 날은 빠짐)'),
           }),
           example: {
             success: true,
-            usage: [{ api: 'delivery-tracking', subscribed: true, remaining: 998, renews_at: '2026-11-30T15:00:00.000Z' }],
+            usage: [
+              { api: 'delivery-tracking', subscribed: true, remaining: 998, renews_at: '2026-11-30T15:00:00.000Z', monthly_quota: 1000 },
+            ],
+            from: '2026-11-01',
+            to: '2026-11-27',
+            daily: [
+              { day: '2026-11-26', api: 'delivery-tracking', calls: 1 },
+              { day: '2026-11-27', api: 'delivery-tracking', calls: 1 },
+            ],
           },
         },
       },
-      handler: async (_input, req) => ({ success: true, usage: await subscriptions.usage(accountOf(req).id) }),
+      handler: async ({ query }, req) => {
+        const account = accountOf(req);
+        const { from, to } = usagePeriod(query, runtime.clock());
+        const [usage, daily] = await Promise.all([subscriptions.usage(account.id), runtime.platform.usageLog.daily(account.id, from, to)]);
+        return { success: true, usage, from, to, daily };
+      },
     }),
   ];
 }

@@ -1,3 +1,4 @@
+import { apiLabel } from '../../src/operations/catalog.js';
 import { z } from 'zod';
 import { notConfigured } from '../../src/operations/business/business-checks.js';
 import { businessStatusAnswer, businessValidationOutput } from '../../src/operations/business/business.schema.js';
@@ -20,8 +21,8 @@ const envelope = <T extends z.ZodObject>(schema: T) =>
 export function businessRoutes(runtime: Runtime): Route[] {
   const { status, validate } = runtime.business;
   const errors = [
-    subscriptionRequired('ocr-idcard'),
-    quotaExceeded('ocr-idcard', EXAMPLE_RENEWAL, 721673),
+    subscriptionRequired('ocr-idcard', apiLabel('ocr-idcard')),
+    quotaExceeded('ocr-idcard', EXAMPLE_RENEWAL, 721673, apiLabel('ocr-idcard')),
     notConfigured(),
     ntsFailure('국세청 조회 서버에 연결하지 못했습니다.'),
     new AppError('RATE_LIMITED', '국세청 조회 요청이 몰려 잠시 기다려야 합니다. 잠시 후 다시 시도하세요.', {}, 1),

@@ -12,8 +12,8 @@ const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="ko"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>AI Utility Hub API 문서</title><link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
-<body><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<title>AI Utility Hub API 문서</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><nav style="padding:.75rem 1rem;border-bottom:1px solid #d5d9e2;font:16px system-ui,sans-serif"><a href="/" style="color:#1f4fd1">← 포털로 돌아가기 (키 만들기·사용량)</a></nav><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script></body></html>`;
 
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#docs', deepLinking: true,
@@ -28,7 +28,7 @@ export function openApiRoute(runtime: Runtime, routes: readonly Route[]): Route 
   const route = defineRoute({
     method: 'get',
     path: '/openapi.json',
-    tag: 'docs',
+    tag: '문서',
     summary: '이 문서 (OpenAPI 3.1)',
     auth: 'none',
     answers: {

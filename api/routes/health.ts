@@ -37,7 +37,7 @@ export function healthRoutes(runtime: Runtime, state: AppState): Route[] {
       example: { status: 'unavailable', database: 'down' },
     },
   };
-  const common = { method: 'get', tag: 'health', auth: 'none' } as const;
+  const common = { method: 'get', tag: '상태 확인', auth: 'none' } as const;
   return [
     defineRoute({
       ...common,

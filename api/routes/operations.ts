@@ -1,3 +1,4 @@
+import { apiLabel } from '../../src/operations/catalog.js';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { MODULES } from '../../src/operations/modules.js';
@@ -57,7 +58,11 @@ export function operationRoutes(runtime: Runtime): Route[] {
           headers: RATE_LIMIT_HEADERS,
         },
       },
-      errors: [subscriptionRequired(catalog.id), quotaExceeded(catalog.id, EXAMPLE_RENEWAL, 721673), ...module.errors(runtime.config)],
+      errors: [
+        subscriptionRequired(catalog.id, apiLabel(catalog.id)),
+        quotaExceeded(catalog.id, EXAMPLE_RENEWAL, 721673, apiLabel(catalog.id)),
+        ...module.errors(runtime.config),
+      ],
       operation: operations[catalog.id],
     });
   });

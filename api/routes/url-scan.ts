@@ -1,3 +1,4 @@
+import { apiLabel } from '../../src/operations/catalog.js';
 import { z } from 'zod';
 import { quotaExceeded, subscriptionRequired } from '../../src/platform/subscriptions.js';
 import { urlScanOutputSchema } from '../../src/operations/url-scan/url-scan.schema.js';
@@ -62,7 +63,12 @@ export function urlScanRoutes(runtime: Runtime): Route[] {
           headers: RATE_LIMIT_HEADERS,
         },
       },
-      errors: [subscriptionRequired(operation.api), quotaExceeded(operation.api, EXAMPLE_RENEWAL, 721673), ocrFailed(), ocrTimedOut()],
+      errors: [
+        subscriptionRequired(operation.api, apiLabel(operation.api)),
+        quotaExceeded(operation.api, EXAMPLE_RENEWAL, 721673, apiLabel(operation.api)),
+        ocrFailed(),
+        ocrTimedOut(),
+      ],
       operation,
     }),
   ];

@@ -1,3 +1,4 @@
+import { apiLabel } from '../../src/operations/catalog.js';
 import { z } from 'zod';
 import { alreadyDelivered, duplicate, tooManyWatches, watchNotFound } from '../../src/operations/delivery-watch/watch-service.js';
 import { watchCreateSchema, watchIdSchema } from '../../src/operations/delivery-watch/watch.schema.js';
@@ -52,11 +53,11 @@ export function watchRoutes(runtime: Runtime): Route[] {
         },
       },
       errors: [
-        subscriptionRequired('delivery-tracking'),
+        subscriptionRequired('delivery-tracking', apiLabel('delivery-tracking')),
         duplicate(),
         tooManyWatches(),
         alreadyDelivered(),
-        quotaExceeded('delivery-tracking', new Date('2026-11-30T15:00:00.000Z'), 721673),
+        quotaExceeded('delivery-tracking', new Date('2026-11-30T15:00:00.000Z'), 721673, apiLabel('delivery-tracking')),
         trackerFailure('택배 조회 서버에 연결하지 못했습니다.'),
       ],
       handler: async (_input, req, res) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand, text } from './options.js';
-import { TEXTS, translateText } from './texts.js';
+import { forPlatform, PLATFORM_TEXTS, TEXTS, translateText } from './texts.js';
 
 /** `/link key`: a Slack admin or a Discord member with Manage Server links the workspace to the key's account. */
 export const linkCommand = defineCommand({
@@ -23,8 +23,8 @@ export const linkCommand = defineCommand({
       text: ctx.t(message),
       tone: 'error' as const,
     });
-    if (!invocation.workspaceId) return fail(TEXTS.linkOnlyInWorkspace);
-    if (!(await invocation.canManage())) return fail(TEXTS.linkForbidden);
+    if (!invocation.workspaceId) return fail(forPlatform(invocation.platform, PLATFORM_TEXTS.linkOnlyInWorkspace));
+    if (!(await invocation.canManage())) return fail(forPlatform(invocation.platform, PLATFORM_TEXTS.linkForbidden));
     const owner = await linking.keyOwner(key);
     if (!owner) return fail(TEXTS.linkBadKey);
     await linking.link(
@@ -35,7 +35,7 @@ export const linkCommand = defineCommand({
     ctx.logger.info({ accountId: owner.id, keyId: owner.keyId }, 'workspace linked');
     return {
       title: ctx.t(TEXTS.linked),
-      text: translateText(ctx.locale, TEXTS.linkedText, { account: maskEmail(owner.email) }),
+      text: translateText(ctx.locale, forPlatform(invocation.platform, PLATFORM_TEXTS.linkedText), { account: maskEmail(owner.email) }),
       tone: 'ok',
     };
   },

@@ -9,7 +9,8 @@ import { MESSAGE_ACTIONS, runMessageAction, type MessageActionId, type TargetMes
 import { createCommandRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
 import { findCommand } from './registry.js';
 import { channelScope } from './knowledge-scope.js';
-import { TEXTS, translateText } from './texts.js';
+import { forPlatform, PLATFORM_TEXTS, TEXTS, translateText } from './texts.js';
+import { commandUsage } from './usage.js';
 import type { Answer, BotCommand, BotServices, CommandContext, ImageSource, Invocation, RawOptions, Reply, Text } from './types.js';
 import { isPublicReply, type Visibility } from './visibility.js';
 
@@ -56,7 +57,7 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
         return (await this.run(services.operations[api] as Operation, input)) as Answer<A>;
       },
       async run<Output extends object>(operation: Operation<z.ZodType, Output>, input: unknown) {
-        if (!account) throw new AppError('UNAUTHORIZED', TEXTS.notLinked.ko);
+        if (!account) throw new AppError('UNAUTHORIZED', forPlatform(invocation.platform, PLATFORM_TEXTS.notLinked).ko);
         const { output, quota } = await executeOperation(
           services.quota,
           operation,
@@ -107,7 +108,8 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
       const account = invocation.workspaceId
         ? await services.workspaceLinks.accountFor({ platform: invocation.platform, workspaceId: invocation.workspaceId })
         : undefined;
-      if (!account && !guard.unlinked) return { title: t(TEXTS.notLinkedTitle), text: t(TEXTS.notLinked), tone: 'info' };
+      if (!account && !guard.unlinked)
+        return { title: t(TEXTS.notLinkedTitle), text: t(forPlatform(invocation.platform, PLATFORM_TEXTS.notLinked)), tone: 'info' };
       const reply = withStoppedWatches(
         await work(contextFor(invocation, account, logger, image)),
         account ? await services.watches.takeStopped(account.id, invocation) : [],
@@ -129,7 +131,7 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
         unlinked: command.unlinked,
         sensitive: command.sensitive,
         publicable: command.publicable,
-        usage: command.usage,
+        usage: commandUsage(command, invocation.platform),
       };
       return guarded(
         invocation,
@@ -139,7 +141,7 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
           const parsed = command.schema.safeParse(raw);
           const issue = parsed.error?.issues[0];
           const problem = issue && (ctx.locale === 'en' ? englishIssueMessage(issue) : issue.message);
-          if (!parsed.success) return { ...usageReply(ctx, command, problem), public: false };
+          if (!parsed.success) return { ...usageReply(ctx, command, guard.usage, problem), public: false };
           return command.handle(ctx, parsed.data);
         },
         image,
@@ -179,10 +181,10 @@ function withStoppedWatches(reply: Reply, notices: string[]): Reply {
   return { ...reply, context: [reply.context, ...notices].filter(Boolean).join('\n') };
 }
 
-function usageReply(ctx: CommandContext, command: BotCommand, problem: string | undefined): Reply {
+function usageReply(ctx: CommandContext, command: BotCommand, usage: Text, problem: string | undefined): Reply {
   return {
     title: ctx.t(TEXTS.usageTitle),
-    text: `\`${ctx.t(command.usage)}\`${problem ? `\n${problem}` : ''}`,
+    text: `\`${ctx.t(usage)}\`${problem ? `\n${problem}` : ''}`,
     context: ctx.t(command.description),
     tone: 'info',
   };
@@ -198,7 +200,8 @@ function renderError(raw: unknown, invocation: Invocation, logger: Logger, t: (t
   const error = raw instanceof AppError ? raw : (fromDatabaseError(raw) ?? raw);
   if (error instanceof AppError) {
     logger.info({ status: error.status, code: error.code }, 'bot command refused');
-    if (error.code === 'UNAUTHORIZED') return { title: t(TEXTS.notLinkedTitle), text: t(TEXTS.notLinked), tone: 'info' };
+    if (error.code === 'UNAUTHORIZED')
+      return { title: t(TEXTS.notLinkedTitle), text: t(forPlatform(invocation.platform, PLATFORM_TEXTS.notLinked)), tone: 'info' };
     const tone = error.status >= 500 ? 'error' : 'warn';
     if (error.detail) {
       const detail = invocation.locale === 'en' ? (error.detail.en ?? error.localized('en')) : error.detail.ko;

@@ -2,16 +2,19 @@ import { z } from 'zod';
 import { LANGUAGES, type Language } from '../../src/operations/translate/translate.schema.js';
 import { LANGUAGE_CHOICES, languageCode } from './languages.js';
 import { TONES, type Tone } from '../../src/operations/tone/tone.schema.js';
+import { TONE_NAMES, toneCode, toneName } from '../../src/operations/tone/tone-names.js';
+import { languageNameOf } from '../../src/operations/translate/language-names.js';
 import type { Answer, Reply } from './types.js';
 import { defineCommand, flag, text } from './options.js';
 import { remainingLine } from './texts.js';
 
-const LANGUAGE_NAMES: Record<string, { ko: string; en: string }> = {
-  ko: { ko: '한국어', en: 'Korean' },
-  en: { ko: '영어', en: 'English' },
-  ja: { ko: '일본어', en: 'Japanese' },
-  zh: { ko: '중국어', en: 'Chinese' },
-};
+/** The ten tones as Discord shows them: `해요체 (casual)`, localized for English clients. */
+const TONE_CHOICES = TONES.map((code) => ({
+  name: `${TONE_NAMES[code].ko} (${code})`,
+  name_localizations: { 'en-US': `${TONE_NAMES[code].en} (${code})`, 'en-GB': `${TONE_NAMES[code].en} (${code})` },
+  value: code,
+}));
+const TONE_WORDS = TONES.map((code) => TONE_NAMES[code].ko).join('|');
 
 /** `/tone style text`: the tone conversion (style = a SPEC tone code). */
 export const toneCommand = defineCommand({
@@ -23,18 +26,21 @@ export const toneCommand = defineCommand({
       type: 'string',
       required: true,
       choices: TONES,
-      description: { ko: '말투 (formal, casual, cute …)', en: 'Style (formal, casual, cute …)' },
+      choiceNames: TONE_CHOICES,
+      description: { ko: '말투 (해요체, 하십시오체, 반말 …)', en: 'Style (polite casual, formal, plain …)' },
     },
     { name: 'text', type: 'string', required: true, rest: true, description: { ko: '바꿀 문장', en: 'Text to rewrite' } },
   ],
   schema: z.object({ style: text('style'), text: text('text') }),
-  usage: { ko: `/tone <${TONES.join('|')}> <문장>`, en: `/tone <${TONES.join('|')}> <text>` },
+  usage: { ko: `/tone <${TONE_WORDS}> <문장>`, en: `/tone <${TONES.join('|')}> <text>` },
   api: 'tone-transformation',
   slow: true,
   async handle(ctx, options) {
-    const body = await ctx.call('tone-transformation', { text: options.text, target_tone: options.style.toLowerCase() as Tone });
+    // Slack users type the tone's name (해요체) or its code; the header names it either way.
+    const tone = toneCode(options.style) as Tone;
+    const body = await ctx.call('tone-transformation', { text: options.text, target_tone: tone });
     return {
-      title: ctx.t({ ko: `말투 변환 · ${options.style}`, en: `Tone · ${options.style}` }),
+      title: ctx.t({ ko: `말투 변환 · ${toneName(body.target_tone, 'ko')}`, en: `Tone · ${toneName(body.target_tone, 'en')}` }),
       text: body.transformed_text,
       context: remainingLine(ctx.locale, body.remaining),
       tone: 'ok',
@@ -93,7 +99,7 @@ export const translateCommand = defineCommand({
 });
 
 export function translationReply(t: (text: { ko: string; en: string }) => string, body: Answer<'translation'>, locale: 'ko' | 'en'): Reply {
-  const name = (code: string) => (LANGUAGE_NAMES[code] ? t(LANGUAGE_NAMES[code]) : code);
+  const name = (code: string) => t({ ko: languageNameOf(code, 'ko'), en: languageNameOf(code, 'en') });
   return {
     title: t({ ko: '번역', en: 'Translation' }) + ` · ${name(body.source_lang)} → ${name(body.target_lang)}`,
     text: body.translated,

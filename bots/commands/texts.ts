@@ -1,30 +1,59 @@
+import type { BotPlatform } from '../../src/platform/workspace-links.js';
 import type { Locale, Text } from './types.js';
+
+/**
+ * Messages that name a platform's own syntax or roles: Slack reads `/link <API 키>` and speaks of
+ * workspace admins; Discord fills option fields (`/link key:…`) and speaks of servers and the
+ * Manage Server permission. Each platform sees only its own.
+ */
+export const PLATFORM_TEXTS = {
+  notLinked: {
+    slack: {
+      ko: '이 워크스페이스는 아직 AI Utility Hub 계정에 연결되지 않았습니다. 워크스페이스 관리자가 `/link <API 키>`로 연결해 주세요. API 키는 포털에서 가입 후 발급받을 수 있습니다.',
+      en: 'This workspace is not linked to an AI Utility Hub account yet. A workspace admin can link it with `/link <API key>`; keys are issued in the portal after signing up.',
+    },
+    discord: {
+      ko: '이 서버는 아직 AI Utility Hub 계정에 연결되지 않았습니다. 서버 관리 권한이 있는 멤버가 `/link` 명령의 key 칸에 API 키를 넣어 연결해 주세요. API 키는 포털에서 가입 후 발급받을 수 있습니다.',
+      en: 'This server is not linked to an AI Utility Hub account yet. A member with Manage Server can link it: run `/link` and put the API key in its key field. Keys are issued in the portal after signing up.',
+    },
+  },
+  linkOnlyInWorkspace: {
+    slack: { ko: '`/link`는 워크스페이스 채널에서만 쓸 수 있습니다.', en: '`/link` works only in a workspace channel.' },
+    discord: {
+      ko: '`/link`는 서버 채널에서만 쓸 수 있습니다 (DM에서는 안 됩니다).',
+      en: '`/link` works only in a server channel, not in a DM.',
+    },
+  },
+  linkForbidden: {
+    slack: { ko: '워크스페이스 관리자만 계정을 연결할 수 있습니다.', en: 'Only a workspace admin can link an account.' },
+    discord: { ko: '서버 관리 권한이 있는 멤버만 계정을 연결할 수 있습니다.', en: 'Only a member with Manage Server can link an account.' },
+  },
+  linkedText: {
+    slack: {
+      ko: '이제 이 워크스페이스의 명령은 {account} 계정의 할당량으로 실행됩니다. 키는 저장되지 않고 참조만 보관되며, 포털에서 키를 폐기하면 연결도 끊깁니다.',
+      en: 'Commands in this workspace now use the quota of {account}. The key itself is not stored, only a reference; revoking the key in the portal unlinks the workspace.',
+    },
+    discord: {
+      ko: '이제 이 서버의 명령은 {account} 계정의 할당량으로 실행됩니다. 키는 저장되지 않고 참조만 보관되며, 포털에서 키를 폐기하면 연결도 끊깁니다.',
+      en: 'Commands in this server now use the quota of {account}. The key itself is not stored, only a reference; revoking the key in the portal unlinks the server.',
+    },
+  },
+} satisfies Record<string, Record<BotPlatform, Text>>;
+
+/** The text of `entry` for the platform the message is on. */
+export function forPlatform(platform: BotPlatform, entry: Record<BotPlatform, Text>): Text {
+  return entry[platform];
+}
 
 /** Messages the bots write themselves (the core's errors come localized from AppError). */
 export const TEXTS = {
   processing: { ko: '처리 중…', en: 'Working on it…' },
-  notLinked: {
-    ko: '이 워크스페이스(서버)는 아직 AI Utility Hub 계정에 연결되지 않았습니다. 관리자가 `/link <API 키>`로 연결해 주세요. API 키는 포털에서 가입 후 발급받을 수 있습니다.',
-    en: 'This workspace (server) is not linked to an AI Utility Hub account yet. An admin can link it with `/link <API key>`; keys are issued in the portal after signing up.',
-  },
   notLinkedTitle: { ko: '계정 연결 필요', en: 'Link required' },
-  linkOnlyInWorkspace: {
-    ko: '`/link`는 워크스페이스(서버) 채널에서만 쓸 수 있습니다.',
-    en: '`/link` works only inside a workspace (server).',
-  },
-  linkForbidden: {
-    ko: '워크스페이스 관리자(Discord는 서버 관리 권한이 있는 멤버)만 계정을 연결할 수 있습니다.',
-    en: 'Only a workspace admin (on Discord, a member with Manage Server) can link an account.',
-  },
   linkBadKey: {
     ko: 'API 키가 올바르지 않거나 폐기되었습니다. 포털에서 키를 확인해 주세요.',
     en: 'The API key is invalid or revoked. Check it in the portal.',
   },
   linked: { ko: '연결되었습니다', en: 'Linked' },
-  linkedText: {
-    ko: '이제 이 워크스페이스의 명령은 {account} 계정의 할당량으로 실행됩니다. 키는 저장되지 않고 참조만 보관되며, 포털에서 키를 폐기하면 연결도 끊깁니다.',
-    en: 'Commands in this workspace now use the quota of {account}. The key itself is not stored, only a reference; revoking the key in the portal unlinks the workspace.',
-  },
   rateLimited: {
     ko: '명령을 너무 자주 보냈어요. {seconds}초 뒤에 다시 시도해 주세요.',
     en: 'Too many commands. Please try again in {seconds} s.',

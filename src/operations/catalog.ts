@@ -24,3 +24,9 @@ export function catalogEntry(id: ApiId): CatalogEntry {
 export function availabilityOf(id: ApiId, features: CatalogFeatures): CatalogAvailability {
   return catalogEntry(id).availability(features);
 }
+
+/** An API's name in words, for messages: `{ko: 'URL 단축', en: 'URL shortener'}`. */
+export function apiLabel(id: ApiId): { ko: string; en: string } {
+  const { name, nameEn } = catalogEntry(id);
+  return { ko: name, en: nameEn };
+}

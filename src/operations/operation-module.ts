@@ -8,6 +8,8 @@ import type { Operation } from '../platform/execute.js';
 export interface CatalogFeatures {
   llm: boolean;
   visionModel: boolean;
+  /** False when every tracking lookup would fail (the hosted tracker without credentials). */
+  tracker?: boolean;
 }
 
 export interface CatalogAvailability {
@@ -15,7 +17,7 @@ export interface CatalogAvailability {
   available: boolean;
   /** What answers the calls here: `llm`, `retrieval`, `rules+lists`, `tesseract`, `tracker`, `links`, joined with `+`. */
   engine: string;
-  /** Why not available, naming the variables to set (Korean and English). */
+  /** Why not available, in a customer's terms (Korean and English); the variables to set are operator detail (src/server-status.ts). */
   unavailable_reason?: string;
   unavailable_reason_en?: string;
 }
@@ -76,8 +78,8 @@ export function needsLlm(features: CatalogFeatures): CatalogAvailability {
     : {
         available: false,
         engine: 'llm',
-        unavailable_reason: 'AI 모델이 설정되지 않아 쓸 수 없습니다. 서버에 OPENAI_API_KEY나 OPENAI_BASE_URL을 설정하세요.',
-        unavailable_reason_en: 'No AI model is configured on this server: set OPENAI_API_KEY or OPENAI_BASE_URL.',
+        unavailable_reason: 'AI 모델이 연결되어 있지 않습니다',
+        unavailable_reason_en: 'no AI model is connected',
       };
 }
 

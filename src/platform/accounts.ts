@@ -17,7 +17,12 @@ export const MAX_SESSIONS_PER_ACCOUNT = 20;
 
 export const credentialsSchema = z.object({
   email: z.string().trim().toLowerCase().max(254, '이메일은 254자 이하여야 합니다.').pipe(z.email('올바른 이메일 주소가 아닙니다.')),
-  password: z.string().min(8, '비밀번호는 8자 이상이어야 합니다.').max(256, '비밀번호는 256자 이하여야 합니다.'),
+  password: z
+    .string()
+    .min(8, '비밀번호는 8자 이상이어야 합니다.')
+    .max(256, '비밀번호는 256자 이하여야 합니다.')
+    // Eight spaces are eight characters but no secret: the length counts what is not blank.
+    .refine((password) => password.replace(/\s/gu, '').length >= 8, '비밀번호는 공백을 빼고 8자 이상이어야 합니다.'),
 });
 
 /**

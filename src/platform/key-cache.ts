@@ -6,6 +6,8 @@ export interface CachedKey {
   accountId: number;
   email: string;
   keyId: number;
+  /** Epoch ms after which the key no longer works (an expiry or a rotation's grace period), if any. */
+  expiresAtMs?: number;
 }
 
 const CHANNEL = 'aih_api_keys';

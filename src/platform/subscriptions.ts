@@ -15,6 +15,8 @@ export interface UsageRow {
   subscribed: boolean;
   remaining: number | null;
   renews_at: string | null;
+  /** Calls per period of the subscription (null when not subscribed). */
+  monthly_quota: number | null;
 }
 
 /** Counters renew at the start of each calendar month in Asia/Seoul. */
@@ -44,23 +46,34 @@ export interface SubscriptionsOptions {
   /** Units a busy key takes ahead (see quota-hold-store.ts); none when absent. */
   leaseAhead?: { units: number; lowWater: number; idleMs: number };
   clock: Clock;
+  /** The APIs' names in words (`URL 단축`), for the 403 and 429 messages (the catalogue is the operations'). */
+  apiNames?: (api: ApiId) => ApiLabel;
+  /** Told of every answered call (and of one given back after it was settled): the daily usage. */
+  usage?: { count(accountId: number, api: ApiId, delta?: number): void };
 }
 
-/** 403: the account has no subscription to `api`. */
-export function subscriptionRequired(api: ApiId): AppError {
-  return new AppError('SUBSCRIPTION_REQUIRED', `'${api}' API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`).en(
-    `Subscribe to the '${api}' API first: POST /api/v1/subscriptions {"api":"${api}"}`,
-  );
+/** An API's name in words: `{ko: 'URL 단축', en: 'URL shortener'}`. */
+export interface ApiLabel {
+  ko: string;
+  en: string;
 }
 
-/** 429: this month's calls of `api` are used up until `renewsAt`. */
-export function quotaExceeded(api: ApiId, renewsAt: Date, retryAfterSeconds: number): AppError {
+/** 403: the account has no subscription to `api` (named in words; the id is what the request sends). */
+export function subscriptionRequired(api: ApiId, label: ApiLabel = { ko: api, en: api }): AppError {
+  return new AppError(
+    'SUBSCRIPTION_REQUIRED',
+    `${label.ko} API를 먼저 구독하세요. 구독 요청: POST /api/v1/subscriptions {"api":"${api}"}`,
+  ).en(`Subscribe to the ${label.en} API first: POST /api/v1/subscriptions {"api":"${api}"}`);
+}
+
+/** 429: this month's calls of `api` are used up until `renewsAt` (the API named in words). */
+export function quotaExceeded(api: ApiId, renewsAt: Date, retryAfterSeconds: number, label: ApiLabel = { ko: api, en: api }): AppError {
   return new AppError(
     'QUOTA_EXCEEDED',
-    `이번 달 '${api}' API 호출 한도를 모두 썼습니다. ${koreanDateTime(renewsAt)}(한국 시간)에 다시 채워집니다.`,
+    `이번 달 ${label.ko} 호출 한도를 모두 썼습니다. ${koreanDateTime(renewsAt)}(한국 시간)에 다시 채워집니다.`,
     { remaining: 0 },
     retryAfterSeconds,
-  ).en(`This month's calls of the '${api}' API are used up; they refill on ${koreaTimeEnglish(renewsAt)}.`);
+  ).en(`This month's calls of ${label.en} are used up; they refill on ${koreaTimeEnglish(renewsAt)}.`);
 }
 
 export function createSubscriptions(db: Database, options: SubscriptionsOptions): Subscriptions {
@@ -115,9 +128,9 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       const now = clock();
       return API_IDS.map((api) => {
         const row = rows.find((r) => r.api === api);
-        if (!row) return { api, subscribed: false, remaining: null, renews_at: null };
+        if (!row) return { api, subscribed: false, remaining: null, renews_at: null, monthly_quota: null };
         const { remaining, renewsAt } = current(row, now);
-        return { api, subscribed: true, remaining, renews_at: renewsAt.toISOString() };
+        return { api, subscribed: true, remaining, renews_at: renewsAt.toISOString(), monthly_quota: row.monthlyQuota };
       });
     },
 
@@ -132,11 +145,11 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       const taken = await holds.take({ accountId, api });
       if (taken.granted) return lease(accountId, api, taken);
       if (!taken.subscribed) {
-        throw subscriptionRequired(api);
+        throw subscriptionRequired(api, options.apiNames?.(api));
       }
       const renewsAt = taken.renewsAt!;
       const retryAfterSeconds = Math.max(1, Math.ceil((renewsAt.getTime() - clock().getTime()) / 1000));
-      throw quotaExceeded(api, renewsAt, retryAfterSeconds);
+      throw quotaExceeded(api, renewsAt, retryAfterSeconds, options.apiNames?.(api));
     },
 
     async startRecovery(intervalMs?: number): Promise<void> {
@@ -167,7 +180,7 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       async settle() {
         if (state !== 'held') return;
         state = 'settled';
-        if (await holds.settle(grant.holdId, { accountId, api })) return;
+        if (await holds.settle(grant.holdId, { accountId, api })) return void options.usage?.count(accountId, api);
         // The hold was given back meanwhile (this instance lost its database session and was
         // taken for dead): the call is not paid for, so it is not answered either.
         state = 'returned';
@@ -177,8 +190,10 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
         if (state === 'returned') return;
         const settled = state === 'settled';
         state = 'returned';
-        if (settled) await creditOne(accountId, api, grant.renewsAt);
-        else await holds.giveBack(grant.holdId);
+        if (settled) {
+          await creditOne(accountId, api, grant.renewsAt);
+          options.usage?.count(accountId, api, -1);
+        } else await holds.giveBack(grant.holdId);
         this.remaining = Math.min(this.remaining + 1, this.monthlyQuota);
       },
     };

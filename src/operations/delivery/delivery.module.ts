@@ -17,7 +17,15 @@ export const deliveryModule = defineOperation({
     requiresSubscription: true,
     description: '국내외 택배사 29곳의 배송 상태를 조회하고, 바뀌면 웹훅이나 채널로 알려 줍니다.',
     descriptionEn: 'Tracks parcels of 29 carriers and tells you of changes by webhook or chat channel.',
-    availability: (features) => withLlm('tracker', features),
+    availability: (features) =>
+      features.tracker === false
+        ? {
+            available: false,
+            engine: 'tracker',
+            unavailable_reason: '택배 조회 서비스에 접속할 권한이 없습니다',
+            unavailable_reason_en: 'the parcel-tracking service refuses this server',
+          }
+        : withLlm('tracker', features),
   },
   input: deliveryTrackSchema,
   output: deliveryOutputSchema,

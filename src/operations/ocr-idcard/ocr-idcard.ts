@@ -12,7 +12,7 @@ import { withAddressBand } from './reference-band.js';
 import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
 import { checkFields, combineReadings, needsSecondLook, parseDocument, type DocumentInfo, type ParsedDocument } from './parse.js';
 import { prepareImage, visionImage } from './preprocess.js';
-import { splitLines } from './text.js';
+import { joinSpacedSyllables, splitLines } from './text.js';
 import { mergeReadings, type VisionReader } from './vision.js';
 import type { z } from 'zod';
 import type { ocrIdcardOutputSchema } from './ocr-idcard.schema.js';
@@ -137,7 +137,8 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const masked = input.mask ? await maskedPagePng(image.png, read.lines, read.rotateRadians, coveredDigits(parsed.info)) : undefined;
   return {
     info: output.info,
-    raw_text: output.rawText,
+    // Parsed and masked as read; given back with letter-spaced words joined (`주 민 등 록 증` → `주민등록증`).
+    raw_text: joinSpacedSyllables(output.rawText),
     warnings: scored.warnings,
     confidence: scored.confidence,
     engine,

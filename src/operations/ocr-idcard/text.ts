@@ -17,6 +17,19 @@ export function splitLines(text: string): string[] {
     .filter((line) => line.length > 0);
 }
 
+/**
+ * The text as people write it: Tesseract reads letter-spaced Korean (titles and labels of ID
+ * documents: `주 민 등 록 증`, `성 명`) as one syllable per word. Two or more single-syllable
+ * words in a row are one word again (`주민등록증`, `성명`); words of two syllables or more, digits
+ * and Latin letters keep their spaces.
+ */
+export function joinSpacedSyllables(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/(?<![가-힣])[가-힣](?: [가-힣](?![가-힣]))+/g, (run) => run.replace(/ /g, '')))
+    .join('\n');
+}
+
 /** The line without any whitespace, for matching labels and titles. */
 export function compact(text: string): string {
   return text.replace(/\s+/g, '');
