@@ -23,7 +23,8 @@ afterAll(async () => {
   await app.close();
 });
 
-const ref = { platform: 'slack' as const, workspaceId: 'T0STORE', channelId: 'C0STORE' };
+/** A workspace of this run's own: a PostgreSQL test database may keep earlier runs' rows. */
+const ref = { platform: 'slack' as const, workspaceId: `T0STORE${Date.now().toString(36)}`, channelId: 'C0STORE' };
 const incident = (host: string) => ({
   ...ref,
   accountId: undefined,
@@ -43,8 +44,9 @@ describe('link guard storage', () => {
     await store.record([incident('young.example')]);
     now += 89 * DAY_MS; // the first is 91 days old, the second 89
     const removed = await app.runtime.housekeeping.run();
-    expect(removed.guardIncidents).toBe(1);
-    expect((await store.recentIn('slack', 'T0STORE', 10)).map((row) => row.host)).toEqual(['young.example']);
+    // At least the old one (on a PostgreSQL database other test files share, their incidents are as old to this clock).
+    expect(removed.guardIncidents).toBeGreaterThanOrEqual(1);
+    expect((await store.recentIn('slack', ref.workspaceId, 10)).map((row) => row.host)).toEqual(['young.example']);
   });
 
   it('gives the quota notice to exactly one of many at once, and again after it is re-armed', async () => {

@@ -86,7 +86,7 @@ export function shortLinkPageRoutes(runtime: Runtime): Route[] {
       params: codeParams,
       query: z.object({
         format: z.enum(['svg', 'png']).optional().describe('이미지 형식 (기본 svg)'),
-        size: z.number().int().min(QR_MIN_SIZE).max(QR_MAX_SIZE).optional().describe(`한 변의 픽셀 수 (기본 ${QR_DEFAULT_SIZE})`),
+        size: z.coerce.number().int().min(QR_MIN_SIZE).max(QR_MAX_SIZE).optional().describe(`한 변의 픽셀 수 (기본 ${QR_DEFAULT_SIZE})`),
       }),
       answers: { 200: { description: 'QR 코드 이미지 (image/svg+xml 또는 image/png)', media: 'image' } },
       errors: [shortLinkNotFound()],

@@ -175,7 +175,9 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
       renewsAt: grant.renewsAt,
       holdId: grant.holdId,
       settledWithResult() {
-        if (state === 'held') state = 'settled';
+        if (state !== 'held') return;
+        state = 'settled';
+        options.usage?.count(accountId, api);
       },
       async settle() {
         if (state !== 'held') return;
