@@ -12,7 +12,7 @@ import type { Config } from '../src/config.js';
 import { AppError, errorBody } from '../src/errors.js';
 import type { Runtime } from '../src/runtime.js';
 import { createDoors, type AppOptions } from './app.js';
-import { sendRedirect } from './routes/redirect.js';
+import { sendRedirect, type RedirectTarget } from './routes/redirect.js';
 
 /**
  * The HTTP server: express for everything, except the two hottest paths, answered straight
@@ -36,7 +36,13 @@ export function createRequestListener(runtime: Runtime, options: AppOptions = {}
 function cachedRedirect(runtime: Runtime): (req: IncomingMessage, res: ServerResponse) => boolean {
   const basePath = new URL(runtime.config.SHORT_URL_BASE).pathname.replace(/\/+$/, '');
   const prefix = `${basePath}/`;
-  const { redirects } = runtime;
+  const { redirects, clock } = runtime;
+  /**
+   * A link without limits, or with an expiry still ahead, goes from here (a clock compare); a
+   * click limit takes a statement, and an expired link's 410 page is express's.
+   */
+  const freeToGo = (target: RedirectTarget) =>
+    !target.limited || (target.maxClicks === undefined && target.expiresAt !== undefined && clock().getTime() < target.expiresAt);
   return (req, res) => {
     const url = req.url ?? '';
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(prefix)) return false;
@@ -44,7 +50,7 @@ function cachedRedirect(runtime: Runtime): (req: IncomingMessage, res: ServerRes
     const code = url.slice(prefix.length, end === -1 ? undefined : end).replace(/\/$/, '');
     if (code.length !== 5) return false;
     const target = redirects.peek(code);
-    if (!target || target.limited || redirects.warning(target)) return false;
+    if (!target || !freeToGo(target) || redirects.warning(target)) return false;
     sendRedirect(req, res, redirects, target);
     return true;
   };

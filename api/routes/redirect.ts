@@ -16,7 +16,7 @@ const NOT_FOUND_PAGE = `<!doctype html>
 </head><body><h1>링크를 찾을 수 없습니다</h1>
 <p>요청한 단축 URL이 없거나 잘못 입력되었습니다. 주소를 다시 확인해 주세요.</p></body></html>`;
 
-type RedirectTarget = Target;
+export type RedirectTarget = Target;
 
 /** 410 of an expired or used-up link (issue 36): the original target is not revealed. */
 export function linkGone(reason: 'expired' | 'used_up'): AppError {
