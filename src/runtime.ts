@@ -370,7 +370,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     linkRescan,
     shortenBulk: createBulkShortenOperation({
       links,
-      limited: shortLinks,
       redirects,
       urlChecker: options.urlChecker ?? urlDetection.engine,
       shortUrlBase: config.SHORT_URL_BASE,

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { loadConfig } from '../src/config.js';
-import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
 import { findCommand } from '../bots/commands/registry.js';
 import { parseSlackText } from '../bots/slack/parse-text.js';
 import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
+import { slashCommands } from './helpers/slack-commands.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 
 /** Issue 38 through the real Slack door: `/track <번호>` alone, a correction the workspace remembers, `/track digest on`. */
@@ -36,31 +37,7 @@ afterAll(async () => {
   await tracker?.close();
 });
 
-async function slash(command: string, text: string, channel: string, user = 'UASKER') {
-  const responseUrl = slack.responseUrl();
-  const body = new URLSearchParams({
-    team_id: TEAM,
-    channel_id: channel,
-    user_id: user,
-    command,
-    text,
-    response_url: responseUrl,
-    trigger_id: `t-${++counter}`,
-    api_app_id: 'A1',
-  }).toString();
-  const timestamp = Math.floor(Date.now() / 1000);
-  const ack = await fetch(`${app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': slackSignature(SECRET, timestamp, body),
-    },
-    body,
-  });
-  expect(ack.status).toBe(200);
-  return { response: () => slack.waitFor(() => slack.responses(responseUrl)[0]?.body) };
-}
+const slash = slashCommands({ appUrl: () => app.url, slack: () => slack, secret: SECRET, team: TEAM });
 
 const textOf = (message: any) => JSON.stringify(message?.blocks ?? []) + (message?.text ?? '');
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannelNotifier } from '../bots/notifier.js';
 import { loadConfig } from '../src/config.js';
 import type { UrlSafetyChecker } from '../src/operations/url-detect/checker.js';
-import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { slashCommands } from './helpers/slack-commands.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 
 /**
@@ -23,7 +24,6 @@ const checker: UrlSafetyChecker = {
 let slack: FakeSlack;
 let app: TestApp;
 let owner: TestUser;
-let counter = 0;
 
 beforeAll(async () => {
   slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
@@ -41,31 +41,7 @@ afterAll(async () => {
   await slack?.close();
 });
 
-async function slash(command: string, text: string, channel: string, user = 'UASKER') {
-  const responseUrl = slack.responseUrl();
-  const body = new URLSearchParams({
-    team_id: TEAM,
-    channel_id: channel,
-    user_id: user,
-    command,
-    text,
-    response_url: responseUrl,
-    trigger_id: `t-${++counter}`,
-    api_app_id: 'A1',
-  }).toString();
-  const timestamp = Math.floor(Date.now() / 1000);
-  const ack = await fetch(`${app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': slackSignature(SECRET, timestamp, body),
-    },
-    body,
-  });
-  expect(ack.status).toBe(200);
-  return { response: () => slack.waitFor(() => slack.responses(responseUrl)[0]?.body) };
-}
+const slash = slashCommands({ appUrl: () => app.url, slack: () => slack, secret: SECRET, team: TEAM });
 
 const textOf = (message: any) => JSON.stringify(message?.blocks ?? []) + (message?.text ?? '');
 

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { AppError, errorBody } from '../../errors.js';
 import type { Operation } from '../../platform/execute.js';
 import { parseInput } from '../../validation.js';
-import { CodeSpaceExhaustedError } from './links.js';
-import type { ShortLinkStore } from './short-link-store.js';
+import { CodeSpaceExhaustedError, type LinkStore } from './links.js';
 import { linkOptionsShape, shortenSchema } from './shorten.schema.js';
 import { checkSafety, limitsOf, makeLink, refuseListed, shortUrl, targetOf, type ShortenDeps, type ShortenOutput } from './shorten.js';
 import { targetOfLink } from './redirects.js';
@@ -67,7 +66,7 @@ type ItemResult = BulkShortenOutput['results'][number];
  * checked, and a caller without that subscription gets one 403 for the whole request.
  */
 export function createBulkShortenOperation(
-  deps: ShortenDeps & { limited: Pick<ShortLinkStore, 'findUnlimited'> },
+  deps: ShortenDeps & { links: Pick<LinkStore, 'findShared'> },
 ): Operation<typeof bulkShortenSchema, BulkShortenOutput> {
   return {
     api: 'url-shortener',
@@ -90,7 +89,7 @@ export function createBulkShortenOperation(
           const limits = limitsOf(deps, item);
           await refuseListed(deps, ctx, url, false);
           const safetyCheck = item.check_harmful ? await checkSafety(deps, ctx, url) : undefined;
-          const existing = limits ? undefined : await deps.limited.findUnlimited(ctx.account.id, url);
+          const existing = limits ? undefined : await deps.links.findShared(ctx.account.id, url);
           if (existing) {
             results.push(success(deps, existing, false, safetyCheck));
             continue;

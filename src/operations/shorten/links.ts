@@ -188,6 +188,9 @@ export function createLinkStore(db: Database, options: LinkStoreOptions = {}) {
       throw new CodeSpaceExhaustedError(`no free short code after ${maxAttempts} attempts`);
     },
 
+    /** The account's shared (everyday) link for a normalized URL, if there is one (bulk answers it without a charge). */
+    findShared: (accountId: number, url: string) => findByAccountUrl(accountId, sha256(url)),
+
     async findByCode(code: string): Promise<ShortLink | undefined> {
       const [row] = await db.select().from(shortLinks).where(eq(shortLinks.code, code));
       return row;

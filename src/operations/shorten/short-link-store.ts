@@ -2,7 +2,6 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { rawRows } from '../../../db/rows.js';
 import { shortLinks } from '../../../db/schema.js';
-import { sha256 } from '../../platform/secrets.js';
 import type { ShortLink } from './links.js';
 
 /** Where a link was made from a chat: the channel told when its target turns harmful. */
@@ -54,22 +53,6 @@ export function createShortLinkStore(db: Database) {
     /** Everything the preview page shows of a link. */
     async findPreview(code: string) {
       const [row] = await db.select().from(shortLinks).where(eq(shortLinks.code, code));
-      return row;
-    },
-
-    /** The account's everyday link for a URL, if there is one (bulk answers it without a charge). */
-    async findUnlimited(accountId: number, url: string): Promise<ShortLink | undefined> {
-      const [row] = await db
-        .select()
-        .from(shortLinks)
-        .where(
-          and(
-            eq(shortLinks.accountId, accountId),
-            eq(shortLinks.urlHash, sha256(url)),
-            isNull(shortLinks.expiresAt),
-            isNull(shortLinks.maxClicks),
-          ),
-        );
       return row;
     },
 
