@@ -170,14 +170,15 @@ describe('index {entries}: bulk loading, one charge per entry, one gate turn', (
 });
 
 describe('index {url}: public pages only, every hop checked', () => {
-  it('stores the main text of an HTML page with its title and URL as the source', async () => {
+  it('stores the main text of an HTML page with its title and URL (without its query) as the source', async () => {
     pages.routes.set('/notice', {
       body:
         '<html><head><title>사내 공지</title></head><body><nav>홈 | 공지 | 메뉴</nav><article><h1>보안 교육</h1>' +
         '<p>전 직원 보안 교육은 12월 3일 오후 2시에 대강당에서 열립니다. 불참자는 온라인으로 다시 듣습니다.</p>'.repeat(3) +
         '</article><footer>저작권 표시</footer></body></html>',
     });
-    pages.routes.set('/moved', { status: 301, location: '/notice' });
+    // The page's query (it may carry a token) is not kept with the source.
+    pages.routes.set('/moved', { status: 301, location: '/notice?session=s3cr3t' });
     const res = await app.post(PATH, { action: 'index', url: pages.url('/moved') }, user.apiKey);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.source).toBe('사내 공지');

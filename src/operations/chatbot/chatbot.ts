@@ -136,11 +136,12 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
     }
     const page = await deps.fetchPage(entry.url!, ctx.signal);
     const document = await deps.documents.readPage(page.kind, page.body, ctx.signal);
+    const pageUrl = withoutQuery(page.url);
     return {
       ...base,
       content: document.text,
-      source: entry.source ?? (document.title || page.url),
-      sourceUrl: entry.source_url ?? page.url,
+      source: entry.source ?? (document.title || pageUrl),
+      sourceUrl: entry.source_url ?? pageUrl,
     };
   }
 
@@ -232,4 +233,13 @@ function dedupeByEntry(chunks: RetrievedChunk[]): RetrievedChunk[] {
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
+}
+
+/**
+ * A fetched page's address as its stored source: query and fragment left out, as everywhere the
+ * service keeps a URL it was given (they may carry tokens); a caller wanting them sends `source_url`.
+ */
+function withoutQuery(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }
