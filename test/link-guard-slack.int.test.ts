@@ -220,7 +220,10 @@ describe.skipIf(!present)('link guard on Slack', () => {
     const message = exportedMessage(h, 'http://kbstar-login.xyz/verify', 'C0ENGLISH');
     await sendEvent(h, message);
     expect(await outcomeOf(h, message.ts)).toBe('warned');
-    expect(JSON.stringify(posts(h, 'C0ENGLISH')[0]?.body)).toContain('harmful link');
+    const warning = JSON.stringify(posts(h, 'C0ENGLISH')[0]?.body);
+    expect(warning).toContain('harmful link');
+    // The detector's reasons are Korean: what the category means comes first, in English.
+    expect(warning).toMatch(/this link (poses as|serves|advertises|leads to|was judged)/);
   });
 
   it('shows the log ephemerally and stops warning about an allowed host in the workspace', async () => {

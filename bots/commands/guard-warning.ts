@@ -18,6 +18,25 @@ const HOW: Text = {
   en: 'Do not open the link or type personal data or codes into it. If this is a false alarm, a channel manager can use `/guard allow <host>`.',
 };
 
+/**
+ * What the detector saw. Its reasons are written in Korean (they name Korean brands, lists and
+ * words): an English channel reads what the category means, the detector's words after it.
+ */
+const CATEGORY_MEANING: Record<string, string> = {
+  phishing: 'poses as a trusted company or office to take logins, card numbers or payments (typical of smishing)',
+  malware: 'serves or leads to a harmful app or file',
+  spam: 'advertises loans, investments or prizes in the way spam messages do',
+  gambling: 'leads to an illegal gambling site',
+  adult: 'leads to adult content',
+};
+
+function why(locale: Locale, finding: Finding): string {
+  const reason = defang(finding.reason || '-');
+  if (locale !== 'en') return reason;
+  const meaning = CATEGORY_MEANING[finding.category] ?? 'was judged harmful';
+  return `this link ${meaning}. Detector's note (Korean): ${reason}`;
+}
+
 /** The warning a guarded channel sees under a message with harmful links (no link, no mention). */
 export function guardWarning(
   channel: Pick<GuardedChannel, 'locale'>,
@@ -28,7 +47,7 @@ export function guardWarning(
   const t = (text: Text) => translateText(locale, text);
   const fields = findings.slice(0, 10).map((finding) => ({
     name: `⚠️ ${defang(finding.host)}${finding.finalHost ? ` → ${defang(finding.finalHost)}` : ''}`,
-    value: `${categoryName(t, finding.category)} · ${defang(finding.reason || '-')}`,
+    value: `${categoryName(t, finding.category)} · ${why(locale, finding)}`,
   }));
   const notes = [t(HOW)];
   if (hidden === 'hidden') notes.unshift(t({ ko: '원래 메시지는 숨겼습니다.', en: 'The original message was removed.' }));
