@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { dateBand, readDateBand } from '../src/operations/ocr-idcard/date-band.js';
 import { nameBand } from '../src/operations/ocr-idcard/name-band.js';
-import { referenceBand } from '../src/operations/ocr-idcard/reference-band.js';
+import { referenceBand, withAddressBand } from '../src/operations/ocr-idcard/reference-band.js';
 import { linesFromWords, type PlacedWord } from '../src/providers/ocr/read-page.js';
 import type { OcrEngine } from '../src/providers/ocr/tesseract-pool.js';
 
@@ -142,6 +142,28 @@ describe('the reference band under a card address', () => {
       line('2020. 1. 18.', 100, 400, 200),
     ];
     expect(referenceBand(lines, 1400, 900)).toEqual({ left: 80, top: 294, width: 560, height: 105 });
+  });
+
+  it('reads the reference again enlarged when the band as it stands reads split or in specks, junk after it dropped', async () => {
+    const reads: Array<[string, number]> = [
+      ['(송도동', 30],
+      ['( 송 도 동) 、」 0000', 62],
+    ];
+    const scales: number[] = [];
+    const engine = {
+      recognize: async (png: Buffer) => {
+        scales.push((await sharp(png).metadata()).width ?? 0);
+        const [text, confidence] = reads.shift() ?? ['', 0];
+        return { text, rotateRadians: 0, lines: [{ text, confidence, box: { left: 0, top: 0, width: 100, height: 20 } }] };
+      },
+    } as unknown as OcrEngine;
+    const page = await sharp({ create: { width: 1400, height: 900, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
+    const lines = [line('인 천 광역시 연수구 해 돋 이 로 207', 100, 260, 500), line('갱신기간 2031.01.01~2031.12.31', 100, 400, 450)];
+    expect(await withAddressBand(engine, page, lines, '인천광역시 연수구 해돋이로 207')).toBe('인천광역시 연수구 해돋이로 207 (송도동)');
+    // The second read is of the band enlarged by half.
+    expect(scales[1]! - 20).toBeCloseTo((scales[0]! - 20) * 1.5, -1);
   });
 
   it('is none when the next line follows at once', () => {

@@ -85,6 +85,10 @@ describe('Korean text clean-up', () => {
     expect(cleanAddress(['광 주 광역시 마포구 번 영 로 34', '( 대 치 통 }'])).toBe('광주광역시 마포구 번영로 34 (대치동)');
     // 동 of the unit read as 농 between its two numbers
     expect(cleanAddress(['서 울 특 별시 수성구 올 림 픽 로 204. 111 농 2104 호'])).toBe('서울특별시 수성구 올림픽로 204, 111동 2104호');
+    // the comma before a unit on the second line read as a dot
+    expect(cleanAddress(['부산광역시 부산진구 중앙대로 78.', '、 .1901 호 (전포동)'])).toBe(
+      '부산광역시 부산진구 중앙대로 78, 1901호 (전포동)',
+    );
     // a speck glued to the 시·도 is dropped; a road named like a 시·도 (세종대로) is not a start
     expect(cleanAddress(['세 경기도 창원시 세 종 대 로 97 (둔산동)'])).toBe('경기도 창원시 세종대로 97 (둔산동)');
     expect(cleanAddress(['서울 종로구 세종대로 209', '( 세 종 로 )'])).toBe('서울 종로구 세종대로 209 (세종로)');

@@ -167,7 +167,8 @@ function unitParts(detail: string): string[] {
       // 층 is often read 증 or 충 (a stroke more or less): after a number in an address it can only be 층.
       .replace(/(\d)\s*[증충](?![가-힣])/g, '$1층')
       .replace(/(\d)\s+(동|층|호)(?![가-힣])/g, '$1$2')
-      .split(/[\s,()（）]+/)
+      // A comma before a unit is often read as a dot (".1901호"): a dot never stands inside a unit.
+      .split(/[\s,.()（）]+/)
       .filter((token) => UNIT_PART.test(token))
   );
 }

@@ -8,7 +8,14 @@ import { compact, respaceHangul, trimJunk } from './text.js';
 /** A road-name address as cleaned, with nothing after its building number or unit. */
 const ROAD_WITHOUT_REFERENCE = /[가-힣\d](?:로|길)\s*\d+(?:-\d+)?(?:,\s*(?:\d+동\s*)?\d+호)?$/;
 /** The reference item (참고항목): the 법정동 or the building, in parentheses. */
-const REFERENCE = /^[(（]?([가-힣][가-힣\d]{0,9}(?:동|\d가|리|읍|면|로|길|아파트|빌딩|타운))[)）]?$/;
+const REFERENCE = /^[(（]?([가-힣][가-힣\d]{0,9}(?:동|\d가|리|읍|면|로|길|아파트|빌딩|타운))(?:[)）][^가-힣]*|[)）]?)$/;
+
+/**
+ * Scales the band is read at, in turn, until one reads a reference: the reference line is
+ * printed small, and read as it stands it often comes back split or half specks ("(송도동" /
+ * "동)") where enlarged it reads whole. Measured on the independent generator's tune part.
+ */
+const SCALES = [1, 1.5, 2];
 
 /** Specks of guilloche read as a word come with a low confidence; a printed reference did not. */
 const MIN_CONFIDENCE = 60;
@@ -68,13 +75,15 @@ export async function withAddressBand(
   const size = pngSize(png);
   const band = referenceBand(lines, size.width, size.height, road);
   if (!band) return address;
-  const read = await readBand(engine, await cropPng(png, band), signal);
-  for (const line of read.lines) {
-    if (line.confidence < MIN_CONFIDENCE) continue;
-    const text = compact(respaceHangul(trimJunk(line.text)));
-    const match = REFERENCE.exec(text);
-    if (road && match) return `${address} (${match[1]})`;
-    if (!road && /[가-힣]{2}/.test(text)) return cleanAddress([address, trimJunk(line.text)]);
+  for (const scale of SCALES) {
+    const read = await readBand(engine, await cropPng(png, band, scale), signal);
+    for (const line of read.lines) {
+      if (line.confidence < MIN_CONFIDENCE) continue;
+      const text = compact(respaceHangul(trimJunk(line.text)));
+      const match = REFERENCE.exec(text);
+      if (road && match) return `${address} (${match[1]})`;
+      if (!road && /[가-힣]{2}/.test(text)) return cleanAddress([address, trimJunk(line.text)]);
+    }
   }
   return address;
 }
