@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MAX_IMAGE_PIXELS } from '../ocr/image-limits.js';
+import { PDFJS_MODULES } from '../pdfjs-modules.js';
 
 /**
  * Reading an uploaded document (PDF, DOCX, HTML, Markdown) happens in a worker thread with a
@@ -13,12 +13,8 @@ import { MAX_IMAGE_PIXELS } from '../ocr/image-limits.js';
  */
 
 const require = createRequire(import.meta.url);
-const PDFJS_DIR = dirname(require.resolve('pdfjs-dist/package.json'));
 const MODULES = {
-  pdfjs: pathToFileURL(join(PDFJS_DIR, 'legacy/build/pdf.mjs')).href,
-  canvas: pathToFileURL(require.resolve('@napi-rs/canvas')).href,
-  cMapUrl: `${join(PDFJS_DIR, 'cmaps')}/`,
-  standardFontDataUrl: `${join(PDFJS_DIR, 'standard_fonts')}/`,
+  ...PDFJS_MODULES,
   mammoth: pathToFileURL(require.resolve('mammoth')).href,
   linkedom: pathToFileURL(require.resolve('linkedom')).href,
   readability: pathToFileURL(require.resolve('@mozilla/readability')).href,

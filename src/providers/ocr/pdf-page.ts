@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
+import { PDFJS_MODULES } from '../pdfjs-modules.js';
 import { MAX_IMAGE_PIXELS } from './image-limits.js';
 
 /** Longest side of the rendered page: an A4 certificate at ~170 dpi, plenty for its 10-pt text. */
@@ -18,16 +16,7 @@ const MAX_WAITING = 8;
 /** The worker's JavaScript heap; decoded pixels live outside it and are bounded by the image limit. */
 const WORKER_HEAP_MB = 256;
 
-const require = createRequire(import.meta.url);
-const PDFJS_DIR = dirname(require.resolve('pdfjs-dist/package.json'));
-const MODULES = {
-  pdfjs: pathToFileURL(join(PDFJS_DIR, 'legacy/build/pdf.mjs')).href,
-  canvas: pathToFileURL(require.resolve('@napi-rs/canvas')).href,
-  // Korean PDFs (홈택스's among them) use CID fonts that need Adobe's CMaps; standard fonts
-  // that are not embedded come from pdf.js's own files. Both are read from disk, never fetched.
-  cMapUrl: `${join(PDFJS_DIR, 'cmaps')}/`,
-  standardFontDataUrl: `${join(PDFJS_DIR, 'standard_fonts')}/`,
-};
+const MODULES = PDFJS_MODULES;
 
 /**
  * Runs in a worker thread, so a hostile or huge PDF neither blocks the event loop nor
