@@ -139,8 +139,9 @@ describe.skipIf(!hasChromium)(`issue 35 portal in Chromium (${CHROMIUM})`, () =>
     const operator = await open(view);
     await signIn(operator, (await app.post('/api/v1/auth/login', { email: OPERATOR, password: 'operator password' })).body);
     await operator.locator('#operator').waitFor({ state: 'visible' });
+    // The section shows before its facts arrive: wait for them rather than read an empty list.
+    await expect.poll(() => operator.locator('#operator-status').textContent()).toContain('OPENAI_API_KEY');
     const facts = (await operator.locator('#operator-status').textContent()) ?? '';
-    expect(facts).toContain('OPENAI_API_KEY');
     expect(facts).toContain('DELIVERY_TRACKER_CLIENT_ID');
     expect(await operator.getByRole('heading', { name: words.operator }).isVisible()).toBe(true);
     await shot(operator, 'operator', view);
@@ -182,6 +183,7 @@ describe.skipIf(!hasChromium)(`issue 35 portal in Chromium (${CHROMIUM})`, () =>
       expect(height).toBeGreaterThan(0);
 
       // The last refused call of the key: status, code, time, never the body.
+      await expect.poll(() => page.locator('#key-errors').textContent()).toContain('INVALID_REQUEST');
       const errors = (await page.locator('#key-errors').textContent()) ?? '';
       expect(errors).toContain('400');
       expect(errors).toContain('INVALID_REQUEST');
@@ -221,6 +223,7 @@ describe.skipIf(!hasChromium)(`issue 35 portal in Chromium (${CHROMIUM})`, () =>
     await app.post('/api/v1/auth/register', { email, password: 'portal password' });
     const login = await app.post('/api/v1/auth/login', { email, password: 'portal password' });
     await signIn(page, login.body);
+    await expect.poll(() => page.locator('#no-keys').textContent()).toContain(words.noKeys);
     const hint = (await page.locator('#no-keys').textContent()) ?? '';
     expect(hint).toContain(words.noKeys);
     expect(hint).toContain(words.create);
