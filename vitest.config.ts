@@ -9,12 +9,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOW_FILES = [
   'server.e2e.test.ts',
-  'ocr-idcard.e2e.test.ts',
   'quota-crash.e2e.test.ts',
+  'portal-first-hour.e2e.test.ts',
+  'ocr-idcard.e2e.test.ts',
   'portal.e2e.test.ts',
-  'url-lists.e2e.test.ts',
   'url-accuracy.int.test.ts',
+  'ocr-mask-image.e2e.test.ts',
+  'url-lists.e2e.test.ts',
   'data-dir-lock.e2e.test.ts',
+  'bots-slack.int.test.ts',
+  'link-guard-slack.int.test.ts',
   'watch.e2e.test.ts',
   'watch-cron.test.ts',
   // The longest unit files, so that a `test:unit` run ends with both workers busy.
