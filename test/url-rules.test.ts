@@ -179,6 +179,25 @@ describe('structure rules', () => {
     expect(verdict('http://localhost:3000/')).toMatchObject({ isMalicious: true, category: 'malware' });
   });
 
+  it('tell internal addresses from public ones in every way an address is written', () => {
+    const internal = '사설 네트워크 또는 내부 주소';
+    for (const url of [
+      'http://100.64.1.2/',
+      'http://172.20.0.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://[fd12:3456::1]/',
+      'http://[fe80::1]/',
+      'http://[::ffff:192.168.0.1]/',
+      'http://[::ffff:a9fe:a9fe]/',
+    ])
+      expect(reasons(url), url).toContain(internal);
+    for (const url of ['http://172.32.0.1/', 'http://[2001:4860:4860::8888]/', 'http://[::ffff:808:808]/', 'http://8.8.8.8/']) {
+      expect(reasons(url), url).toContain('IP 주소');
+      expect(reasons(url), url).not.toContain(internal);
+    }
+  });
+
   it('flag APK and executable downloads, which name the category even under a brand', () => {
     expect(reasons('https://x.example/app.apk')).toContain('APK');
     expect(reasons('https://x.example/a/setup.exe')).toContain('실행 파일(exe)');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startWatchCron } from '../src/jobs/watch-cron.js';
+import { cronScheduler, startWatchCron } from '../src/jobs/watch-cron.js';
 import type { CycleReport, WatchPoller } from '../src/jobs/watch-poller.js';
 import { createLogger } from '../src/logger.js';
 
@@ -61,5 +61,30 @@ describe('the watch cron job', () => {
 
   it('refuses an invalid WATCH_CRON', () => {
     expect(() => startWatchCron({} as WatchPoller, 'every ten minutes', createLogger('silent'))).toThrow(/WATCH_CRON/);
+  });
+});
+
+describe('the scheduler of the other in-process jobs (feed refresh, rescans)', () => {
+  it('tells the time between two runs of an expression', () => {
+    expect(cronScheduler.periodMs('0 */6 * * *')).toBe(6 * 3600_000);
+    expect(cronScheduler.periodMs('*/15 * * * *')).toBe(15 * 60_000);
+    expect(cronScheduler.periodMs('30 4 * * *')).toBe(24 * 3600_000);
+  });
+
+  it('runs a job on its schedule and stops it', async () => {
+    let runs = 0;
+    let ran = () => {};
+    const firstRun = new Promise<void>((resolve) => (ran = resolve));
+    const task = cronScheduler.schedule(
+      '* * * * * *',
+      async () => {
+        runs++;
+        ran();
+      },
+      'Asia/Seoul',
+    );
+    await firstRun;
+    await task.stop();
+    expect(runs).toBeGreaterThanOrEqual(1);
   });
 });
