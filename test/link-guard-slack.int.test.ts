@@ -226,6 +226,22 @@ describe.skipIf(!present)('link guard on Slack', () => {
     expect(warning).toMatch(/this link (poses as|serves|advertises|leads to|was judged)/);
   });
 
+  it('turns off for the channel asked, at once, and says so when it was not on', async () => {
+    const channel = 'C0TURNOFF';
+    h.slack.setChannel(channel, { creator: 'UCREATOR' });
+    await slash(h, 'on', { user: 'UADMIN', channel });
+    expect(await slash(h, 'off', { user: 'UMEMBER', channel })).toContain('채널 관리자만');
+    expect(await slash(h, 'off', { user: 'UADMIN', channel })).toContain('링크 가드를 껐습니다');
+    const message = exportedMessage(h, 'http://kbstar-login.xyz/after-off', channel);
+    await sendEvent(h, message);
+    expect(await outcomeOf(h, message.ts)).toBe('not_guarded');
+    expect(posts(h, channel)).toHaveLength(0);
+    expect(await slash(h, 'off', { user: 'UADMIN', channel })).toContain('링크 가드가 꺼져 있습니다');
+    expect(await slash(h, 'status', { channel })).toContain('꺼짐');
+    // The channel beside it stays guarded.
+    expect(await slash(h, 'status')).toContain('켜짐');
+  });
+
   it('shows the log ephemerally and stops warning about an allowed host in the workspace', async () => {
     const log = await slash(h, 'log', { user: 'UADMIN' });
     expect(log).toContain('kbstar-login[.]xyz');

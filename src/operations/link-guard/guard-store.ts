@@ -101,15 +101,6 @@ export function createGuardStore(db: Database, clock: Clock) {
       return rows.length > 0;
     },
 
-    /** Guarded channels of a workspace (for `/guard status`). */
-    async channelsOf(platform: BotPlatform, workspaceId: string): Promise<number> {
-      const [row] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(linkGuardChannels)
-        .where(and(eq(linkGuardChannels.platform, platform), eq(linkGuardChannels.workspaceId, workspaceId)));
-      return row?.n ?? 0;
-    },
-
     /**
      * Claims the channel's one quota notice: true only for the first caller since the guard was
      * turned on or the quota last worked (a single statement, so two instances cannot both post it).
