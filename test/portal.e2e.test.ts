@@ -117,7 +117,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     await page.getByRole('button', { name: '통계 보기' }).click();
     await page.locator('#links-state').waitFor();
     expect(await page.locator('#links-state').textContent()).toContain('사용 중');
-    expect(await page.locator('#links-stats').textContent()).toContain('Windows');
+    await expect.poll(() => page.locator('#links-stats').textContent()).toContain('Windows');
     expect(await page.locator('#links-stats meter').count()).toBeGreaterThan(4);
     const qr = page.locator('#links-stats img');
     await expect
