@@ -4,7 +4,7 @@ import type { OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
 import { readByLines } from '../../providers/ocr/read-lines.js';
 import type { TextLineDetector } from '../../providers/ocr/text-lines.js';
-import { fieldConfidence } from './confidence.js';
+import { fieldConfidence, type FieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
 import { maskedPagePng } from './mask-image.js';
@@ -126,11 +126,12 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   if (!bandsFirst && inTime()) await unlessTimedOut(rereadBands);
   if (deps.textLines?.use === 'fallback' && inTime())
     await unlessTimedOut(async () => {
-      const unsure = parsed ? fieldConfidence(parsed.info, lines, parsed.warnings).warnings : [];
-      if (parsed && unsure.length === 0) return;
+      const first = parsed ? fieldConfidence(parsed.info, lines, parsed.warnings) : undefined;
+      if (first && first.warnings.length === 0) return;
       const again = await byLines();
       const other = parseDocument(splitLines(again.text).join('\n'));
-      const combined = fillUnsure(parsed, other, new Set(unsure.map((warning) => warning.field)));
+      const second = other ? fieldConfidence(other.info, again.lines, other.warnings) : undefined;
+      const combined = fillUnsure(parsed && first ? { ...parsed, ...first } : undefined, other && second ? { ...other, ...second } : undefined);
       if (combined !== parsed) [rawText, lines] = [parsed ? rawText : again.text, parsed ? [...lines, ...again.lines] : again.lines];
       parsed = combined;
     });
@@ -204,23 +205,23 @@ async function rereadCardBands(
   return { parsed: changed ? { info: better, warnings: checkFields(better) } : parsed, lines: date ? [date.line] : [] };
 }
 
+type Scored = ParsedDocument & { confidence: FieldConfidence };
+
 /**
- * The line-by-line reading fills what the reader left missing, failing its check or unsure:
- * a missing or failing field as combineReadings does; an unsure one when the other reading
- * has it and it passes its checks.
+ * The line-by-line reading fills what the reader left missing or failing its check (as
+ * combineReadings does), and replaces a field the reader was unsure of when it read that field
+ * without a warning and with a higher confidence.
  */
-function fillUnsure(
-  first: ParsedDocument | undefined,
-  second: ParsedDocument | undefined,
-  unsure: Set<keyof DocumentInfo>,
-): ParsedDocument | undefined {
+function fillUnsure(first: Scored | undefined, second: Scored | undefined): ParsedDocument | undefined {
   const combined = combineReadings(first, second);
   if (!first || !second || !combined || first.info.type !== second.info.type) return combined;
-  const failing = new Set(second.warnings.map((warning) => warning.field));
+  const flagged = (scored: Scored) => new Set(scored.warnings.map((warning) => warning.field));
+  const [unsure, failing] = [flagged(first), flagged(second)];
   const info = { ...combined.info };
   for (const field of unsure) {
     const theirs = second.info[field];
-    if (field !== 'type' && theirs && !failing.has(field)) (info as unknown as Record<string, string>)[field] = theirs;
+    if (field === 'type' || !theirs || failing.has(field) || info[field] !== first.info[field]) continue;
+    if ((second.confidence[field] ?? 0) > (first.confidence[field] ?? 0)) (info as unknown as Record<string, string>)[field] = theirs;
   }
   return { info, warnings: checkFields(info) };
 }
