@@ -131,7 +131,10 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
       const again = await byLines();
       const other = parseDocument(splitLines(again.text).join('\n'));
       const second = other ? fieldConfidence(other.info, again.lines, other.warnings) : undefined;
-      const combined = fillUnsure(parsed && first ? { ...parsed, ...first } : undefined, other && second ? { ...other, ...second } : undefined);
+      const combined = fillUnsure(
+        parsed && first ? { ...parsed, ...first } : undefined,
+        other && second ? { ...other, ...second } : undefined,
+      );
       if (combined !== parsed) [rawText, lines] = [parsed ? rawText : again.text, parsed ? [...lines, ...again.lines] : again.lines];
       parsed = combined;
     });
