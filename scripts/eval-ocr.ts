@@ -33,8 +33,9 @@ import { sharedDataPath } from '../test/helpers/shared-data.js';
  * `--detect` turns on document detection and perspective correction, to measure it;
  * `--show <label part>` prints the text read from matching images; `--engine cli` (with
  * `--psm`, `--oem`) reads with the Debian `tesseract` binary instead of tesseract.js;
- * `--lines paddle` puts PaddleOCR's text-line detector in front of Tesseract (`--lines-use
- * first` or `fallback`, `--lines-side` its input size): issue 32's experiment.
+ * `--lines none` reads without PaddleOCR's text-line detector (the service looks for fields
+ * left missing or unsure line by line: `--lines-use fallback`, the default; `first` reads every
+ * page line by line; `--lines-side` is the detector's input size).
  * Each set's line also gives the median and 90th-percentile time per image (two at a time).
  */
 
@@ -73,10 +74,10 @@ const { values: args } = parseArgs({
     detect: { type: 'boolean', default: false },
     engine: { type: 'string', default: 'js' },
     psm: { type: 'string', default: '6' },
-    /** `paddle`: PaddleOCR's text-line detector in front of Tesseract (issue 32's experiment; see --lines-use). */
-    lines: { type: 'string' },
-    /** `first` (the first reading is line by line) or `fallback` (only for fields left missing or unsure). */
-    'lines-use': { type: 'string', default: 'first' },
+    /** `paddle` (as the service): PaddleOCR's text-line detector in front of Tesseract; `none`: the page reading alone. */
+    lines: { type: 'string', default: 'paddle' },
+    /** `fallback` (as the service: only for fields left missing or unsure) or `first` (the first reading is line by line). */
+    'lines-use': { type: 'string', default: 'fallback' },
     /** The detector's input long side (PaddleOCR's default 960). */
     'lines-side': { type: 'string', default: '960' },
     oem: { type: 'string', default: '1' },
@@ -250,7 +251,7 @@ async function main(): Promise<void> {
   // Two images at a time from one caller: the per-account limit (2) is not reached.
   // No time budget: accuracy is measured as on a quiet machine, where the budget is not reached.
   const detector = args.lines === 'paddle' ? createTextLineDetector({ limitSide: Number(args['lines-side']) }) : undefined;
-  const use = args['lines-use'] === 'fallback' ? 'fallback' : 'first';
+  const use = args['lines-use'] === 'first' ? 'first' : 'fallback';
   const operation = createOcrIdcardOperation({
     ocr: () => pool,
     detectDocument: args.detect,
