@@ -97,7 +97,8 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const image = await prepareImage(source, { detect: deps.detectDocument });
   signal?.throwIfAborted();
   const prepared = performance.now();
-  const byLines = () => readByLines(deps.ocr(), deps.textLines!.detector, image.png, signal);
+  // As a fallback it stops between lines once the budget is spent: lines read by then still fill fields.
+  const byLines = (within?: () => boolean) => readByLines(deps.ocr(), deps.textLines!.detector, image.png, signal, within);
   const read = await (deps.textLines?.use === 'first' ? byLines() : deps.ocr().recognize(image.png, signal)).catch(tooSlowForCaller);
   let rawText = splitLines(read.text).join('\n');
   let lines = read.lines;
@@ -128,7 +129,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
     await unlessTimedOut(async () => {
       const first = parsed ? fieldConfidence(parsed.info, lines, parsed.warnings) : undefined;
       if (first && first.warnings.length === 0) return;
-      const again = await byLines();
+      const again = await byLines(inTime);
       const other = parseDocument(splitLines(again.text).join('\n'));
       const second = other ? fieldConfidence(other.info, again.lines, other.warnings) : undefined;
       const combined = fillUnsure(

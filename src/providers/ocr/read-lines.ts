@@ -18,7 +18,14 @@ const CONCURRENCY = 2;
  * page's pixels, and boxes side by side on one printed row become one line cut at column gaps,
  * as the page reading does, so the parsers read both alike.
  */
-export async function readByLines(engine: OcrEngine, detector: TextLineDetector, png: Buffer, signal?: AbortSignal): Promise<OcrText> {
+export async function readByLines(
+  engine: OcrEngine,
+  detector: TextLineDetector,
+  png: Buffer,
+  signal?: AbortSignal,
+  /** Asked before each line: false leaves the remaining lines unread (the caller's time budget is spent). */
+  inTime: () => boolean = () => true,
+): Promise<OcrText> {
   const boxes = await detector.detect(png);
   signal?.throwIfAborted();
   const rows = rowsOf(boxes);
@@ -27,7 +34,7 @@ export async function readByLines(engine: OcrEngine, detector: TextLineDetector,
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < flat.length) {
+      while (next < flat.length && inTime()) {
         const box = flat[next++] as Box;
         signal?.throwIfAborted();
         words.set(box, await readOne(engine, png, box, signal));
