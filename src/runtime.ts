@@ -44,6 +44,7 @@ import { createThrottleStore } from './platform/throttle-store.js';
 import { createWorkspaceLinks, type WorkspaceLinks } from './platform/workspace-links.js';
 import { createLlmProvider, llmOptionsFromConfig, type LlmProvider, type LlmProviderOptions } from './providers/llm.js';
 import { createTesseractPool, type OcrEngine, type OcrPoolOptions } from './providers/ocr/tesseract-pool.js';
+import { createTextLineDetector } from './providers/ocr/text-lines.js';
 import { createMessageImageDecoder } from './providers/message-image.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
 import { createLinkGuard, type LinkGuard, type LinkGuardDeps } from './operations/link-guard/link-guard.js';
@@ -296,6 +297,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   /** Message screenshots (`/url/scan`): links are Latin letters beside Korean, so one worker reads both. */
   let messageOcrPool: OcrEngine | undefined;
   const messageOcr = () => (messageOcrPool ??= createTesseractPool({ ...options.ocr, size: 1, languages: 'kor+eng' }));
+  /** The ID reader's text-line detector: its model is loaded on the first image that needs it. */
+  const textLines = createTextLineDetector();
 
   /** Knowledge entries of the chatbot; embeddings only when OPENAI_EMBEDDING_MODEL is set. */
   const knowledge = createKnowledgeStore(db, {
@@ -333,6 +336,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     fetchPage: createPageFetcher(options.chatbot?.pages),
     urlEngine: urlDetection.engine,
     ocr,
+    textLines,
     translateChunkChars: options.translateChunkChars,
     delivery,
     links,
@@ -403,6 +407,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await facets.stop();
       await ocrPool?.close();
       await messageOcrPool?.close();
+      await textLines.close();
       await database.close();
     },
   };

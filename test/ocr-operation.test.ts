@@ -185,3 +185,84 @@ describe('ID reader operation', () => {
     });
   });
 });
+
+describe('ID reader: fields left missing or unsure are looked for line by line', () => {
+  const page = async () =>
+    (
+      await sharp({ create: { width: 600, height: 400, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer()
+    ).toString('base64');
+  const line = (text: string, confidence: number, top = 10) => ({
+    text,
+    confidence,
+    box: { left: 10, top, width: 300, height: 30 },
+    words: [{ text, confidence, box: { left: 10, top, width: 300, height: 30 } }],
+  });
+  /** The detector's boxes: one per line, told apart by their widths (a crop is its box plus a 10 px margin). */
+  const detected = (texts: string[]) => texts.map((_, i) => ({ left: 10, top: 10 + i * 60, width: 100 + i * 20, height: 40 }));
+
+  function engines(pageLines: Array<[string, number]>, lineTexts: Array<[string, number]>) {
+    let lineReads = 0;
+    const engine: OcrEngine = {
+      async recognize(png, _signal, _rotation, segmentation) {
+        if (segmentation !== 'line') {
+          const lines = pageLines.map(([text, confidence], i) => line(text, confidence, 10 + i * 50));
+          return { text: lines.map((l) => l.text).join('\n'), lines, rotateRadians: 0 };
+        }
+        lineReads++;
+        const [text, confidence] = lineTexts[(pngSize(png).width - 20 - 100) / 20] as [string, number];
+        return { text, lines: [line(text, confidence)], rotateRadians: 0 };
+      },
+      stats: () => ({ workers: 1, busy: 0, queued: 0 }),
+      close: async () => {},
+    };
+    const detector = { detect: async () => detected(lineTexts.map(([text]) => text)), close: async () => {} };
+    return { engine, detector, lineReads: () => lineReads };
+  }
+
+  const card = (name: string, confidence: number, date?: string): Array<[string, number]> => [
+    ['주민등록증', 95],
+    [name, confidence],
+    ['900101-1234568', 95],
+    ['서울특별시 종로구 세종대로 209', 95],
+    ...(date ? [[date, 95] as [string, number]] : []),
+    ['서울특별시 종로구청장', 95],
+  ];
+
+  it('fills a field the page reading missed from the lines read one by one', async () => {
+    const { engine, detector, lineReads } = engines(card('홍길동', 95), card('홍길동', 95, '2020. 8. 16.'));
+    const operation = createOcrIdcardOperation({ ocr: () => engine, textLines: { detector, use: 'fallback' }, now: () => 0 });
+    const result = await operation.run(ctx(20), { base64_image: await page(), mask: false });
+    expect(lineReads()).toBe(6);
+    expect(result.info.issue_date).toMatch(/^2020\D+0?8\D+16/);
+    expect(result.warnings.filter((warning) => warning.field === 'issue_date')).toEqual([]);
+  });
+
+  it('replaces an unsure field only with a reading sure of it (no warning, a higher confidence)', async () => {
+    const surer = engines(card('홍길동', 40, '2020. 8. 16.'), card('홍길둥', 96, '2020. 8. 16.'));
+    const operation = createOcrIdcardOperation({ ocr: () => surer.engine, textLines: { detector: surer.detector, use: 'fallback' } });
+    expect((await operation.run(ctx(21), { base64_image: await page(), mask: false })).info.name).toBe('홍길둥');
+    const lessSure = engines(card('홍길동', 40, '2020. 8. 16.'), card('홍길둥', 30, '2020. 8. 16.'));
+    const other = createOcrIdcardOperation({ ocr: () => lessSure.engine, textLines: { detector: lessSure.detector, use: 'fallback' } });
+    expect((await other.run(ctx(22), { base64_image: await page(), mask: false })).info.name).toBe('홍길동');
+  });
+
+  it('reads no line when nothing is missing or unsure, and stops between lines once the budget is spent', async () => {
+    const sure = engines(card('홍길동', 95, '2020. 8. 16.'), card('홍길동', 95, '2020. 8. 16.'));
+    const operation = createOcrIdcardOperation({ ocr: () => sure.engine, textLines: { detector: sure.detector, use: 'fallback' } });
+    await operation.run(ctx(23), { base64_image: await page(), mask: false });
+    expect(sure.lineReads()).toBe(0);
+    const late = engines(card('홍길동', 95), card('홍길동', 95, '2020. 8. 16.'));
+    const budgeted = createOcrIdcardOperation({
+      ocr: () => late.engine,
+      textLines: { detector: late.detector, use: 'fallback' },
+      budgetMs: 8_000,
+      // The budget runs out once the first lines are being read.
+      now: () => (late.lineReads() > 0 ? 9_000 : 0),
+    });
+    await budgeted.run(ctx(24), { base64_image: await page(), mask: false });
+    expect(late.lineReads()).toBeGreaterThan(0);
+    expect(late.lineReads()).toBeLessThan(6);
+  });
+});

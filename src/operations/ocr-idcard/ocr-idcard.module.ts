@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import type { LlmProvider } from '../../providers/llm.js';
 import { ocrFailed, ocrTimedOut, type OcrEngine } from '../../providers/ocr/tesseract-pool.js';
+import type { TextLineDetector } from '../../providers/ocr/text-lines.js';
 import type { BusinessChecks } from '../business/business-checks.js';
 import { withBusinessVerification } from './verify-business.js';
 import { defineOperation } from '../operation-module.js';
@@ -48,10 +49,12 @@ export const ocrIdcardModule = defineOperation({
   errors: () => [ocrFailed(), ocrTimedOut()],
   // A 10 MB image in Base64 is ~13.4 MB.
   bodyLimitMb: 15,
-  create: (deps: { ocr: () => OcrEngine; llm: LlmProvider; config: Config; businessChecks: BusinessChecks }) =>
+  create: (deps: { ocr: () => OcrEngine; textLines: TextLineDetector; llm: LlmProvider; config: Config; businessChecks: BusinessChecks }) =>
     withBusinessVerification(
       createOcrIdcardOperation({
         ocr: deps.ocr,
+        // Fields the page reading leaves missing or unsure are looked for line by line (docs/evaluations/2026-11-27-id-reader-3.md).
+        textLines: { detector: deps.textLines, use: 'fallback' },
         vision: deps.config.OPENAI_VISION_MODEL && deps.llm.configured ? createLlmVisionReader(deps.llm) : undefined,
       }),
       deps.businessChecks,

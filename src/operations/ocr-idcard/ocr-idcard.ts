@@ -2,7 +2,9 @@ import { AppError } from '../../errors.js';
 import type { Operation, OperationContext } from '../../platform/execute.js';
 import type { OcrEngine, OcrLine } from '../../providers/ocr/tesseract-pool.js';
 import { renderPdfFirstPage } from '../../providers/ocr/pdf-page.js';
-import { fieldConfidence } from './confidence.js';
+import { readByLines } from '../../providers/ocr/read-lines.js';
+import type { TextLineDetector } from '../../providers/ocr/text-lines.js';
+import { fieldConfidence, type FieldConfidence } from './confidence.js';
 import { decodeBase64Image, sniffFormat } from './image-input.js';
 import { maskDocument } from './mask.js';
 import { maskedPagePng } from './mask-image.js';
@@ -34,6 +36,12 @@ export interface OcrIdcardDeps {
   budgetMs?: number;
   /** The clock for that budget (milliseconds; tests inject one). */
   now?: () => number;
+  /**
+   * Experiment (issue 32, `npm run eval:ocr -- --lines paddle`): a layout-independent text-line
+   * detector whose lines Tesseract reads one by one, either as the first reading (`first`) or
+   * only to fill fields the reader left missing, failing their check or unsure (`fallback`).
+   */
+  textLines?: { detector: TextLineDetector; use: 'first' | 'fallback' };
 }
 
 /** What a read returns: `z.output` of its schema (ocr-idcard.schema.ts). */
@@ -89,7 +97,9 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const image = await prepareImage(source, { detect: deps.detectDocument });
   signal?.throwIfAborted();
   const prepared = performance.now();
-  const read = await deps.ocr().recognize(image.png, signal).catch(tooSlowForCaller);
+  // As a fallback it stops between lines once the budget is spent: lines read by then still fill fields.
+  const byLines = (within?: () => boolean) => readByLines(deps.ocr(), deps.textLines!.detector, image.png, signal, within);
+  const read = await (deps.textLines?.use === 'first' ? byLines() : deps.ocr().recognize(image.png, signal)).catch(tooSlowForCaller);
   let rawText = splitLines(read.text).join('\n');
   let lines = read.lines;
   let parsed = parseDocument(rawText);
@@ -115,6 +125,20 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
       parsed = combined;
     });
   if (!bandsFirst && inTime()) await unlessTimedOut(rereadBands);
+  if (deps.textLines?.use === 'fallback' && inTime())
+    await unlessTimedOut(async () => {
+      const first = parsed ? fieldConfidence(parsed.info, lines, parsed.warnings) : undefined;
+      if (first && first.warnings.length === 0) return;
+      const again = await byLines(inTime);
+      const other = parseDocument(splitLines(again.text).join('\n'));
+      const second = other ? fieldConfidence(other.info, again.lines, other.warnings) : undefined;
+      const combined = fillUnsure(
+        parsed && first ? { ...parsed, ...first } : undefined,
+        other && second ? { ...other, ...second } : undefined,
+      );
+      if (combined !== parsed) [rawText, lines] = [parsed ? rawText : again.text, parsed ? [...lines, ...again.lines] : again.lines];
+      parsed = combined;
+    });
   const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';
   if (deps.vision && format !== 'pdf') {
@@ -183,6 +207,27 @@ async function rereadCardBands(
   };
   const changed = better.name !== info.name || better.issue_date !== info.issue_date || better.address !== info.address;
   return { parsed: changed ? { info: better, warnings: checkFields(better) } : parsed, lines: date ? [date.line] : [] };
+}
+
+type Scored = ParsedDocument & { confidence: FieldConfidence };
+
+/**
+ * The line-by-line reading fills what the reader left missing or failing its check (as
+ * combineReadings does), and replaces a field the reader was unsure of when it read that field
+ * without a warning and with a higher confidence.
+ */
+function fillUnsure(first: Scored | undefined, second: Scored | undefined): ParsedDocument | undefined {
+  const combined = combineReadings(first, second);
+  if (!first || !second || !combined || first.info.type !== second.info.type) return combined;
+  const flagged = (scored: Scored) => new Set(scored.warnings.map((warning) => warning.field));
+  const [unsure, failing] = [flagged(first), flagged(second)];
+  const info = { ...combined.info };
+  for (const field of unsure) {
+    const theirs = second.info[field];
+    if (field === 'type' || !theirs || failing.has(field) || info[field] !== first.info[field]) continue;
+    if ((second.confidence[field] ?? 0) > (first.confidence[field] ?? 0)) (info as unknown as Record<string, string>)[field] = theirs;
+  }
+  return { info, warnings: checkFields(info) };
 }
 
 /** Fields a card's band re-reads look for when missing (rereadCardBands). */

@@ -144,6 +144,16 @@ export async function readPage(worker: Worker, png: Buffer, signal?: AbortSignal
   return { text: lines.map((line) => line.text).join('\n'), lines, rotateRadians };
 }
 
+/**
+ * One line of text (page segmentation mode 7) at no rotation: a crop a text detector found,
+ * already straight. Its words are cut at column gaps as a page's are.
+ */
+export async function readLine(worker: Worker, png: Buffer): Promise<OcrText> {
+  const { data } = await worker.recognize(png, { rotateRadians: 0, tessedit_pageseg_mode: PSM.SINGLE_LINE } as never, OUTPUT);
+  const lines = linesOf(data).filter((line) => line.text.length > 0);
+  return { text: lines.map((line) => line.text).join('\n'), lines, rotateRadians: 0 };
+}
+
 /** Width and height from a PNG header. */
 function imageSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };

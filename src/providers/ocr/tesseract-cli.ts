@@ -24,15 +24,15 @@ export function createTesseractCli(options: TesseractCliOptions = {}): OcrEngine
   const concurrency = options.concurrency ?? 2;
   const binary = options.binary ?? '/usr/bin/tesseract';
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const args = ['stdin', 'stdout', '-l', 'kor', '--psm', String(options.psm ?? 6), '--oem', String(options.oem ?? 1), '--dpi', '300'];
+  const args = (psm: number) => ['stdin', 'stdout', '-l', 'kor', '--psm', String(psm), '--oem', String(options.oem ?? 1), '--dpi', '300'];
   let running = 0;
   const waiting: Array<() => void> = [];
 
-  function run(png: Buffer): Promise<string> {
+  function run(png: Buffer, psm: number): Promise<string> {
     return new Promise((resolve, reject) => {
       const child = execFile(
         binary,
-        [...args, 'tsv'],
+        [...args(psm), 'tsv'],
         { timeout: timeoutMs, maxBuffer: 16 << 20, env: { OMP_THREAD_LIMIT: '1' } },
         (error, stdout) => {
           if (error) reject(new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.'));
@@ -46,12 +46,12 @@ export function createTesseractCli(options: TesseractCliOptions = {}): OcrEngine
   }
 
   return {
-    async recognize(png, signal) {
+    async recognize(png, signal, _rotateRadians, segmentation) {
       signal?.throwIfAborted();
       if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
       running++;
       try {
-        return parseTsv(await run(png));
+        return parseTsv(await run(png, segmentation === 'line' ? 7 : (options.psm ?? 6)));
       } finally {
         running--;
         waiting.shift()?.();

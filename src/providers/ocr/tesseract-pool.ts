@@ -4,7 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { AppError } from '../../errors.js';
-import { readPage, type OcrText } from './read-page.js';
+import { readLine, readPage, type OcrText } from './read-page.js';
 
 export const ocrTimedOut = () => new AppError('UPSTREAM_TIMEOUT', '이미지 인식 시간이 초과되었습니다. 더 작은 이미지로 다시 시도하세요.');
 export const ocrFailed = () => new AppError('UPSTREAM_ERROR', '문자 인식 엔진이 이미지를 처리하지 못했습니다.');
@@ -17,11 +17,15 @@ export interface OcrEngine {
    * `signal`: the caller went away; a queued image is dropped, a running one stops at its next step.
    * `rotateRadians`: the image's known rotation (a band cut from a page already read); without
    * it the engine finds the skew itself.
+   * `segmentation`: `block` (default) finds the lines of the image; `line` reads the image as
+   * one line of text (a line already found by a text detector, see read-lines.ts).
    */
-  recognize(png: Buffer, signal?: AbortSignal, rotateRadians?: number): Promise<OcrText>;
+  recognize(png: Buffer, signal?: AbortSignal, rotateRadians?: number, segmentation?: Segmentation): Promise<OcrText>;
   stats(): OcrPoolStats;
   close(): Promise<void>;
 }
+
+export type Segmentation = 'block' | 'line';
 
 export interface OcrPoolStats {
   workers: number;
@@ -65,6 +69,7 @@ interface Job {
   png: Buffer;
   signal?: AbortSignal;
   rotateRadians?: number;
+  segmentation?: Segmentation;
   resolve(value: OcrText): void;
   reject(error: unknown): void;
 }
@@ -121,7 +126,9 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(ocrTimedOut()), timeoutMs);
     });
-    const work = workerOf(slot).then((worker) => readPage(worker, job.png, job.signal, job.rotateRadians));
+    const work = workerOf(slot).then((worker) =>
+      job.segmentation === 'line' ? readLine(worker, job.png) : readPage(worker, job.png, job.signal, job.rotateRadians),
+    );
     // After a timeout the abandoned recognition fails on its terminated worker: nobody awaits it.
     work.catch(() => {});
     try {
@@ -162,7 +169,7 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
   }
 
   return {
-    recognize(png, signal, rotateRadians) {
+    recognize(png, signal, rotateRadians, segmentation) {
       if (signal?.aborted) return Promise.reject(signal.reason);
       if (closed) return Promise.reject(new AppError('UNAVAILABLE', '문자 인식 엔진이 종료되었습니다.', {}, 5));
       const busy = slots.filter((slot) => slot.busy).length;
@@ -172,7 +179,7 @@ export function createTesseractPool(options: OcrPoolOptions = {}): OcrEngine {
         );
       }
       return new Promise<OcrText>((resolve, reject) => {
-        const job: Job = { png, signal, rotateRadians, resolve, reject };
+        const job: Job = { png, signal, rotateRadians, segmentation, resolve, reject };
         // A caller that disconnects while waiting leaves the queue at once.
         const onAbort = () => {
           const at = queue.indexOf(job);
