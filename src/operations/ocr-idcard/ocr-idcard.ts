@@ -37,9 +37,9 @@ export interface OcrIdcardDeps {
   /** The clock for that budget (milliseconds; tests inject one). */
   now?: () => number;
   /**
-   * Experiment (issue 32, `npm run eval:ocr -- --lines paddle`): a layout-independent text-line
-   * detector whose lines Tesseract reads one by one, either as the first reading (`first`) or
-   * only to fill fields the reader left missing, failing their check or unsure (`fallback`).
+   * A layout-independent text-line detector whose lines Tesseract reads one by one: the service
+   * uses it only to fill fields the reader left missing, failing their check or unsure
+   * (`fallback`); `first` (as the first reading) is measured by `npm run eval:ocr -- --lines-use first`.
    */
   textLines?: { detector: TextLineDetector; use: 'first' | 'fallback' };
 }
