@@ -34,6 +34,17 @@ describe('Korean brand look-alikes in registered domains (issue 31 item 4)', () 
     expect(lookalike('https://policytech.com/')).toEqual([]);
   });
 
+  it('beside a batch sub-domain label, also takes a short name misspelt, the misspelling alone, and a rest with vowels', () => {
+    const misspelt = lookalike('http://vdk.logesk.com/');
+    expect(misspelt[0]?.reason).toContain("로젠택배의 이름('logen')을 한 글자 틀리게 쓴 유사 도메인");
+    expect(lookalike('http://kko.iilogen.com/')[0]?.reason).toContain("'iilogen'으로 시작");
+    expect(lookalike('http://mkg.ilogenoni.com/')[0]?.reason).toContain("로젠택배의 이름('ilogen')에 의미 없는 글자('oni')");
+    // Without the batch label the same names are ordinary words or somebody's site.
+    for (const url of ['https://www.logesk.com/', 'https://iilogen.com/', 'https://ilogenoni.com/', 'https://api.logesk.com/']) {
+      expect(lookalike(url), url).toEqual([]);
+    }
+  });
+
   it('never flags the brand’s own domains, other words, or names that only contain a stem', () => {
     for (const url of [
       'https://www.ilogen.com/web/personal/tkSearch',

@@ -44,14 +44,13 @@ export function gluedBrand(url: CanonicalUrl): Glued | undefined {
   if (isInstitutionalSuffix(url.publicSuffix)) return undefined;
   const label = url.domainLabel.replace(/-/g, '');
   if (label.startsWith('xn--')) return undefined;
+  const batchHost = randomSubdomain(url);
   for (const { brand, stem } of STEMS) {
-    const glued = gluedTo(label, stem);
+    const glued = gluedTo(label, stem, batchHost);
     if (!glued || ownedBy(url.host, url.domain, url.publicSuffix, brand.domains)) continue;
     // Honest sister sites glue words (`kakaoent`, `logentries`): a pronounceable rest needs the
     // campaign's other mark too, a short random sub-domain label (`vds.ilogenis.com`).
-    return meaningless(glued.rest) || (glued.rest.length <= POINTS.maxRest - 1 && vowels(glued.rest) <= 1 && randomSubdomain(url))
-      ? { brand, stem, ...glued }
-      : undefined;
+    return meaningless(glued.rest) || (glued.rest.length <= POINTS.maxRest - 1 && batchHost) ? { brand, stem, ...glued } : undefined;
   }
   return undefined;
 }
@@ -67,17 +66,20 @@ function randomSubdomain(url: CanonicalUrl): boolean {
   return /^[a-z0-9]{2,4}$/.test(label) && vowels(label) <= 1 && !SERVICE_LABELS.has(label);
 }
 
-function gluedTo(label: string, stem: string): { head: string; rest: string } | undefined {
+function gluedTo(label: string, stem: string, batchHost: boolean): { head: string; rest: string } | undefined {
   if (label.startsWith(stem)) {
     const rest = label.slice(stem.length);
     return rest.length >= 1 && rest.length <= POINTS.maxRest ? { head: stem, rest } : undefined;
   }
-  // Misspelt: only long names, the first letter kept (readers anchor on it), one edit.
-  if (stem.length < POINTS.minTypoStem || label[0] !== stem[0]) return undefined;
+  // Misspelt: the first letter kept (readers anchor on it), one edit; only long names, unless the
+  // host also has a batch sub-domain (`kks.logesk.com`), which may also be the misspelling alone
+  // (`kko.iilogen.com`).
+  if (stem.length < (batchHost ? POINTS.minStem : POINTS.minTypoStem) || label[0] !== stem[0]) return undefined;
+  const leastRest = batchHost ? 0 : 1;
   for (const length of [stem.length - 1, stem.length, stem.length + 1]) {
     const head = label.slice(0, length);
     const rest = label.slice(length);
-    if (head.length === length && rest.length >= 1 && rest.length <= POINTS.maxRest && editDistance(head, stem, 1) === 1)
+    if (head.length === length && rest.length >= leastRest && rest.length <= POINTS.maxRest && editDistance(head, stem, 1) === 1)
       return { head, rest };
   }
   return undefined;
