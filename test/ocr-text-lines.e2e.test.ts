@@ -1,9 +1,8 @@
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readByLines } from '../src/providers/ocr/read-lines.js';
 import { createTesseractPool } from '../src/providers/ocr/tesseract-pool.js';
 import { createTextLineDetector } from '../src/providers/ocr/text-lines.js';
-import { assertKoreanFonts } from './helpers/id-images.js';
+import { drawnPage } from './helpers/id-images.js';
 
 const pool = createTesseractPool({ size: 1 });
 const detector = createTextLineDetector();
@@ -13,18 +12,12 @@ afterAll(async () => {
 });
 
 /** A label and its value far apart on one row, and small print under it. */
-async function page(): Promise<Buffer> {
-  assertKoreanFonts();
-  const text = (x: number, y: number, size: number, value: string) =>
-    `<text x="${x}" y="${y}" font-size="${size}" font-family="NanumGothic, sans-serif">${value}</text>`;
-  const svg =
-    '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="400"><rect width="100%" height="100%" fill="#fff"/>' +
-    text(60, 120, 32, '등록번호') +
-    text(560, 120, 32, '123-45-67890') +
-    text(60, 260, 18, '서울특별시 중구 세종대로 110') +
-    '</svg>';
-  return sharp(Buffer.from(svg)).png().toBuffer();
-}
+const page = () =>
+  drawnPage(1000, 400, [
+    [60, 120, 32, '등록번호'],
+    [560, 120, 32, '123-45-67890'],
+    [60, 260, 18, '서울특별시 중구 세종대로 110'],
+  ]);
 
 describe('a page read line by line', () => {
   it('reads each detected line alone and places its words back on the page, a row cut at its column gap', async () => {

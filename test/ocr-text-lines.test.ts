@@ -2,22 +2,16 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Box } from '../src/providers/ocr/read-page.js';
 import { createTextLineDetector, readingOrder } from '../src/providers/ocr/text-lines.js';
-import { assertKoreanFonts } from './helpers/id-images.js';
+import { drawnPage } from './helpers/id-images.js';
 
 /** A page with a title, a label and its value far apart on one row, and an address below. */
-async function page(): Promise<Buffer> {
-  assertKoreanFonts();
-  const text = (x: number, y: number, size: number, value: string) =>
-    `<text x="${x}" y="${y}" font-size="${size}" font-family="NanumGothic, sans-serif">${value}</text>`;
-  const svg =
-    '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="600"><rect width="100%" height="100%" fill="#fff"/>' +
-    text(330, 100, 44, '사 업 자 등 록 증') +
-    text(60, 260, 30, '상호') +
-    text(520, 260, 30, '주식회사 한빛상사') +
-    text(60, 420, 30, '서울특별시 중구 세종대로 110') +
-    '</svg>';
-  return sharp(Buffer.from(svg)).png().toBuffer();
-}
+const page = () =>
+  drawnPage(1000, 600, [
+    [330, 100, 44, '사 업 자 등 록 증'],
+    [60, 260, 30, '상호'],
+    [520, 260, 30, '주식회사 한빛상사'],
+    [60, 420, 30, '서울특별시 중구 세종대로 110'],
+  ]);
 
 const middle = (box: Box) => box.top + box.height / 2;
 const detector = createTextLineDetector();

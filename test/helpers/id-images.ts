@@ -34,6 +34,20 @@ export function assertKoreanFonts(): void {
   );
 }
 
+/** A white page with lines of NanumGothic text, each `[x, baseline y, font size, text]`: for tests of the line detector and reader. */
+export async function drawnPage(
+  width: number,
+  height: number,
+  lines: ReadonlyArray<readonly [number, number, number, string]>,
+): Promise<Buffer> {
+  assertKoreanFonts();
+  const text = lines
+    .map(([x, y, size, value]) => `<text x="${x}" y="${y}" font-size="${size}" font-family="NanumGothic, sans-serif">${value}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
 export async function renderImage(spec: DocumentSpec, level: Level, seed: number): Promise<Buffer> {
   const png = await sharp(Buffer.from(spec.svg)).png().toBuffer();
   if (level === 'clean') return png;
