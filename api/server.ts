@@ -1,13 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { DataDirLockedError } from '../db/lock.js';
-import { createBotDoors, startBotDoors, stopBotDoors } from '../bots/index.js';
-import { createChannelNotifier } from '../bots/notifier.js';
-import { cronScheduler, startWatchCron, type WatchCron } from '../src/jobs/watch-cron.js';
+import type { WatchCron } from '../src/jobs/watch-cron.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
 import { createLogger, wantsPrettyLog } from '../src/logger.js';
-import { createRuntime } from '../src/runtime.js';
 import type { AppState } from './app.js';
-import { createRequestListener, createStartingServer } from './http-server.js';
 import { listenOrExplain, StartupError } from './listen.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -20,6 +16,22 @@ const DRAIN_TIMEOUT_MS = 10_000;
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
+  // The service itself (express, the bots, the OCR and PDF engines …) is loaded once the
+  // configuration is known to be good: a mistake in it is reported at once, not after a second
+  // of imports.
+  const [
+    { createBotDoors, startBotDoors, stopBotDoors },
+    { createChannelNotifier },
+    { cronScheduler, startWatchCron },
+    { createRuntime },
+    { createRequestListener, createStartingServer },
+  ] = await Promise.all([
+    import('../bots/index.js'),
+    import('../bots/notifier.js'),
+    import('../src/jobs/watch-cron.js'),
+    import('../src/runtime.js'),
+    import('./http-server.js'),
+  ]);
   // Readable lines at a terminal in development, JSON otherwise (a file, a pipe, production).
   const logger = createLogger(config.LOG_LEVEL, undefined, { pretty: wantsPrettyLog(process.stdout.isTTY, config.NODE_ENV) });
   // The port first: a taken port is reported at once, not after the database start-up.
