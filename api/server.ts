@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
 import { createLogger, wantsPrettyLog } from '../src/logger.js';
 import type { AppState } from './app.js';
 import { listenOrExplain, StartupError } from './listen.js';
+import { createStartingServer } from './starting-server.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -16,22 +17,6 @@ const DRAIN_TIMEOUT_MS = 10_000;
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
-  // The service itself (express, the bots, the OCR and PDF engines …) is loaded once the
-  // configuration is known to be good: a mistake in it is reported at once, not after a second
-  // of imports.
-  const [
-    { createBotDoors, startBotDoors, stopBotDoors },
-    { createChannelNotifier },
-    { cronScheduler, startWatchCron },
-    { createRuntime },
-    { createRequestListener, createStartingServer },
-  ] = await Promise.all([
-    import('../bots/index.js'),
-    import('../bots/notifier.js'),
-    import('../src/jobs/watch-cron.js'),
-    import('../src/runtime.js'),
-    import('./http-server.js'),
-  ]);
   // Readable lines at a terminal in development, JSON otherwise (a file, a pipe, production).
   const logger = createLogger(config.LOG_LEVEL, undefined, { pretty: wantsPrettyLog(process.stdout.isTTY, config.NODE_ENV) });
   // The port first: a taken port is reported at once, not after the database start-up.
@@ -39,6 +24,21 @@ async function main(): Promise<void> {
   await listenOrExplain(server, config.PORT, config.HOST);
   const { port } = server.address() as AddressInfo;
   logger.info({ port }, `starting: port ${port} open (it answers 503 until ready); ${databaseStep(config)}`);
+  // The service itself (express, the bots, the OCR and PDF engines …) is loaded only now: a
+  // mistake in the configuration and a taken port are reported at once, not after its imports.
+  const [
+    { createBotDoors, startBotDoors, stopBotDoors },
+    { createChannelNotifier },
+    { cronScheduler, startWatchCron },
+    { createRuntime },
+    { createRequestListener },
+  ] = await Promise.all([
+    import('../bots/index.js'),
+    import('../bots/notifier.js'),
+    import('../src/jobs/watch-cron.js'),
+    import('../src/runtime.js'),
+    import('./http-server.js'),
+  ]);
   const runtime = await createRuntime(config, {
     logger,
     watches: { notifier: createChannelNotifier(config) },
