@@ -31,6 +31,7 @@ import { assembleDetectionLists } from '../src/operations/url-detect/lists/detec
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { extractUrls } from '../src/operations/url-scan/extract-urls.js';
 import { createUrlScanOperation } from '../src/operations/url-scan/url-scan.js';
+import { screenText } from '../src/operations/url-scan/screen-text.js';
 import { createMessageImageDecoder } from '../src/providers/message-image.js';
 import { createTesseractPool, type OcrEngine } from '../src/providers/ocr/tesseract-pool.js';
 import { createTextLineDetector } from '../src/providers/ocr/text-lines.js';
@@ -259,9 +260,9 @@ const operation = createUrlScanOperation({ checker: engine, ocr: () => current, 
 const detector = createTextLineDetector();
 async function readText(reader: Reader, png: Buffer): Promise<string> {
   const prepared = await images.ocrPng(png);
-  const page = (await current.recognize(prepared)).text;
+  const page = screenText(await current.recognize(prepared));
   if (reader === 'page' || (reader.startsWith('fallback') && extractUrls(page).urls.length > 0)) return page;
-  return (await readByLines(current, detector, prepared, undefined, undefined, reader.endsWith('+eng') ? latin() : undefined)).text;
+  return screenText(await readByLines(current, detector, prepared, undefined, undefined, reader.endsWith('+eng') ? latin() : undefined));
 }
 type Reader = 'page' | 'first' | 'fallback' | 'first+eng' | 'fallback+eng';
 const READERS: Reader[] = ['page', 'first', 'fallback', 'first+eng', 'fallback+eng'];

@@ -145,6 +145,7 @@ describe('extractUrls: what OCR does to links', () => {
     expect(urlsOf('http://xy08.h8qs. wtf 클릭')).toEqual(['http://xy08.h8qs.wtf/']);
     expect(urlsOf('http://xy08.h8qs. wtf\n클릭')).toEqual(['http://xy08.h8qs.wtf/']);
     expect(urlsOf('http://naver.com. wtf 글자')).toEqual(['http://naver.com/']);
+    expect(urlsOf('https://ksch93 tistory.com/rss 클릭')).toEqual(['https://ksch93.tistory.com/rss']);
     expect(urlsOf('http://naver.com 에서 검색')).toEqual(['http://naver.com/']);
     expect(urlsOf('https://www.example.com and more')).toEqual(['https://www.example.com/']);
   });

@@ -127,10 +127,12 @@ function joinedHost(whole: string, head: string, rest: string): string {
 }
 
 /**
- * `http://ca05.n2yd wtf/abc`, `http://ca05.n2yd. wtf`: OCR read a dot as a space, or a space
- * after it, before the ending (joined only when that makes a known suffix).
+ * `http://ca05.n2yd wtf/abc`, `http://ca05.n2yd. wtf`, `https://ksch93 tistory.com`: OCR read a
+ * dot as a space, or a space after it, before the rest of the host (joined only when that makes
+ * a known suffix).
  */
-const DOT_READ_AS_SPACE = /(https?:\/\/[A-Za-z0-9.-]{0,252}[A-Za-z0-9-])\.?[ \t]+([A-Za-z]{2,24})(?=[/?#:]|\s|$)/gi;
+const DOT_READ_AS_SPACE =
+  /(https?:\/\/[A-Za-z0-9.-]{0,252}[A-Za-z0-9-])\.?[ \t]+([A-Za-z][A-Za-z0-9-]{1,62}(?:\.[A-Za-z0-9-]{1,63})*)(?=[/?#:]|\s|$)/gi;
 
 /** `https://www.koreaher⏎ald.com/`: a phone wrapped the host at the bubble's edge. */
 const HOST_BROKEN_AT_LINE =

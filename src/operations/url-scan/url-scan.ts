@@ -10,6 +10,7 @@ import { urlDetectSchema } from '../url-detect/url-detect.schema.js';
 import { decodeBase64Image, sniffFormat } from '../ocr-idcard/image-input.js';
 import { extractUrls, MAX_URLS } from './extract-urls.js';
 import { MESSAGE_RULES, type MessageRules } from './message-rules.js';
+import { screenText } from './screen-text.js';
 import { judgeMessage, type CheckedUrl } from './smishing-signals.js';
 import { urlScanSchema, type urlScanOutputSchema } from './url-scan.schema.js';
 
@@ -96,9 +97,9 @@ async function readImage(deps: UrlScanDeps, rules: MessageRules, base64: string,
   if (qr !== undefined) return qr;
   const png = await deps.images.ocrPng(bytes);
   const lines = deps.textLines;
-  const byLines = async () => (await readByLines(deps.ocr(), lines!.detector, png, signal, undefined, lines!.latin?.())).text;
+  const byLines = async () => screenText(await readByLines(deps.ocr(), lines!.detector, png, signal, undefined, lines!.latin?.()));
   if (lines?.use === 'first') return byLines();
-  const page = (await deps.ocr().recognize(png, signal)).text;
+  const page = screenText(await deps.ocr().recognize(png, signal));
   if (lines?.use !== 'fallback' || extractUrls(page, MAX_URLS, rules).urls.length > 0) return page;
   return byLines();
 }
