@@ -297,7 +297,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   /** Message screenshots (`/url/scan`): links are Latin letters beside Korean, so one worker reads both. */
   let messageOcrPool: OcrEngine | undefined;
   const messageOcr = () => (messageOcrPool ??= createTesseractPool({ ...options.ocr, size: 1, languages: 'kor+eng' }));
-  /** The ID reader's text-line detector: its model is loaded on the first image that needs it. */
+  /** A screenshot's line that looks like a link, read again with the Latin model alone (started on first use). */
+  let messageLatinOcrPool: OcrEngine | undefined;
+  const messageLatinOcr = () => (messageLatinOcrPool ??= createTesseractPool({ ...options.ocr, size: 1, languages: 'eng' }));
+  /** The text-line detector of the ID reader and the message check: its model is loaded on the first image that needs it. */
   const textLines = createTextLineDetector();
 
   /** Knowledge entries of the chatbot; embeddings only when OPENAI_EMBEDDING_MODEL is set. */
@@ -388,6 +391,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       checker: options.urlChecker ?? urlDetection.engine,
       ocr: messageOcr,
       images: createMessageImageDecoder(),
+      // A screenshot whose page reading finds no link is read again line by line (docs/evaluations/2026-11-27-message-check-2.md).
+      textLines: { detector: textLines, use: 'fallback', latin: messageLatinOcr },
     }),
     business,
     linkGuard,
@@ -407,6 +412,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await facets.stop();
       await ocrPool?.close();
       await messageOcrPool?.close();
+      await messageLatinOcrPool?.close();
       await textLines.close();
       await database.close();
     },
