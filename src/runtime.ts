@@ -297,9 +297,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   /** Message screenshots (`/url/scan`): links are Latin letters beside Korean, so one worker reads both. */
   let messageOcrPool: OcrEngine | undefined;
   const messageOcr = () => (messageOcrPool ??= createTesseractPool({ ...options.ocr, size: 1, languages: 'kor+eng' }));
-  /** A screenshot's line that looks like a link, read again with the Latin model alone (started on first use). */
-  let messageLatinOcrPool: OcrEngine | undefined;
-  const messageLatinOcr = () => (messageLatinOcrPool ??= createTesseractPool({ ...options.ocr, size: 1, languages: 'eng' }));
   /** The text-line detector of the ID reader and the message check: its model is loaded on the first image that needs it. */
   const textLines = createTextLineDetector();
 
@@ -392,7 +389,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ocr: messageOcr,
       images: createMessageImageDecoder(),
       // A screenshot whose page reading finds no link is read again line by line (docs/evaluations/2026-11-27-message-check-2.md).
-      textLines: { detector: textLines, use: 'fallback', latin: messageLatinOcr },
+      textLines: { detector: textLines, use: 'fallback' },
     }),
     business,
     linkGuard,
@@ -412,7 +409,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await facets.stop();
       await ocrPool?.close();
       await messageOcrPool?.close();
-      await messageLatinOcrPool?.close();
       await textLines.close();
       await database.close();
     },

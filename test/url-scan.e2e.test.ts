@@ -46,7 +46,7 @@ describe('POST /api/v1/url/scan with an SMS screenshot', () => {
 
   it('reads line by line a link glued to Hangul that the page reading misses (dark theme)', async () => {
     // The page reading of this picture finds no link (kor+eng reads the glued line as Hangul and
-    // digits); the fallback reads each detected line alone and the link's line again with `eng`.
+    // digits); the fallback reads each line found by the text-line detector alone.
     const png = smsScreenshot(['[CJ대한통운] 주소지 불일치로 반송 예정', '주소확인https://cj-track.example/a8Kq 클릭'], true);
     const res = await app.post('/api/v1/url/scan', { base64_image: png.toString('base64') }, user.apiKey);
     expect(res.status).toBe(200);
