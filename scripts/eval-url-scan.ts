@@ -416,7 +416,7 @@ console.log('\n## Recovery of the URL');
 console.log(`texts, KISA URLs:        ${share(recovered.phishing.hit, recovered.phishing.total)}`);
 console.log(`texts, clean URLs:       ${share(recovered.clean.hit, recovered.clean.total)}`);
 for (const [style, bucket] of byStyle) console.log(`  ${style.padEnd(10)} ${share(bucket.hit, bucket.total)}`);
-for (const result of shotResults) {
+for (const result of shotResults.filter((shots) => shots.total > 0)) {
   console.log(`screenshots, ${result.name}: ${share(result.hit, result.total)}`);
   for (const [key, bucket] of [...result.by].sort()) console.log(`  ${key.padEnd(26)} ${share(bucket.hit, bucket.total)}`);
   const sorted = [...result.ms].sort((a, b) => a - b);
