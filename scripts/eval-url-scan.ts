@@ -1,5 +1,6 @@
 /**
- * `npx tsx scripts/eval-url-scan.ts [--full] [--screenshots=N] [--qr=N] [--texts=N] [--kor-only]`: the message
+ * `npx tsx scripts/eval-url-scan.ts [--full] [--screenshots=N] [--qr=N] [--texts=N] [--kor-only]
+ * [--lines=page,first,fallback] [--offset=N] [--verbose]`: the message
  * check (`POST /url/scan`) on the real URLs of ../shared/data/url-lists-kr (read in place): KISA's
  * reported smishing URLs and the Korean clean references, each written into an SMS-like text from
  * templates written for this script (not real messages), some defanged or mangled, drawn as phone
@@ -11,6 +12,12 @@
  * offline: team lists and rules, no downloaded feeds, no LLM. Nothing here was tuned on these
  * figures. A sample by default (one URL per registered domain first, deterministic order), small
  * enough for a shared machine; `--full` takes every distinct URL for texts and QR codes.
+ *
+ * Screenshots: `--lines` names the readers compared on the same pictures (`page`: the page
+ * reading alone; `first`: line by line with PaddleOCR's text-line detector, read-lines.ts;
+ * `fallback`: the page, then line by line when it finds no link). `--offset=N` draws the
+ * screenshot URLs from position N of each list's fixed order (a set never looked at);
+ * `--verbose` prints every screenshot miss.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,8 +31,11 @@ import { assembleDetectionLists } from '../src/operations/url-detect/lists/detec
 import { createUrlEngine } from '../src/operations/url-detect/engine.js';
 import { extractUrls } from '../src/operations/url-scan/extract-urls.js';
 import { createUrlScanOperation } from '../src/operations/url-scan/url-scan.js';
+import { screenText } from '../src/operations/url-scan/screen-text.js';
 import { createMessageImageDecoder } from '../src/providers/message-image.js';
 import { createTesseractPool, type OcrEngine } from '../src/providers/ocr/tesseract-pool.js';
+import { createTextLineDetector } from '../src/providers/ocr/text-lines.js';
+import { readByLines } from '../src/providers/ocr/read-lines.js';
 import { operationContext } from '../test/helpers/operation-context.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 import { sharedDataPath } from '../test/helpers/shared-data.js';
@@ -38,6 +48,9 @@ const { values: args } = parseArgs({
     qr: { type: 'string', default: '100' },
     /** Also read the screenshots with the ID reader's Korean-only engine (the comparison of the first evaluation). */
     'kor-only': { type: 'boolean', default: false },
+    lines: { type: 'string', default: 'page' },
+    offset: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
   },
 });
 const DIR = sharedDataPath('url-lists-kr/');
@@ -244,6 +257,32 @@ const ocr = createTesseractPool({ size: 1, maxQueue: 4, timeoutMs: 60_000, langu
 const images = createMessageImageDecoder();
 let current: OcrEngine = ocr;
 const operation = createUrlScanOperation({ checker: engine, ocr: () => current, images });
+const detector = createTextLineDetector();
+async function readText(reader: Reader, png: Buffer): Promise<string> {
+  const prepared = await images.ocrPng(png);
+  const page = screenText(await current.recognize(prepared));
+  if (reader === 'page' || (reader.startsWith('fallback') && extractUrls(page).urls.length > 0)) return page;
+  return screenText(await readByLines(current, detector, prepared, undefined, undefined, reader.endsWith('+eng') ? latin() : undefined));
+}
+type Reader = 'page' | 'first' | 'fallback' | 'first+eng' | 'fallback+eng';
+const READERS: Reader[] = ['page', 'first', 'fallback', 'first+eng', 'fallback+eng'];
+const readers = args.lines.split(',').map((name) => {
+  if (!READERS.includes(name as Reader)) throw new Error(`--lines: ${READERS.join(', ')}, not ${name}`);
+  return name as Reader;
+});
+/** The Latin model alone, for `+eng` readers (a line that looks like a link is read again by it). */
+let latinPool: OcrEngine | undefined;
+const latin = () => (latinPool ??= createTesseractPool({ size: 1, maxQueue: 8, timeoutMs: 60_000, languages: 'eng' }));
+/** The operation as the service would run it with each screenshot reader. */
+const operationFor = (reader: Reader) =>
+  reader === 'page'
+    ? operation
+    : createUrlScanOperation({
+        checker: engine,
+        ocr: () => current,
+        images,
+        textLines: { detector, use: reader.startsWith('first') ? 'first' : 'fallback', latin: reader.endsWith('+eng') ? latin : undefined },
+      });
 const ctx = operationContext({ id: 1 }, createLogger('silent'), 1_000_000);
 
 async function scan(input: { text?: string; base64_image?: string }) {
@@ -284,31 +323,65 @@ for (const [index, item] of textCases.entries()) {
 // URLs the text sample did not use (when there are enough), so each part adds new addresses.
 const unused = <T>(items: T[], used: number, n: number) => items.slice(Math.min(used, Math.max(0, items.length - n))).slice(0, n);
 const shotCount = Number(args.screenshots);
-const shotCases = [
-  ...unused(phishing, textCount.phishing, Math.ceil(shotCount / 2)),
-  ...unused(clean, textCount.clean, Math.floor(shotCount / 2)),
-];
+const offset = args.offset === undefined ? undefined : Number(args.offset);
+const shotCases =
+  offset === undefined
+    ? [...unused(phishing, textCount.phishing, Math.ceil(shotCount / 2)), ...unused(clean, textCount.clean, Math.floor(shotCount / 2))]
+    : [...phishing.slice(offset, offset + Math.ceil(shotCount / 2)), ...clean.slice(offset, offset + Math.floor(shotCount / 2))];
+if (offset !== undefined && shotCases.length < shotCount) throw new Error(`--offset=${offset}: the lists have too few URLs past it`);
 const drawn = shotCases.map((item, index) => {
   const [, font] = FONTS[index % FONTS.length]!;
   const size = SIZES[Math.floor(index / FONTS.length) % SIZES.length]!;
   const theme: keyof typeof THEMES = index % 2 === 0 ? 'light' : 'dark';
   const png = screenshot(message(item, index, index % 3 === 0 ? 'glued' : 'plain').trim(), font, size, theme);
-  return { item, png, keys: [`font ${font}`, `size ${size}px`, `theme ${theme}`] };
+  return { item, png, keys: [`list ${item.label === 'phishing' ? 'KISA' : 'clean'}`, `font ${font}`, `size ${size}px`, `theme ${theme}`] };
 });
-const engines: Array<[string, OcrEngine]> = [['the service engine (kor+eng, as runtime messageOcr)', ocr]];
+const engines: Array<[string, OcrEngine, Reader]> = readers.map((reader) => [
+  `the service engine (kor+eng, as runtime messageOcr), reader ${reader}`,
+  ocr,
+  reader,
+]);
 if (args['kor-only'] && drawn.length > 0)
-  engines.push(["the ID reader's engine (kor only)", createTesseractPool({ size: 1, maxQueue: 4, timeoutMs: 60_000 })]);
-const shotResults: Array<{ name: string; hit: number; total: number; by: Map<string, { hit: number; total: number }>; misses: string[] }> =
-  [];
-for (const [name, engine] of engines) {
+  engines.push(["the ID reader's engine (kor only)", createTesseractPool({ size: 1, maxQueue: 4, timeoutMs: 60_000 }), 'page']);
+const shotResults: Array<{
+  name: string;
+  hit: number;
+  total: number;
+  by: Map<string, { hit: number; total: number }>;
+  misses: string[];
+  /** Screenshots where a URL other than the message's link was found (an OCR misreading taken for a link). */
+  extra: { phishing: number; clean: number; examples: string[] };
+  ms: number[];
+}> = [];
+for (const [name, engine, reader] of engines) {
   current = engine;
-  const result = { name, hit: 0, total: 0, by: new Map<string, { hit: number; total: number }>(), misses: [] as string[] };
+  const run = operationFor(reader);
+  const result = {
+    name,
+    hit: 0,
+    total: 0,
+    by: new Map<string, { hit: number; total: number }>(),
+    misses: [] as string[],
+    extra: { phishing: 0, clean: 0, examples: [] as string[] },
+    ms: [] as number[],
+  };
   for (const { item, png, keys } of drawn) {
-    const scanned = await scan({ base64_image: png.toString('base64') });
+    const begun = performance.now();
+    const scanned = await run.run(ctx, run.schema.parse({ base64_image: png.toString('base64') }));
+    result.ms.push(performance.now() - begun);
     const hit = scanned.urls.some((entry) => sameUrl(entry.url, item.expected));
+    const others = scanned.urls.filter((entry) => !sameUrl(entry.url, item.expected));
+    if (others.length > 0) {
+      result.extra[item.label]++;
+      if (args.verbose) result.extra.examples.push(`${item.expected} + ${others.map((entry) => entry.url).join(' ')}`);
+    }
     result.total++;
     if (hit) result.hit++;
-    else result.misses.push(`${item.expected} → ${scanned.urls.map((entry) => entry.url).join(' ') || '(none)'}`);
+    else {
+      result.misses.push(`${item.expected} → ${scanned.urls.map((entry) => entry.url).join(' ') || '(none)'}`);
+      // What the reader read (synthetic pictures only; the service never logs recognised text).
+      if (args.verbose) result.misses.push(`    read: ${JSON.stringify(await readText(reader, png))}`);
+    }
     for (const key of keys) {
       const bucket = result.by.get(key) ?? { hit: 0, total: 0 };
       bucket.total++;
@@ -317,8 +390,10 @@ for (const [name, engine] of engines) {
     }
   }
   shotResults.push(result);
-  await engine.close();
 }
+for (const engine of new Set(engines.map(([, engine]) => engine))) await engine.close();
+await latinPool?.close();
+await detector.close();
 
 // 3. QR code photos.
 const rng = seededRandom(20261127);
@@ -341,9 +416,13 @@ console.log('\n## Recovery of the URL');
 console.log(`texts, KISA URLs:        ${share(recovered.phishing.hit, recovered.phishing.total)}`);
 console.log(`texts, clean URLs:       ${share(recovered.clean.hit, recovered.clean.total)}`);
 for (const [style, bucket] of byStyle) console.log(`  ${style.padEnd(10)} ${share(bucket.hit, bucket.total)}`);
-for (const result of shotResults) {
+for (const result of shotResults.filter((shots) => shots.total > 0)) {
   console.log(`screenshots, ${result.name}: ${share(result.hit, result.total)}`);
   for (const [key, bucket] of [...result.by].sort()) console.log(`  ${key.padEnd(26)} ${share(bucket.hit, bucket.total)}`);
+  const sorted = [...result.ms].sort((a, b) => a - b);
+  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  console.log(`  time per screenshot (ms)   p50 ${at(0.5)}, p90 ${at(0.9)}, max ${at(1)}`);
+  console.log(`  screenshots with another URL found: KISA ${result.extra.phishing}, clean ${result.extra.clean}`);
 }
 console.log(`QR code photos:          ${share(qr.hit, qr.total)}`);
 console.log('\n## Verdicts (texts; detector offline: team lists and rules, no feeds, no LLM)');
@@ -352,5 +431,7 @@ console.log(`URL false positives, clean:   ${share(verdicts.clean.malicious, ver
 console.log(`is_smishing, smishing texts:  ${share(verdicts.phishing.smishing, verdicts.phishing.messages)}`);
 console.log(`is_smishing, ordinary texts:  ${share(verdicts.clean.smishing, verdicts.clean.messages)}`);
 for (const result of shotResults) {
-  if (result.misses.length > 0) console.log(`\nscreenshot misses, ${result.name} (first 8):\n  ${result.misses.slice(0, 8).join('\n  ')}`);
+  if (args.verbose && result.misses.length > 0) console.log(`\nscreenshot misses, ${result.name}:\n  ${result.misses.join('\n  ')}`);
+  if (args.verbose && result.extra.examples.length > 0)
+    console.log(`\nother URLs found, ${result.name}:\n  ${result.extra.examples.join('\n  ')}`);
 }

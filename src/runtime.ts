@@ -297,7 +297,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   /** Message screenshots (`/url/scan`): links are Latin letters beside Korean, so one worker reads both. */
   let messageOcrPool: OcrEngine | undefined;
   const messageOcr = () => (messageOcrPool ??= createTesseractPool({ ...options.ocr, size: 1, languages: 'kor+eng' }));
-  /** The ID reader's text-line detector: its model is loaded on the first image that needs it. */
+  /** The text-line detector of the ID reader and the message check: its model is loaded on the first image that needs it. */
   const textLines = createTextLineDetector();
 
   /** Knowledge entries of the chatbot; embeddings only when OPENAI_EMBEDDING_MODEL is set. */
@@ -388,6 +388,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       checker: options.urlChecker ?? urlDetection.engine,
       ocr: messageOcr,
       images: createMessageImageDecoder(),
+      // A screenshot whose page reading finds no link is read again line by line (docs/evaluations/2026-11-27-message-check-2.md).
+      textLines: { detector: textLines, use: 'fallback' },
     }),
     business,
     linkGuard,

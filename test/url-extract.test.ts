@@ -142,6 +142,10 @@ describe('message rules table', () => {
 describe('extractUrls: what OCR does to links', () => {
   it('joins a dot read as a space before a known ending, and only then', () => {
     expect(urlsOf('http://ca05.n2yd wtf/abc 클릭')).toEqual(['http://ca05.n2yd.wtf/abc']);
+    expect(urlsOf('http://xy08.h8qs. wtf 클릭')).toEqual(['http://xy08.h8qs.wtf/']);
+    expect(urlsOf('http://xy08.h8qs. wtf\n클릭')).toEqual(['http://xy08.h8qs.wtf/']);
+    expect(urlsOf('http://naver.com. wtf 글자')).toEqual(['http://naver.com/']);
+    expect(urlsOf('https://ksch93 tistory.com/rss 클릭')).toEqual(['https://ksch93.tistory.com/rss']);
     expect(urlsOf('http://naver.com 에서 검색')).toEqual(['http://naver.com/']);
     expect(urlsOf('https://www.example.com and more')).toEqual(['https://www.example.com/']);
   });
@@ -153,6 +157,13 @@ describe('extractUrls: a host wrapped at the end of a line', () => {
     expect(urlsOf('https://www.naver.com\n다음 줄')).toEqual(['https://www.naver.com/']);
     expect(urlsOf('http://k17.d5km\n.wtf/ 클릭')).toEqual(['http://k17.d5km.wtf/']);
     expect(urlsOf('https://a.example.com\nb.example.org/x')).toEqual(['https://a.example.com/', 'http://b.example.org/x']);
+  });
+
+  it('joins a path wrapped to the next line (it starts with / or ?), and nothing else', () => {
+    expect(urlsOf('F220lhttps://omoney.kbstar.com\n/quics?page=C034894 클릭')).toEqual(['https://omoney.kbstar.com/quics?page=C034894']);
+    expect(urlsOf('https://a.example.com/x\n/y 클릭')).toEqual(['https://a.example.com/x/y']);
+    expect(urlsOf('https://a.example.com\n/ 다음 줄')).toEqual(['https://a.example.com/']);
+    expect(urlsOf('https://a.example.com\n다음 줄 /help')).toEqual(['https://a.example.com/']);
   });
 });
 

@@ -43,4 +43,14 @@ describe('POST /api/v1/url/scan with an SMS screenshot', () => {
     },
     120_000,
   );
+
+  it('reads line by line a link glued to Hangul that the page reading misses (dark theme)', async () => {
+    // The page reading of this picture finds no link (kor+eng reads the glued line as Hangul and
+    // digits); the fallback reads each line found by the text-line detector alone.
+    const png = smsScreenshot(['[CJ대한통운] 주소지 불일치로 반송 예정', '주소확인https://cj-track.example/a8Kq 클릭'], true);
+    const res = await app.post('/api/v1/url/scan', { base64_image: png.toString('base64') }, user.apiKey);
+    expect(res.status).toBe(200);
+    const body = res.body as { urls: Array<{ url: string }> };
+    expect(body.urls.map((entry) => entry.url)).toEqual(['https://cj-track.example/a8Kq']);
+  }, 120_000);
 });

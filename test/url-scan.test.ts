@@ -281,3 +281,58 @@ describe('url-scan operation', () => {
     });
   });
 });
+
+describe('url-scan: a screenshot read line by line when its page reading finds no link', () => {
+  /** A fake engine: the page reading gives `pageText`; a line read alone gives one word, `lineText`. */
+  function lineSetup(pageText: string, lineText: string) {
+    const calls = { detect: 0, lines: 0 };
+    const engine = {
+      async recognize(_png: Buffer, _signal?: AbortSignal, _rotation?: number, segmentation?: string) {
+        if (segmentation !== 'line') return { text: pageText, lines: [], rotateRadians: 0 };
+        calls.lines++;
+        const box = { left: 10, top: 10, width: 300, height: 30 };
+        return {
+          text: lineText,
+          lines: [{ text: lineText, confidence: 90, box, words: [{ text: lineText, confidence: 90, box }] }],
+          rotateRadians: 0,
+        };
+      },
+    } as unknown as OcrEngine;
+    const detector = {
+      async detect() {
+        calls.detect++;
+        return [{ left: 20, top: 40, width: 360, height: 40 }];
+      },
+      close: async () => {},
+    };
+    const { quota } = fakeQuota({ 'harmful-url-detection': 10 });
+    const operation = createUrlScanOperation({
+      checker: { check: async () => ({ isMalicious: false, category: 'clean', reason: '-' }) },
+      ocr: () => engine,
+      images: createMessageImageDecoder(),
+      textLines: { detector, use: 'fallback' },
+    });
+    const run = async () =>
+      executeOperation(
+        quota,
+        operation,
+        { account: { id: 1, email: 'a@example.com' }, logger: createLogger('silent'), requestId: 't' },
+        { base64_image: (await png(400, 200, '#ffffff')).toString('base64') },
+      );
+    return { run, calls };
+  }
+
+  it('reads the lines when the page reading has no link, and finds the link there', async () => {
+    const { run, calls } = lineSetup('반송 예정 주소확인 [ 나 205://00', 'FA201https://cj-track.example/a8Kq');
+    const { output } = await run();
+    expect(output.urls.map((entry) => entry.url)).toEqual(['https://cj-track.example/a8Kq']);
+    expect(calls).toEqual({ detect: 1, lines: 1 });
+  });
+
+  it('does not read the lines when the page reading found a link', async () => {
+    const { run, calls } = lineSetup('반송 예정 http://ok.example/a', 'http://other.example/b');
+    const { output } = await run();
+    expect(output.urls.map((entry) => entry.url)).toEqual(['http://ok.example/a']);
+    expect(calls).toEqual({ detect: 0, lines: 0 });
+  });
+});

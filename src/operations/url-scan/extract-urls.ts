@@ -116,6 +116,7 @@ function defang(text: string, rules: MessageRules): string {
       .replace(new RegExp(String.raw`(?<=[A-Za-z0-9-])\.[ \t]+(?=(?:${tlds})(?![A-Za-z0-9-]))`, 'gi'), '.')
       .replace(DOT_READ_AS_SPACE, (whole, host: string, ending: string) => joinedHost(whole, host, `.${ending}`))
       .replace(HOST_BROKEN_AT_LINE, (whole, head: string, rest: string) => joinedHost(whole, head, rest))
+      .replace(PATH_BROKEN_AT_LINE, '$1')
   );
 }
 
@@ -125,12 +126,20 @@ function joinedHost(whole: string, head: string, rest: string): string {
   return endsInSuffix(host(head)) || !endsInSuffix(host(head + rest)) ? whole : head + rest;
 }
 
-/** `http://ca05.n2yd wtf/abc`: OCR read a dot as a space before the ending (joined only when that makes a known suffix). */
-const DOT_READ_AS_SPACE = /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]+([A-Za-z]{2,24})(?=[/?#:]|[ \t]|$)/gi;
+/**
+ * `http://ca05.n2yd wtf/abc`, `http://ca05.n2yd. wtf`, `https://ksch93 tistory.com`: OCR read a
+ * dot as a space, or a space after it, before the rest of the host (joined only when that makes
+ * a known suffix).
+ */
+const DOT_READ_AS_SPACE =
+  /(https?:\/\/[A-Za-z0-9.-]{0,252}[A-Za-z0-9-])\.?[ \t]+([A-Za-z][A-Za-z0-9-]{1,62}(?:\.[A-Za-z0-9-]{1,63})*)(?=[/?#:]|\s|$)/gi;
 
 /** `https://www.koreaher⏎ald.com/`: a phone wrapped the host at the bubble's edge. */
 const HOST_BROKEN_AT_LINE =
   /(https?:\/\/[A-Za-z0-9.-]{1,253})[ \t]*\r?\n[ \t]*(\.?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*)(?=[/?#:]|\s|$)/gi;
+
+/** `https://omoney.kbstar.com⏎/quics?page=1`: a phone wrapped a link just before its path (the next line starts with `/` or `?`). */
+const PATH_BROKEN_AT_LINE = new RegExp(String.raw`(https?://${URL_CHARS}+)[ \t]*\r?\n[ \t]*(?=[/?][A-Za-z0-9])`, 'gi');
 
 function endsInSuffix(host: string): boolean {
   const parsed = parseHost(host.toLowerCase());

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { OcrEngine } from '../../providers/ocr/tesseract-pool.js';
 import type { MessageImageDecoder } from '../../providers/message-image.js';
+import { readByLines } from '../../providers/ocr/read-lines.js';
+import type { TextLineDetector } from '../../providers/ocr/text-lines.js';
 import { AppError } from '../../errors.js';
 import type { Operation } from '../../platform/execute.js';
 import type { UrlSafetyChecker, UrlVerdict } from '../url-detect/checker.js';
@@ -8,6 +10,7 @@ import { urlDetectSchema } from '../url-detect/url-detect.schema.js';
 import { decodeBase64Image, sniffFormat } from '../ocr-idcard/image-input.js';
 import { extractUrls, MAX_URLS } from './extract-urls.js';
 import { MESSAGE_RULES, type MessageRules } from './message-rules.js';
+import { screenText } from './screen-text.js';
 import { judgeMessage, type CheckedUrl } from './smishing-signals.js';
 import { urlScanSchema, type urlScanOutputSchema } from './url-scan.schema.js';
 
@@ -19,6 +22,16 @@ export interface UrlScanDeps {
   ocr: () => OcrEngine;
   images: MessageImageDecoder;
   rules?: MessageRules;
+  /**
+   * PaddleOCR's text-line detector (read-lines.ts): a screenshot is read line by line, each line
+   * alone, `first` (instead of the page reading) or as a `fallback` when the page reading finds no link.
+   */
+  textLines?: {
+    detector: TextLineDetector;
+    use: 'first' | 'fallback';
+    /** An engine with the Latin model alone: a line that looks like a link is read again by it (read-lines.ts). */
+    latin?: () => OcrEngine;
+  };
 }
 
 /** Verdicts asked at once: an uncertain URL may wait on the LLM, and one message must not hold many of its calls. */
@@ -40,7 +53,7 @@ export function createUrlScanOperation(deps: UrlScanDeps): Operation<typeof urlS
     schema: urlScanSchema,
     async run(ctx, input) {
       const parts = input.text ? [input.text] : [];
-      if (input.base64_image !== undefined) parts.push(await readImage(deps, input.base64_image, ctx.signal));
+      if (input.base64_image !== undefined) parts.push(await readImage(deps, rules, input.base64_image, ctx.signal));
       const extracted = extractUrls(parts, MAX_URLS, rules);
       const urls = extracted.urls.filter((url) => urlDetectSchema.safeParse({ url }).success);
       // The executor charged the first URL's call; each further URL is one more.
@@ -69,7 +82,7 @@ async function checkUrl(checker: UrlSafetyChecker, url: string): Promise<Checked
 }
 
 /** The text in a picture of a message: a QR code's content when there is one, else what OCR reads. */
-async function readImage(deps: UrlScanDeps, base64: string, signal: AbortSignal | undefined): Promise<string> {
+async function readImage(deps: UrlScanDeps, rules: MessageRules, base64: string, signal: AbortSignal | undefined): Promise<string> {
   const bytes = decodeBase64Image(base64);
   if (sniffFormat(bytes) === 'pdf') {
     throw new AppError(
@@ -83,7 +96,12 @@ async function readImage(deps: UrlScanDeps, base64: string, signal: AbortSignal 
   const qr = await deps.images.qrText(bytes);
   if (qr !== undefined) return qr;
   const png = await deps.images.ocrPng(bytes);
-  return (await deps.ocr().recognize(png, signal)).text;
+  const lines = deps.textLines;
+  const byLines = async () => screenText(await readByLines(deps.ocr(), lines!.detector, png, signal, undefined, lines!.latin?.()));
+  if (lines?.use === 'first') return byLines();
+  const page = screenText(await deps.ocr().recognize(png, signal));
+  if (lines?.use !== 'fallback' || extractUrls(page, MAX_URLS, rules).urls.length > 0) return page;
+  return byLines();
 }
 
 /** `work` over `items` with at most `limit` running at a time; results in the items' order. */

@@ -25,6 +25,11 @@ export async function readByLines(
   signal?: AbortSignal,
   /** Asked before each line: false leaves the remaining lines unread (the caller's time budget is spent). */
   inTime: () => boolean = () => true,
+  /**
+   * An engine with the Latin model alone: a line that looks like Latin letters (a link) is read
+   * again by it, and its words replace the first reading's words that hold Latin letters or digits.
+   */
+  latin?: OcrEngine,
 ): Promise<OcrText> {
   const boxes = await detector.detect(png);
   signal?.throwIfAborted();
@@ -37,7 +42,8 @@ export async function readByLines(
       while (next < flat.length && inTime()) {
         const box = flat[next++] as Box;
         signal?.throwIfAborted();
-        words.set(box, await readOne(engine, png, box, signal));
+        const read = await readOne(engine, png, box, signal);
+        words.set(box, latin && looksLatin(read) ? mergedReadings(read, await readOne(latin, png, box, signal)) : read);
       }
     }),
   );
@@ -67,4 +73,35 @@ async function readOne(engine: OcrEngine, png: Buffer, box: Box, signal?: AbortS
       };
     }),
   );
+}
+
+const LATIN_OR_DIGIT = /[A-Za-z0-9]/;
+/** Characters of a link written in Latin letters. */
+const LINK_CHAR = /[A-Za-z0-9./:?=&%#_~-]/;
+
+/** A line with a scheme, or mostly Latin letters, digits and a link's marks (and at least one letter). */
+function looksLatin(words: PlacedWord[]): boolean {
+  const text = words.map((word) => word.text).join('');
+  if (/:\/\/|https?|www\./i.test(text)) return true;
+  const chars = [...text.replace(/\s/g, '')];
+  return /[A-Za-z]/.test(text) && chars.filter((char) => LINK_CHAR.test(char)).length >= 0.5 * chars.length;
+}
+
+/**
+ * One line read by both engines: the Latin model's words where the first reading saw Latin
+ * letters or digits (or saw nothing), the first reading's words elsewhere (its Hangul).
+ */
+function mergedReadings(mixed: PlacedWord[], latin: PlacedWord[]): PlacedWord[] {
+  const overlap = (a: PlacedWord, b: PlacedWord) => Math.min(a.bbox.x1, b.bbox.x1) > Math.max(a.bbox.x0, b.bbox.x0);
+  const hasLatin = (word: PlacedWord) => LATIN_OR_DIGIT.test(word.text);
+  const kept = latin.filter((word) => {
+    if (!hasLatin(word)) return false;
+    const under = mixed.filter((other) => overlap(word, other));
+    return under.length === 0 || under.some(hasLatin);
+  });
+  const inside = (word: PlacedWord) => {
+    const centre = (word.bbox.x0 + word.bbox.x1) / 2;
+    return kept.some((other) => centre >= other.bbox.x0 && centre <= other.bbox.x1);
+  };
+  return [...kept, ...mixed.filter((word) => !inside(word))].sort((a, b) => a.bbox.x0 - b.bbox.x0);
 }

@@ -42,19 +42,22 @@ export interface OcrPoolOptions {
   timeoutMs?: number;
   /**
    * `kor` (ID documents: Korean print, digits) or `kor+eng` (message screenshots: Latin letters
-   * of links beside Korean; the Korean model alone reads `http` as digits).
+   * of links beside Korean; the Korean model alone reads `http` as digits); `eng` re-reads a
+   * screenshot's line of Latin letters (a link), which `kor+eng` sometimes reads as Hangul.
    */
-  languages?: 'kor' | 'kor+eng';
+  languages?: OcrLanguages;
 }
 
 /**
  * The LSTM models shipped on npm (`4.0.0_best_int`): read from disk, never fetched, never cached.
  * tesseract.js takes one folder for every language, so two models are linked into a temporary one.
  */
-function langPathFor(languages: 'kor' | 'kor+eng'): string {
+export type OcrLanguages = 'kor' | 'kor+eng' | 'eng';
+
+function langPathFor(languages: OcrLanguages): string {
   const require = createRequire(import.meta.url);
   const folder = (code: string) => join(dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), '4.0.0_best_int');
-  if (languages === 'kor') return folder('kor');
+  if (languages === 'kor' || languages === 'eng') return folder(languages);
   if (!linkedLangPath) {
     // One per process: the links are tiny and the pools that use them live as long as it does.
     linkedLangPath = mkdtempSync(join(tmpdir(), 'aih-ocr-langs-'));
