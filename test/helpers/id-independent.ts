@@ -11,12 +11,13 @@ import sharp from 'sharp';
  * printed lines with their `(동, 아파트)` part, stamps over text, paper tints, and its own scan
  * and phone-photo degradations (perspective, blur, glare, moiré, JPEG).
  *
- * It has two parts: `tune` (seed 0x7a11) may be looked at while changing the reader; `measure`
- * (seed 0x3e57) is only ever run, never read image by image, and is reported apart.
+ * It has three parts: `tune` (seed 0x7a11) may be looked at while changing the reader; `measure`
+ * (seed 0x3e57) and `fresh` (seed 0x5b2d) are only ever run, never read image by image, and are
+ * reported apart.
  */
 
 export type IndependentLevel = 'clean' | 'mild' | 'hard' | 'photo';
-export type IndependentPart = 'tune' | 'measure';
+export type IndependentPart = 'tune' | 'measure' | 'fresh';
 export type IndependentKind = 'resident' | 'licence' | 'business';
 
 export interface IndependentItem {
@@ -29,7 +30,8 @@ export interface IndependentItem {
   truth: Record<string, string>;
 }
 
-const PART_SEEDS: Record<IndependentPart, number> = { tune: 0x7a11, measure: 0x3e57 };
+/** `fresh` (seed 0x5b2d): a third part, for a choice made after `measure` was read once (run, never read image by image). */
+const PART_SEEDS: Record<IndependentPart, number> = { tune: 0x7a11, measure: 0x3e57, fresh: 0x5b2d };
 
 /** xoshiro128**: a different generator from the first set's, seeded per document. */
 class Dice {
