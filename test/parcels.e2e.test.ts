@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
 import { startWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
-import { startServerProcess, type ServerProcess } from './helpers/process.js';
+import { callJson, signUpOver, startServerProcess, stopServerProcess, type ServerProcess } from './helpers/process.js';
 
 /**
  * Issue 38 on the production path: `npm start` configured by environment variables only. A
@@ -31,31 +31,19 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServerProcess(server);
   await tracker?.close();
   await receiver?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  callJson(base, method, path, body, headers);
 
 describe('npm start: parcels without a carrier', () => {
   it('finds the carrier from the number, estimates the arrival, and takes a digest time on a watch', async () => {
     tracker.parcel('kr.lotte', NUMBER, { events: [ev(iso(new Date(Date.now() - 3600_000)), 'IN_TRANSIT', '간선상차', '옥천HUB')] });
-    const email = `parcels-${Date.now()}@example.com`;
-    expect((await call('POST', '/api/v1/auth/register', { email, password: 'long enough pw' })).status).toBe(201);
-    const token = (await call('POST', '/api/v1/auth/login', { email, password: 'long enough pw' })).body.token;
-    const key = (await call('POST', '/api/v1/keys', { name: 'e2e' }, { authorization: `Bearer ${token}` })).body.api_key;
+    const { apiKey: key } = await signUpOver(base, 'parcels');
     const auth = { 'x-api-key': key };
     expect((await call('POST', '/api/v1/subscriptions', { api: 'delivery-tracking' }, auth)).status).toBe(201);
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 import { LOCK_NAME } from '../db/lock.js';
 import { quotaHolds, shortLinks, subscriptions } from '../db/schema.js';
-import { migratedDataDir, startServerProcess, type ServerProcess } from './helpers/process.js';
+import { callJson, migratedDataDir, signUpOver, startServerProcess, type ServerProcess } from './helpers/process.js';
 
 const QUOTA = 1000;
 // Large enough that the kill lands mid-burst: on PostgreSQL the service answered all of 100 before it did.
@@ -22,33 +22,16 @@ function start(): ServerProcess {
   return startServerProcess({ ...databaseEnv(), DEFAULT_QUOTA: String(QUOTA), WATCH_CRON: 'off', URL_LIST_REFRESH: 'off' });
 }
 
-async function post(port: number, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-async function signUp(port: number): Promise<{ accountId: number; apiKey: string }> {
-  const credentials = { email: `crash-${process.pid}-${Date.now()}@example.com`, password: 'correct horse battery' };
-  const registered = await post(port, '/api/v1/auth/register', credentials);
-  const { token } = (await post(port, '/api/v1/auth/login', credentials)).body;
-  const key = await post(port, '/api/v1/keys', {}, { authorization: `Bearer ${token}` });
-  return { accountId: registered.body.user.id, apiKey: key.body.api_key };
-}
-
 describe('a process killed in the middle of a burst', () => {
   it('charges exactly the links that exist, and every answered call stays charged', async () => {
     const first = start();
-    const port = await first.ready;
-    const { accountId, apiKey } = await signUp(port);
+    const base = `http://127.0.0.1:${await first.ready}`;
+    const { accountId, apiKey } = await signUpOver(base, 'crash');
 
     // BURST concurrent shortens; kill -9 once ten have been answered.
     let answered = 0;
     const burst = Array.from({ length: BURST }, (_, i) =>
-      post(port, '/api/v1/url/shorten', { url: `https://example.com/crash/${i}` }, { 'x-api-key': apiKey }).then(
+      callJson(base, 'POST', '/api/v1/url/shorten', { url: `https://example.com/crash/${i}` }, { 'x-api-key': apiKey }).then(
         (res) => {
           if (res.status === 200) answered++;
           if (answered === 10) first.child.kill('SIGKILL');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ev, startFakeTracker, type FakeEvent, type FakeTracker } from './fakes/tracker-server.js';
 import { startWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
-import { startServerProcess, type ServerProcess } from './helpers/process.js';
+import { callJson, signUpOver, startServerProcess, stopServerProcess, type ServerProcess } from './helpers/process.js';
 
 /**
  * The production path, end to end: `npm start` (the build, then `node dist/api/server.js`)
@@ -42,32 +42,20 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServerProcess(server);
   await tracker?.close();
   await receiver?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  callJson(base, method, path, body, headers);
 
 describe('npm start with WATCH_CRON in seconds', () => {
   it('polls a new watch at the schedule cadence and posts the webhook within two ticks of a change', async () => {
     const events: FakeEvent[] = [ev(iso(new Date(Date.now() - 3600_000)), 'AT_PICKUP', '집화처리', '성수')];
     tracker.parcel(CJ, NUMBER, { events });
-    const email = `e2e-${Date.now()}@example.com`;
-    expect((await call('POST', '/api/v1/auth/register', { email, password: 'long enough pw' })).status).toBe(201);
-    const token = (await call('POST', '/api/v1/auth/login', { email, password: 'long enough pw' })).body.token;
-    const key = (await call('POST', '/api/v1/keys', { name: 'e2e' }, { authorization: `Bearer ${token}` })).body.api_key;
+    const { apiKey: key } = await signUpOver(base, 'e2e');
     const auth = { 'x-api-key': key };
     expect((await call('POST', '/api/v1/subscriptions', { api: 'delivery-tracking' }, auth)).status).toBe(201);
 

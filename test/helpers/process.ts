@@ -77,3 +77,36 @@ export function startServerProcess(env: Record<string, string>, options: { npmSt
   }
   return { child, output: () => output, ready, exited, waitForOutput };
 }
+
+/** Stops a server process with SIGTERM, if it still runs, and waits for it to exit. */
+export async function stopServerProcess(server: ServerProcess | undefined): Promise<void> {
+  if (!server || server.child.exitCode !== null) return;
+  server.child.kill('SIGTERM');
+  await server.exited;
+}
+
+/** A JSON request to a server process over real HTTP: its status and parsed body. */
+export async function callJson(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** A new account on a server process, through its own API: registered, logged in, one key (`e2e`). */
+export async function signUpOver(base: string, prefix: string): Promise<{ accountId: number; token: string; apiKey: string }> {
+  const credentials = { email: `${prefix}-${process.pid}-${Date.now()}@example.com`, password: 'long enough pw' };
+  const registered = await callJson(base, 'POST', '/api/v1/auth/register', credentials);
+  if (registered.status !== 201) throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
+  const { token } = (await callJson(base, 'POST', '/api/v1/auth/login', credentials)).body;
+  const key = await callJson(base, 'POST', '/api/v1/keys', { name: 'e2e' }, { authorization: `Bearer ${token}` });
+  return { accountId: registered.body.user.id, token, apiKey: key.body.api_key };
+}
