@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChannelNotifier } from '../bots/notifier.js';
-import { loadConfig } from '../src/config.js';
-import { startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
-import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
+import type { FakeSlack } from './fakes/slack-server.js';
+import { ev, type FakeTracker } from './fakes/tracker-server.js';
 import { slashCommands } from './helpers/slack-commands.js';
-import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import type { TestApp, TestUser } from './helpers/app.js';
+import { startParcelWorkspace, type ParcelWorkspace } from './helpers/parcel-workspace.js';
 
 /** `/track … watch` through the real Slack door, in a channel the bot cannot post to. */
 const SECRET = 'watch-signing-secret';
@@ -14,25 +13,13 @@ let slack: FakeSlack;
 let tracker: FakeTracker;
 let app: TestApp;
 let owner: TestUser;
+let workspace: ParcelWorkspace | undefined;
 
 beforeAll(async () => {
-  slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
-  tracker = await startFakeTracker();
-  const env = { SLACK_SIGNING_SECRET: SECRET, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_API_URL: slack.apiUrl, DELIVERY_TRACKER_URL: tracker.url };
-  app = await startTestApp(env, {
-    delivery: { rateLimit: { bucket: `watch-slack-${process.pid}-${Date.now()}`, perSecond: 200 } },
-    watches: { notifier: createChannelNotifier(loadConfig({ ...env, LOG_LEVEL: 'silent' })) },
-  });
-  owner = await app.signUp();
-  expect((await app.post('/api/v1/subscriptions', { api: 'delivery-tracking' }, owner.apiKey)).status).toBe(201);
-  slack.setUser('UADMIN', { is_admin: true });
-  await (await slash('/link', owner.apiKey, 'C1', 'UADMIN')).response();
+  workspace = await startParcelWorkspace({ team: TEAM, secret: SECRET, botToken: BOT_TOKEN, bucket: 'watch-slack' });
+  ({ slack, tracker, app, owner } = workspace);
 });
-afterAll(async () => {
-  await app?.close();
-  await slack?.close();
-  await tracker?.close();
-});
+afterAll(() => workspace?.close());
 
 const slash = slashCommands({ appUrl: () => app.url, slack: () => slack, secret: SECRET, team: TEAM });
 
