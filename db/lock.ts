@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -8,7 +8,10 @@ import lockfile from 'proper-lockfile';
  * corrupt it. The directory is guarded by proper-lockfile: an atomic `mkdir` lock whose mtime
  * the holder refreshes every few seconds. A lock nobody refreshes any more is stale and taken
  * over, whoever's pid is written beside it — after a container restart that pid may well belong
- * to a live, unrelated process, which is why a pid is never the test of liveness here.
+ * to a live, unrelated process, which is why a live pid never proves a holder alive here. A dead
+ * one can prove it gone: when the owner wrote its pid on this host, in this boot and this pid
+ * namespace, and no process has that pid any more, its lock is taken over as soon as it has
+ * missed a refresh, instead of after the whole stale period (a restart after a crash).
  */
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
@@ -49,6 +52,7 @@ export async function lockDataDir(dir: string, options: DirLockOptions = {}): Pr
   };
   const deadline = Date.now() + waitMs;
   let told = false;
+  let markedStale = false;
   for (;;) {
     try {
       const release = await lockfile.lock(dir, settings);
@@ -56,6 +60,12 @@ export async function lockDataDir(dir: string, options: DirLockOptions = {}): Pr
       return { release: () => release().catch(() => undefined) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      // A lock refreshed within the last interval may have a new holder whose owner file is not written yet.
+      if (!markedStale && lockAgeMs(lockPath) > settings.update + 1_000 && ownerIsGone(dir)) {
+        markedStale = true;
+        markStale(lockPath);
+        continue;
+      }
       if (Date.now() >= deadline) throw new DataDirLockedError(heldMessage(dir));
       if (!told) options.onWait?.(waitingMessage(dir, stale));
       told = true;
@@ -64,9 +74,62 @@ export async function lockDataDir(dir: string, options: DirLockOptions = {}): Pr
   }
 }
 
+interface Owner {
+  pid?: number;
+  host?: string;
+  /** The kernel's boot id and the pid namespace: where a pid names one process. */
+  boot?: string;
+  pidns?: string;
+  started_at?: string;
+}
+
 function writeOwner(dir: string): void {
-  const owner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
+  const owner: Owner = { pid: process.pid, host: hostname(), ...whereAPidHolds(), started_at: new Date().toISOString() };
   writeFileSync(join(dir, OWNER_NAME), JSON.stringify(owner));
+}
+
+/** Linux only; elsewhere a dead pid proves nothing and the lock waits to go stale. */
+function whereAPidHolds(): { boot?: string; pidns?: string } {
+  try {
+    return { boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), pidns: readlinkSync('/proc/self/ns/pid') };
+  } catch {
+    return {};
+  }
+}
+
+/** True only when the owner provably runs no more: same host, boot and pid namespace, and its pid is free. */
+function ownerIsGone(dir: string): boolean {
+  let owner: Owner;
+  try {
+    owner = JSON.parse(readFileSync(join(dir, OWNER_NAME), 'utf8')) as Owner;
+  } catch {
+    return false;
+  }
+  const here = whereAPidHolds();
+  if (!owner.pid || owner.host !== hostname() || !here.boot || owner.boot !== here.boot || owner.pidns !== here.pidns) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false; // alive, or its pid reused: wait for the lock to go stale
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function lockAgeMs(lockPath: string): number {
+  try {
+    return Date.now() - statSync(lockPath).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Dates the lock back, so that proper-lockfile takes it over as it takes over any stale lock. */
+function markStale(lockPath: string): void {
+  try {
+    utimesSync(lockPath, new Date(0), new Date(0));
+  } catch {
+    // released meanwhile: the next attempt takes it
+  }
 }
 
 function readOwner(dir: string): string {

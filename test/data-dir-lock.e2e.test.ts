@@ -59,6 +59,31 @@ describe('the data directory lock', () => {
     await lock.release();
   });
 
+  it('takes over at once, not after the stale period, from a holder known dead on this machine', async () => {
+    const dir = freshDir();
+    const first = holder(dir);
+    await first.locked;
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    // The default stale period is 10 s; the dead holder's pid is free in this boot and namespace.
+    const started = Date.now();
+    const lock = await lockDataDir(dir, { waitMs: 8_000 });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    await lock.release();
+  });
+
+  it('does not take a fresh lock over on the word of an owner file from another machine', async () => {
+    const dir = freshDir();
+    mkdirSync(join(dir, LOCK_NAME));
+    // A pid nobody has here, written by another host: it proves nothing about this lock.
+    writeFileSync(join(dir, OWNER_NAME), JSON.stringify({ pid: 2 ** 22 + 7, host: `not-${hostname()}` }));
+    const old = new Date(Date.now() - 5_000);
+    utimesSync(join(dir, LOCK_NAME), old, old);
+    const error = await lockDataDir(dir, { waitMs: 500 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DataDirLockedError);
+  });
+
   it('keeps a second process out while the holder lives, naming it in English and Korean', async () => {
     const dir = freshDir();
     const first = holder(dir);

@@ -1,9 +1,7 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
-import { LOCK_NAME } from '../db/lock.js';
 import { quotaHolds, shortLinks, subscriptions } from '../db/schema.js';
 import { callJson, migratedDataDir, signUpOver, startServerProcess, type ServerProcess } from './helpers/process.js';
 
@@ -41,9 +39,6 @@ describe('a process killed in the middle of a burst', () => {
     );
     await Promise.all(burst);
     await first.exited;
-    // The dead process's PGlite lock would be taken over once 10 s old (the subject of
-    // data-dir-lock.e2e); this test is about the quota, so the restart need not wait for it.
-    if (process.env.TEST_DB !== 'postgres') rmSync(join(dataDir, LOCK_NAME), { recursive: true, force: true });
     expect(answered).toBeGreaterThan(0);
     expect(answered).toBeLessThan(BURST);
 
