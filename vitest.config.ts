@@ -8,15 +8,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * so they ran last and left one worker alone at the end (npm test 97 s → 89 s on 2 cores).
  */
 const SLOW_FILES = [
-  'server.e2e.test.ts',
-  'quota-crash.e2e.test.ts',
-  'portal-first-hour.e2e.test.ts',
   'ocr-idcard.e2e.test.ts',
+  'server.e2e.test.ts',
+  'portal-first-hour.e2e.test.ts',
   'portal.e2e.test.ts',
-  'url-accuracy.int.test.ts',
   'ocr-mask-image.e2e.test.ts',
+  'url-accuracy.int.test.ts',
   'url-lists.e2e.test.ts',
   'data-dir-lock.e2e.test.ts',
+  'quota-crash.e2e.test.ts',
   'bots-slack.int.test.ts',
   'link-guard-slack.int.test.ts',
   'watch.e2e.test.ts',
