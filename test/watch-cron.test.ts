@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { cronScheduler, startWatchCron } from '../src/jobs/watch-cron.js';
-import type { CycleReport, WatchPoller } from '../src/jobs/watch-poller.js';
+import { emptyCycleReport, type WatchPoller } from '../src/jobs/watch-poller.js';
 import { createLogger } from '../src/logger.js';
 
-const empty: CycleReport = {
-  claimed: 0,
-  notified: 0,
-  unchanged: 0,
-  ended: 0,
-  retrying: 0,
-  errors: 0,
-  parcels: 0,
-  digests: 0,
-  durationMs: 0,
-};
+const empty = emptyCycleReport();
 
 describe('the watch cron job', () => {
   // Events, not sleeps (issue 33 item 9): the cycle runs until the test lets it finish, the

@@ -65,6 +65,11 @@ export interface CycleReport {
   durationMs: number;
 }
 
+/** A cycle's report before anything happened. */
+export function emptyCycleReport(): CycleReport {
+  return { claimed: 0, notified: 0, unchanged: 0, ended: 0, retrying: 0, errors: 0, parcels: 0, digests: 0, durationMs: 0 };
+}
+
 /** The watch poller as the cron job and the doors' tests drive it. */
 export interface WatchPoller {
   /** One cycle over the due watches (of these accounts only, when given). */
@@ -272,17 +277,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       const started = performance.now();
       const claimId = randomUUID();
       const logger = deps.logger.child({ job: 'watch-poll', claimId });
-      const report: CycleReport = {
-        claimed: 0,
-        notified: 0,
-        unchanged: 0,
-        ended: 0,
-        retrying: 0,
-        errors: 0,
-        parcels: 0,
-        digests: 0,
-        durationMs: 0,
-      };
+      const report = emptyCycleReport();
       const cycle: CycleState = { thresholds: new Map(), recorded: new Set() };
       // One fresh upstream lookup per parcel per cycle, however many watches share it.
       const lookups = new Map<string, Promise<TrackedParcel>>();
