@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MAX_IMAGE_PIXELS } from '../ocr/image-limits.js';
-import { PDFJS_MODULES } from '../pdfjs-modules.js';
+import { PDFJS_MODULES, PDFJS_WORKER_HELPERS } from '../pdfjs-modules.js';
 
 /**
  * Reading an uploaded document (PDF, DOCX, HTML, Markdown) happens in a worker thread with a
@@ -27,6 +27,7 @@ const WORKER_HEAP_MB = 256;
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 console.log = console.info = console.warn = console.error = () => {};
+${PDFJS_WORKER_HELPERS}
 const BLOCK = /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|BR|DD|DIV|DL|DT|FIGCAPTION|FIGURE|FOOTER|FORM|H[1-6]|HEADER|HR|LI|MAIN|NAV|OL|P|PRE|SECTION|TABLE|TBODY|TD|TH|THEAD|TR|UL)$/;
 const SKIP = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|SVG|IFRAME|OBJECT|EMBED|CANVAS|HEAD)$/;
 function blockText(node, out) {
@@ -68,11 +69,7 @@ async function html(source, main) {
 async function pdf(data) {
   const { modules, maxPages, maxOcrPages, longSide, maxImagePixels } = workerData;
   const pdfjs = await import(modules.pdfjs);
-  const doc = await pdfjs.getDocument({
-    data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0,
-    maxImageSize: maxImagePixels, isOffscreenCanvasSupported: false,
-    cMapUrl: modules.cMapUrl, cMapPacked: true, standardFontDataUrl: modules.standardFontDataUrl,
-  }).promise;
+  const doc = await openPdf(pdfjs, modules, data, maxImagePixels, 0);
   if (doc.numPages > maxPages) return { error: 'TooManyPages', pages: doc.numPages };
   const pages = [];
   let scanned = 0;
@@ -87,13 +84,7 @@ async function pdf(data) {
       scanned++;
       if (scanned > maxOcrPages) return { error: 'TooManyScannedPages', pages: doc.numPages };
       const { createCanvas } = await import(modules.canvas);
-      const base = page.getViewport({ scale: 1 });
-      const viewport = page.getViewport({ scale: longSide / Math.max(base.width, base.height) });
-      const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-      const context = canvas.getContext('2d');
-      context.fillStyle = '#ffffff';
-      context.fillRect(0, 0, canvas.width, canvas.height);
-      await page.render({ canvasContext: context, viewport, canvas }).promise;
+      const canvas = await renderOnWhite(page, createCanvas, longSide);
       pages.push({ png: new Uint8Array(await canvas.encode('png')) });
     }
     page.cleanup();

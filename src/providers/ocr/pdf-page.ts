@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
-import { PDFJS_MODULES } from '../pdfjs-modules.js';
+import { PDFJS_MODULES, PDFJS_WORKER_HELPERS } from '../pdfjs-modules.js';
 import { MAX_IMAGE_PIXELS } from './image-limits.js';
 
 /** Longest side of the rendered page: an A4 certificate at ~170 dpi, plenty for its 10-pt text. */
@@ -27,6 +27,7 @@ const MODULES = PDFJS_MODULES;
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+${PDFJS_WORKER_HELPERS}
 let imageTooLarge = false;
 console.log = console.info = console.warn = (message) => {
   if (String(message).includes('exceeded maximum allowed size')) imageTooLarge = true;
@@ -35,19 +36,9 @@ console.log = console.info = console.warn = (message) => {
   const { modules, data, longSide, maxImagePixels } = workerData;
   const pdfjs = await import(modules.pdfjs);
   const { createCanvas } = await import(modules.canvas);
-  const doc = await pdfjs.getDocument({
-    data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 1,
-    maxImageSize: maxImagePixels, isOffscreenCanvasSupported: false,
-    cMapUrl: modules.cMapUrl, cMapPacked: true, standardFontDataUrl: modules.standardFontDataUrl,
-  }).promise;
-  const page = await doc.getPage(1);
-  const base = page.getViewport({ scale: 1 });
-  const viewport = page.getViewport({ scale: longSide / Math.max(base.width, base.height) });
-  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  await page.render({ canvasContext: context, viewport, canvas }).promise;
+  // verbosity 1: pdf.js's warning about a too large image is what sets imageTooLarge.
+  const doc = await openPdf(pdfjs, modules, data, maxImagePixels, 1);
+  const canvas = await renderOnWhite(await doc.getPage(1), createCanvas, longSide);
   if (imageTooLarge) {
     parentPort.postMessage({ error: 'ImageTooLarge' });
     return;
