@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { detectEncoding, FeedTooLargeError, MAX_LINE_BYTES } from '../src/operations/url-detect/lists/feed-lines.js';
 import { parseFeed, parseFeedAsync, withoutTrailingComment, type FeedFormat } from '../src/operations/url-detect/lists/feed-parse.js';
 
@@ -68,6 +68,27 @@ describe('feed parser limits', () => {
     const parsed = await parseFeedAsync(gzipSync(hosts.join('\n')), 'domains');
     expect(parsed.entries.size).toBe(30_000);
     expect(parsed.skipped + parsed.tooLong).toBe(0);
+  });
+
+  it('looks for line ends once over a body of many lines, with or without \\r (no scan to its end per line)', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `host-${i}.example`);
+    for (const body of [Buffer.from(lines.join('\n')), Buffer.from(lines.join('\r\n')), Buffer.from(lines.join('\r'))]) {
+      const indexOf = Buffer.prototype.indexOf;
+      let scanned = 0;
+      const spy = vi.spyOn(Buffer.prototype, 'indexOf').mockImplementation(function (this: Buffer, value, from, encoding) {
+        const at = indexOf.call(this, value, from, encoding);
+        scanned += (at === -1 ? this.length : at) - (typeof from === 'number' ? from : 0);
+        return at;
+      });
+      try {
+        expect(parseFeed(body, 'domains').entries.size).toBe(20_000);
+      } finally {
+        spy.mockRestore();
+      }
+      // Both kinds of break are searched: each byte at most twice. Searching for a `\r` from each
+      // line of a body without one scanned 20,000 times its remainder.
+      expect(scanned).toBeLessThanOrEqual(2 * body.length);
+    }
   });
 
   it('reads UTF-8 with or without a BOM, and CP949 (euc-kr) bodies', () => {

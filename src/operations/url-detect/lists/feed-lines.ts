@@ -79,9 +79,10 @@ class LineSplitter {
       if (this.encoding !== 'utf8') this.decoder = new TextDecoder(this.encoding);
       if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
     }
+    const breaks = new LineBreaks(chunk);
     let start = 0;
     while (start < chunk.length) {
-      const end = nextBreak(chunk, start);
+      const end = breaks.next(start);
       if (end === -1) {
         this.hold(chunk.subarray(start));
         return;
@@ -122,12 +123,28 @@ class LineSplitter {
   }
 }
 
-function nextBreak(chunk: Buffer, from: number): number {
-  const lf = chunk.indexOf(0x0a, from);
-  // A lone `\r` ends a line too (old Mac exports); `\r\n` leaves an empty line, which is skipped.
-  const cr = chunk.indexOf(0x0d, from);
-  if (cr === -1) return lf;
-  return lf === -1 ? cr : Math.min(cr, lf);
+/**
+ * Where lines end in one chunk: `\n`, and a lone `\r` too (old Mac exports; `\r\n` leaves an empty
+ * line, which is skipped). Each kind's next position is kept until a line passes it, so the
+ * chunk is scanned once whatever its lines: searching anew from each line for a `\r` a file
+ * never has read the rest of the chunk once per line.
+ */
+class LineBreaks {
+  private lf: number;
+  private cr: number;
+
+  constructor(private readonly chunk: Buffer) {
+    this.lf = chunk.indexOf(0x0a);
+    this.cr = chunk.indexOf(0x0d);
+  }
+
+  /** The first line break at or after `from`, or -1. */
+  next(from: number): number {
+    if (this.lf !== -1 && this.lf < from) this.lf = this.chunk.indexOf(0x0a, from);
+    if (this.cr !== -1 && this.cr < from) this.cr = this.chunk.indexOf(0x0d, from);
+    if (this.cr === -1) return this.lf;
+    return this.lf === -1 ? this.cr : Math.min(this.cr, this.lf);
+  }
 }
 
 /**
