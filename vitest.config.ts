@@ -74,8 +74,12 @@ const project = (name: string, include: string[], options: { exclude?: string[];
     include,
     exclude: options.exclude ?? [],
     ...(options.db ? { env: { TEST_DB: options.db } } : {}),
-    // One migrated PGlite database for the run; every test app loads a copy of it.
-    ...(options.db === 'pglite' ? { globalSetup: ['test/global-setup.ts'] } : {}),
+    globalSetup: [
+      // One migrated PGlite database for the run; every test app loads a copy of it.
+      ...(options.db === 'pglite' ? ['test/global-setup.ts'] : []),
+      // The service transpiled once, for the server processes the end-to-end files start.
+      ...(name.startsWith('e2e') ? ['test/build-server-setup.ts'] : []),
+    ],
   },
 });
 

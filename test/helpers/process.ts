@@ -30,11 +30,15 @@ export function migratedDataDir(prefix: string): string {
 }
 
 /**
- * Runs `api/server.ts` with the given environment: through tsx by default (no build), or with
- * `npm start` itself (build, then `node dist/api/server.js`) for the production-path tests.
+ * Runs the server with the given environment: from the run's transpiled copy of the service
+ * (test/build-server-setup.ts) in the end-to-end tiers, through tsx where a tier has none, or
+ * with `npm start` itself (build, then `node dist/api/server.js`) for the production-path tests.
  */
 export function startServerProcess(env: Record<string, string>, options: { npmStart?: boolean } = {}): ServerProcess {
-  const [command, args] = options.npmStart ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'api/server.ts']];
+  const build = inject('serverBuild');
+  const [command, args] = options.npmStart
+    ? ['npm', ['start', '--silent']]
+    : [process.execPath, build ? [join(build, 'api', 'server.js')] : ['--import', 'tsx', 'api/server.ts']];
   const child = spawn(command, args, {
     cwd: root,
     env: {

@@ -1,0 +1,61 @@
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The service transpiled to JavaScript for this run: server processes run `<serverBuild>/api/server.js`. */
+    serverBuild: string;
+  }
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+/** One folder deep in the project, as `dist/` is: the code finds the project root and `db/migrations` from there. */
+const OUT_DIR = join(root, '.test-build');
+/** Names the Vitest process (all tiers' setups run in it) that made the copy. */
+const RUN_FILE = 'built-by-run';
+
+/**
+ * Transpiles the service file by file, as tsx does when it runs it, once for the run (~0.3 s). A
+ * server process started from this copy takes half the CPU of one started through tsx, which
+ * transforms and resolves every module again in each process (1.5 s against 3.0 s, ~20 processes
+ * a run). The build `npm start` runs (tsc, with its type checks) stays tested by the production-path test.
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  if (!(await builtByThisRun())) await transpile();
+  project.provide('serverBuild', OUT_DIR);
+}
+
+/** Each end-to-end tier asks in its setup: the second must not remove the copy the first's processes may use. */
+async function builtByThisRun(): Promise<boolean> {
+  return (await readFile(join(OUT_DIR, RUN_FILE), 'utf8').catch(() => '')) === String(process.pid);
+}
+
+async function transpile(): Promise<void> {
+  await rm(OUT_DIR, { recursive: true, force: true });
+  await build({
+    entryPoints: await sourceFiles(),
+    absWorkingDir: root,
+    outbase: root,
+    outdir: OUT_DIR,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    tsconfig: join(root, 'tsconfig.json'),
+    loader: { '.json': 'copy' },
+    sourcemap: true,
+    logLevel: 'error',
+  });
+  await writeFile(join(OUT_DIR, RUN_FILE), String(process.pid));
+}
+
+/** The service's TypeScript and the JSON tables it imports; not the migrations, read from `db/migrations`. */
+async function sourceFiles(): Promise<string[]> {
+  const dirs = ['src', 'api', 'bots', 'db'];
+  const listed = await Promise.all(
+    dirs.map(async (dir) => (await readdir(join(root, dir), { recursive: true })).map((path) => join(dir, path))),
+  );
+  return listed.flat().filter((path) => /\.(ts|json)$/.test(path) && !path.startsWith(join('db', 'migrations')));
+}
