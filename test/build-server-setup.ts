@@ -24,6 +24,8 @@ const RUN_FILE = 'built-by-run';
  * a run). The build `npm start` runs (tsc, with its type checks) stays tested by the production-path test.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  // In watch mode an edit must reach the next run's processes without a new setup: they run the sources through tsx.
+  if (project.config.watch) return;
   if (!(await builtByThisRun())) await transpile();
   project.provide('serverBuild', OUT_DIR);
 }
