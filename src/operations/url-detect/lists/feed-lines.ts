@@ -126,8 +126,8 @@ class LineSplitter {
 /**
  * Where lines end in one chunk: `\n`, and a lone `\r` too (old Mac exports; `\r\n` leaves an empty
  * line, which is skipped). Each kind's next position is kept until a line passes it, so the
- * chunk is scanned once whatever its lines: searching anew from each line for a `\r` a file
- * never has read the rest of the chunk once per line.
+ * chunk is scanned once whatever its lines: searching again from every line for a `\r` the body
+ * does not contain read the rest of the chunk once per line.
  */
 class LineBreaks {
   private lf: number;
