@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discordKeyPair, startFakeDiscord, type FakeDiscord } from './fakes/discord-server.js';
 import { migratedDataDir, startServerProcess, type ServerProcess } from './helpers/process.js';
@@ -14,13 +15,14 @@ const CHANNEL = '555555555555555555';
 const keys = discordKeyPair();
 let discord: FakeDiscord;
 let server: ServerProcess;
+const dataDir = migratedDataDir('aih-guard-e2e-');
 let base: string;
 let counter = 0;
 
 beforeAll(async () => {
   discord = await startFakeDiscord();
   server = startServerProcess({
-    DATA_DIR: migratedDataDir('aih-guard-e2e-'),
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     DISCORD_APPLICATION_ID: APP_ID,
     DISCORD_PUBLIC_KEY: keys.publicKeyHex,
@@ -36,6 +38,7 @@ afterAll(async () => {
   server?.child.kill('SIGTERM');
   await server?.exited;
   await discord?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function json(path: string, body: unknown, headers: Record<string, string> = {}) {

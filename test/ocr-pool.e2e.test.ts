@@ -1,8 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
-import { createTesseractPool, type OcrEngine } from '../src/providers/ocr/tesseract-pool.js';
+import { createTesseractPool, langPathFor, type OcrEngine } from '../src/providers/ocr/tesseract-pool.js';
 import { assertKoreanFonts } from './helpers/id-images.js';
 
 /** Body-size text with room around it, as a prepared document line looks. */
@@ -54,6 +56,21 @@ describe('tesseract pool', () => {
     expect(result.text.replace(/\s+/g, '')).toContain('사업자등록증123-45-67890');
     expect(result.lines.length).toBeGreaterThan(0);
     expect(models()).toEqual(before);
+  });
+
+  it('links Korean and English into one temporary folder per process, removed when the process exits', async () => {
+    expect(langPathFor('kor+eng')).toBe(langPathFor('kor+eng'));
+    const code = `import { existsSync } from 'node:fs';
+      import { langPathFor } from './src/providers/ocr/tesseract-pool.ts';
+      const dir = langPathFor('kor+eng');
+      console.log(JSON.stringify({ dir, kor: existsSync(dir + '/kor.traineddata.gz'), eng: existsSync(dir + '/eng.traineddata.gz') }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      cwd: new URL('..', import.meta.url),
+    });
+    const seen = JSON.parse(stdout) as { dir: string; kor: boolean; eng: boolean };
+    expect(seen).toMatchObject({ kor: true, eng: true });
+    // Each start made one before and left it behind in the temporary directory.
+    expect(existsSync(seen.dir)).toBe(false);
   });
 
   it('answers 503 with Retry-After when the queue is full, and runs the queued image', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -54,15 +54,17 @@ export interface OcrPoolOptions {
  */
 export type OcrLanguages = 'kor' | 'kor+eng' | 'eng';
 
-function langPathFor(languages: OcrLanguages): string {
+export function langPathFor(languages: OcrLanguages): string {
   const require = createRequire(import.meta.url);
   const folder = (code: string) => join(dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), '4.0.0_best_int');
   if (languages === 'kor' || languages === 'eng') return folder(languages);
   if (!linkedLangPath) {
-    // One per process: the links are tiny and the pools that use them live as long as it does.
-    linkedLangPath = mkdtempSync(join(tmpdir(), 'aih-ocr-langs-'));
-    for (const code of ['kor', 'eng'])
-      symlinkSync(join(folder(code), `${code}.traineddata.gz`), join(linkedLangPath, `${code}.traineddata.gz`));
+    // One per process, removed when it exits (a folder per start would pile up in the temporary
+    // directory); a private name, so no other user can put other models in its place.
+    const dir = mkdtempSync(join(tmpdir(), 'aih-ocr-langs-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    for (const code of ['kor', 'eng']) symlinkSync(join(folder(code), `${code}.traineddata.gz`), join(dir, `${code}.traineddata.gz`));
+    linkedLangPath = dir;
   }
   return linkedLangPath;
 }
