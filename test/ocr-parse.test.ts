@@ -75,6 +75,27 @@ describe('Korean text clean-up', () => {
     expect(respaceHangul('도매 및 소매업')).toBe('도매 및 소매업');
   });
 
+  it('leaves an address open, with a warning to retake, when its last line read ends on a comma', () => {
+    // The line after the comma (the unit, or the rest of the reference) was never read.
+    expect(cleanAddress(['부산광역시 수영구 광안해변로 219,'])).toBe('부산광역시 수영구 광안해변로 219,');
+    expect(cleanAddress(['대전광역시 유성구 대학로 99, 3 층 301 호 ( 궁 통 , ㅣ'])).toBe('대전광역시 유성구 대학로 99, 3층 301호 (궁동,');
+    // Read whole, over two lines: closed as printed.
+    expect(cleanAddress(['부산광역시 수영구 광안해변로 219,', '1203 호 (광안동)'])).toBe(
+      '부산광역시 수영구 광안해변로 219, 1203호 (광안동)',
+    );
+    const text = [
+      '주민등록증',
+      '한지민 (韓智旻)',
+      '900101-2345678',
+      '부산광역시 수영구 광안해변로 219,',
+      '2019. 5. 3.',
+      '부산광역시 수영구청장',
+    ];
+    const parsed = parseDocument(text.join('\n'));
+    expect(parsed?.info.address).toBe('부산광역시 수영구 광안해변로 219,');
+    expect(parsed?.warnings).toContainEqual(expect.objectContaining({ field: 'address', code: 'LOW_CONFIDENCE' }));
+  });
+
   it('rebuilds a road-name address and drops the specks around it', () => {
     expect(cleanAddress(['” 채 7 대 구 광역시 창원시 중앙로 109,', '( 102 동 1004 호 ㅣ'])).toBe(
       '대구광역시 창원시 중앙로 109, 102동 1004호',

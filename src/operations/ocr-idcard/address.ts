@@ -222,5 +222,20 @@ export function cleanAddress(lines: string[]): string {
     );
     address += ` (${names.filter(Boolean).join(', ')})`;
   }
+  // Left open as printed, so that the reader is told (checkFields) and the line reading is tried.
+  if (endsOpen(lines)) address = address.replace(/[)）]?$/, ',');
   return address.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The last line read ends on a comma, specks aside ("테헤란로 143,", "(여의도동,"): the address
+ * goes on in a line that was not read. A printed address never ends on a comma.
+ */
+function endsOpen(lines: string[]): boolean {
+  return /,[^가-힣\d()（）]*$/.test(lines.join(' '));
+}
+
+/** An address {@link cleanAddress} left open: its next printed line is missing. */
+export function isCutAddress(address: string): boolean {
+  return address.endsWith(',');
 }

@@ -1,4 +1,4 @@
-import { looksLikeAddress } from './address.js';
+import { isCutAddress, looksLikeAddress } from './address.js';
 import { detectDocumentType, type DocumentType } from './detect-type.js';
 import { businessChecksumOk, residentChecksumOk } from './numbers.js';
 import { parseBusiness } from './parse-business.js';
@@ -96,6 +96,12 @@ export function checkFields(info: DocumentInfo): FieldWarning[] {
   }
   if (info.address && !looksLikeAddress(info.address)) {
     warnings.push({ field: 'address', code: 'LOW_CONFIDENCE', message: '주소 형식이 아닙니다. 잘못 읽었을 수 있습니다.' });
+  } else if (info.address && isCutAddress(info.address)) {
+    warnings.push({
+      field: 'address',
+      code: 'LOW_CONFIDENCE',
+      message: '주소가 다음 줄로 이어지는데 그 줄을 읽지 못했습니다. 주소 전체가 잘 보이게 다시 촬영해 보내 주세요.',
+    });
   }
   return warnings;
 }
