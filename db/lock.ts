@@ -99,14 +99,9 @@ function whereAPidHolds(): { boot?: string; pidns?: string } {
 
 /** True only when the owner provably runs no more: same host, boot and pid namespace, and its pid is free. */
 function ownerIsGone(dir: string): boolean {
-  let owner: Owner;
-  try {
-    owner = JSON.parse(readFileSync(join(dir, OWNER_NAME), 'utf8')) as Owner;
-  } catch {
-    return false;
-  }
+  const owner = ownerOf(dir);
   const here = whereAPidHolds();
-  if (!owner.pid || owner.host !== hostname() || !here.boot || owner.boot !== here.boot || owner.pidns !== here.pidns) return false;
+  if (!owner?.pid || owner.host !== hostname() || !here.boot || owner.boot !== here.boot || owner.pidns !== here.pidns) return false;
   try {
     process.kill(owner.pid, 0);
     return false; // alive, or its pid reused: wait for the lock to go stale
@@ -132,13 +127,18 @@ function markStale(lockPath: string): void {
   }
 }
 
-function readOwner(dir: string): string {
+/** The owner file beside the lock; undefined while a new holder has not written it yet, or when it is unreadable. */
+function ownerOf(dir: string): Owner | undefined {
   try {
-    const owner = JSON.parse(readFileSync(join(dir, OWNER_NAME), 'utf8')) as { pid?: number; host?: string };
-    return `process ${owner.pid ?? '?'} on ${owner.host ?? '?'}`;
+    return JSON.parse(readFileSync(join(dir, OWNER_NAME), 'utf8')) as Owner;
   } catch {
-    return 'another process';
+    return undefined;
   }
+}
+
+function readOwner(dir: string): string {
+  const owner = ownerOf(dir);
+  return owner ? `process ${owner.pid ?? '?'} on ${owner.host ?? '?'}` : 'another process';
 }
 
 function heldMessage(dir: string): string {

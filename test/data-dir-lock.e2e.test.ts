@@ -29,6 +29,15 @@ function holder(dir: string) {
   return { child, locked };
 }
 
+/** A holder that took the lock and was then killed (`kill -9`), leaving its lock and owner file behind. */
+async function killedHolder(dir: string) {
+  const first = holder(dir);
+  await first.locked;
+  first.child.kill('SIGKILL');
+  await new Promise((resolve) => first.child.once('exit', resolve));
+  return first;
+}
+
 describe('the data directory lock', () => {
   it('takes over a lock left before a container restart, though its pid now belongs to a live unrelated process', async () => {
     const dir = freshDir();
@@ -48,10 +57,7 @@ describe('the data directory lock', () => {
 
   it('takes over from a holder killed a moment ago once its lock goes stale, saying that it waits', async () => {
     const dir = freshDir();
-    const first = holder(dir);
-    await first.locked;
-    first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.once('exit', resolve));
+    const first = await killedHolder(dir);
 
     const told: string[] = [];
     const lock = await lockDataDir(dir, { staleMs: 2000, waitMs: 6000, onWait: (message) => told.push(message) });
@@ -61,10 +67,7 @@ describe('the data directory lock', () => {
 
   it('takes over at once, not after the stale period, from a holder known dead on this machine', async () => {
     const dir = freshDir();
-    const first = holder(dir);
-    await first.locked;
-    first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.once('exit', resolve));
+    const first = await killedHolder(dir);
 
     // The default stale period is 10 s; the dead holder's pid is free in this boot and namespace.
     const started = Date.now();
