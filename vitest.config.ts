@@ -102,7 +102,8 @@ export default defineConfig({
       project('int', [INT], { db: 'pglite' }),
       project('e2e', [E2E], { db: 'pglite' }),
       {
-        // Type tests (`*.test-d.ts`, expectTypeOf): checked by tsc, a mismatch fails as a test.
+        // Type tests (`*.test-d.ts`, expectTypeOf): Vitest runs `tsc --noEmit -p tsconfig.json`, so a mismatch
+        // fails as a test and a type error anywhere in the project fails the run (`npm run build` does not check types).
         extends: true as const,
         test: { name: 'types', include: [], typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'] } },
       },
