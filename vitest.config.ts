@@ -57,12 +57,16 @@ const E2E = 'test/**/*.e2e.test.ts';
  * Integration files whose subject does not depend on the database run once, on PGlite: the
  * tracker client against the real server's shapes, the LLM operations against the fake model
  * (their refunds are the executor's, which quota, security and the other files check there), the
- * OpenAPI document, the chatbot's storage and the messages (both on their own PGlite), and URL
- * accuracy on the real lists.
+ * OpenAPI document, the chatbot's storage and the messages (both on their own PGlite), URL
+ * accuracy on the real lists, and the doors — the Slack and Discord bots, the link guard's
+ * channel side, the HTTP contract, logs and abuse limits — whose storage is each store's own
+ * file (link-guard-store, watch, shorten, platform …), which runs on both.
  */
-const PGLITE_ONLY_INT = ['tracker-contract', 'generate', 'translate', 'tone', 'openapi', 'chatbot-storage', 'messages', 'url-accuracy'].map(
-  (name) => `test/${name}.int.test.ts`,
-);
+const PGLITE_ONLY_INT = [
+  ...['tracker-contract', 'generate', 'translate', 'tone', 'openapi', 'chatbot-storage', 'messages', 'url-accuracy'],
+  ...['bots-slack', 'bots-discord', 'bots-knowledge', 'link-guard-slack', 'link-guard-discord', 'parcels-slack'],
+  ...['short-links-slack', 'watch-slack', 'http-contract', 'logging', 'openapi-conformance', 'abuse-http', 'chatbot-llm', 'url-scan'],
+].map((name) => `test/${name}.int.test.ts`);
 
 /** End-to-end files whose subject is the database: a server killed mid-burst, an outage, the feeds' refresh. */
 const POSTGRES_E2E = ['quota-crash', 'db-outage', 'url-lists'].map((name) => `test/${name}.e2e.test.ts`);
@@ -96,6 +100,7 @@ export default defineConfig({
     // fills. Three workers starved start-up tests into timeouts on a loaded machine
     // (docs/decisions/2026-11-26-two-test-workers.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    experimental: { fsModuleCache: true },
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       project('unit', ['test/**/*.test.ts'], { exclude: [INT, E2E] }),
