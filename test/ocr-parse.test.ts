@@ -147,6 +147,14 @@ describe('Korean text clean-up', () => {
     // two-syllable names are too close to each other to guess
     expect(cleanAddress(['부산광역시 둥구 중앙로 1'])).toBe('부산광역시 둥구 중앙로 1');
   });
+
+  it('corrects a misread 시·군·구 to one of the 시·도 read before one of another 시·도', () => {
+    // "주서구": 수성구 (대구) is two jamo away, 서구 a whole syllable; but 광주광역시 has a 서구 and no 수성구
+    expect(cleanAddress(['광 광역시 주 서구 상 무 중앙로 157,', '101 호 (치평동)'])).toBe('광주광역시 서구 상무중앙로 157, 101호 (치평동)');
+    expect(cleanAddress(['광주광역시 주서구 상무중앙로 157'])).toBe('광주광역시 서구 상무중앙로 157');
+    // none of the 시·도's own is close: the nearest anywhere, as before
+    expect(cleanAddress(['경기도 해운데구 해운대로 570'])).toBe('경기도 해운대구 해운대로 570');
+  });
 });
 
 const RESIDENT_TEXT = [

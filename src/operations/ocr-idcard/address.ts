@@ -44,7 +44,8 @@ const REFERENCES = /[(（]\s*([가-힣][가-힣\d,\s]*?)\s*(?:[)）]|[^가-힣\d
 /**
  * Division names read against the real list: the 시·도 (also glued to its 시·군·구, as in
  * "경강북도해운대구") and the one or two 시·군·구 after it are replaced by the known name they
- * are one or two syllables away from. The rest of the address is kept as read.
+ * are one or two syllables away from — for a 시·군·구, one of the 시·도 read when one is that
+ * close, before a nearer one of another 시·도. The rest of the address is kept as read.
  */
 function correctDivisions(tokens: string[]): string[] {
   const out = [...tokens];
@@ -66,7 +67,8 @@ function correctDivisions(tokens: string[]): string[] {
     const token = out[i] as string;
     if (!/[시군구]$/.test(token)) break;
     if (SIGUNGU_NAMES.includes(token)) continue;
-    const known = closestName(token, SIGUNGU_NAMES, preferred);
+    // An address never names a 시·군·구 of another 시·도 ("광주광역시 주서구": 서구, not 대구's 수성구).
+    const known = closestName(token, preferred) ?? closestName(token, SIGUNGU_NAMES, preferred);
     if (known) out[i] = known;
   }
   return out;
