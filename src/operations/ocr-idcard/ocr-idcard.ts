@@ -10,6 +10,7 @@ import { maskDocument } from './mask.js';
 import { maskedPagePng } from './mask-image.js';
 import { readDateBand } from './date-band.js';
 import { readNameBand } from './name-band.js';
+import { readDateUnderSeal } from './seal-date.js';
 import { withAddressBand } from './reference-band.js';
 import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
 import { checkFields, combineReadings, needsSecondLook, parseDocument, type DocumentInfo, type ParsedDocument } from './parse.js';
@@ -138,6 +139,21 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
       );
       if (combined !== parsed) [rawText, lines] = [parsed ? rawText : again.text, parsed ? [...lines, ...again.lines] : again.lines];
       parsed = combined;
+    });
+  if (isCard(parsed) && !parsed.info.issue_date && inTime())
+    await unlessTimedOut(async () => {
+      // The date is still missing: a faded red seal may strike through it. Read once more with
+      // pale red whitened and take the date alone (never another field, never over a date read).
+      const card = parsed as ParsedDocument;
+      const sealed = await readDateUnderSeal(deps.ocr(), source, card, {
+        detect: deps.detectDocument,
+        detector: deps.textLines?.detector,
+        signal,
+        inTime,
+      });
+      if (!sealed) return;
+      const info = { ...card.info, issue_date: sealed.date };
+      [parsed, lines] = [{ info, warnings: checkFields(info) }, [...lines, ...sealed.lines]];
     });
   const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';
