@@ -140,10 +140,12 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
       if (combined !== parsed) [rawText, lines] = [parsed ? rawText : again.text, parsed ? [...lines, ...again.lines] : again.lines];
       parsed = combined;
     });
-  if (isCard(parsed) && !parsed.info.issue_date && inTime())
+  if (parsed?.info.type === '자동차운전면허증' && !parsed.info.issue_date && inTime())
     await unlessTimedOut(async () => {
-      // The date is still missing: a faded red seal may strike through it. Read once more with
-      // pale red whitened and take the date alone (never another field, never over a date read).
+      // A licence's date is still missing: its faded red seal may strike through it. Read once
+      // more with pale red whitened and take the date alone (never another field, never over a
+      // date read). Not for resident cards: their seal stands on the issuer's line, beside the
+      // date, and the one hard card missing its date on the tuning part had it faint, not sealed.
       const card = parsed as ParsedDocument;
       const sealed = await readDateUnderSeal(deps.ocr(), source, card, {
         detect: deps.detectDocument,

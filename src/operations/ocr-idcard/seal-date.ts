@@ -20,12 +20,12 @@ export interface SealDateOptions {
 }
 
 /**
- * A card's issue date read once more from the page with its pale red whitened, when every
- * other reading left the date missing. On a low-quality scan a licence's (or resident card's)
- * red seal fades to pale pink, under the colour test of the usual preparation, and its frame
- * strikes through the date's digits: the page layout joins the date's row to the issuer's, and
+ * A licence's issue date read once more from the page with its pale red whitened, when every
+ * other reading left the date missing. On a low-quality scan a licence's red seal fades to
+ * pale pink, under the colour test of the usual preparation, and its frame strikes through the
+ * date's digits: the page layout joins the date's row to the issuer's, and
  * each reading gives back "201" or nothing (docs/evaluations/2026-11-27-id-reader-3.md, fifth
- * stop). Whitening pale red on every page costs other fields, so it is read only for a card
+ * stop). Whitening pale red on every page costs other fields, so it is read only for a licence
  * whose date is missing, and only the date is taken from it: the date its page reading parses
  * to, else the date its line-by-line reading parses to, else its date band re-read. Undefined
  * when the page has no pale red to clear or no date is read.
