@@ -10,6 +10,7 @@ import { maskDocument } from './mask.js';
 import { maskedPagePng } from './mask-image.js';
 import { readDateBand } from './date-band.js';
 import { readNameBand } from './name-band.js';
+import { readDateUnderSeal } from './seal-date.js';
 import { withAddressBand } from './reference-band.js';
 import { ocrIdcardSchema, type OcrIdcardInput } from './ocr-idcard.schema.js';
 import { checkFields, combineReadings, needsSecondLook, parseDocument, type DocumentInfo, type ParsedDocument } from './parse.js';
@@ -138,6 +139,23 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
       );
       if (combined !== parsed) [rawText, lines] = [parsed ? rawText : again.text, parsed ? [...lines, ...again.lines] : again.lines];
       parsed = combined;
+    });
+  if (parsed?.info.type === '자동차운전면허증' && !parsed.info.issue_date && inTime())
+    await unlessTimedOut(async () => {
+      // A licence's date is still missing: its faded red seal may strike through it. Read once
+      // more with pale red whitened and take the date alone (never another field, never over a
+      // date read). Not for resident cards: their seal stands on the issuer's line, beside the
+      // date, and the one hard card missing its date on the tuning part had it faint, not sealed.
+      const card = parsed as ParsedDocument;
+      const sealed = await readDateUnderSeal(deps.ocr(), source, card, {
+        detect: deps.detectDocument,
+        detector: deps.textLines?.detector,
+        signal,
+        inTime,
+      });
+      if (!sealed) return;
+      const info = { ...card.info, issue_date: sealed.date };
+      [parsed, lines] = [{ info, warnings: checkFields(info) }, [...lines, ...sealed.lines]];
     });
   const recognized = performance.now();
   let engine: OcrIdcardOutput['engine'] = 'tesseract';

@@ -35,11 +35,16 @@ export interface PreparedImage {
   height: number;
   format: string;
   skewDegrees: number;
+  /** With `drop-seal`: the share of the page's pixels whitened as pale red only (a faded seal's). */
+  sealShare?: number;
 }
 
 export interface PrepareOptions {
-  /** `drop-colour` (default) whitens strongly coloured print; `luminance` keeps it as grey. */
-  ink?: 'drop-colour' | 'luminance';
+  /**
+   * `drop-colour` (default) whitens strongly coloured print; `luminance` keeps it as grey;
+   * `drop-seal` also whitens pale red (a faded seal on a scan: see {@link SEAL_RED_EXCESS}).
+   */
+  ink?: 'drop-colour' | 'luminance' | 'drop-seal';
   /** Long side after scaling (default 1400 px for a card; an upright page 1400–1800, as it is when between). */
   longSide?: number;
   /**
@@ -124,7 +129,15 @@ export async function prepareImage(input: Buffer | RawImage, options: PrepareOpt
   let image = sharp(flat, { raw: { width, height, channels: 1 } });
   if (Math.abs(skew) >= 0.3) image = image.rotate(-skew, { background: '#ffffff' });
   const png = await image.toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
-  return { png, width, height, format: raw ? 'pdf' : (meta.format ?? 'unknown'), skewDegrees: skew };
+  const sealShare = options.ink === 'drop-seal' ? paleRedShare(colour.data, colour.info.channels) : undefined;
+  return {
+    png,
+    width,
+    height,
+    format: raw ? 'pdf' : (meta.format ?? 'unknown'),
+    skewDegrees: skew,
+    ...(sealShare === undefined ? {} : { sealShare }),
+  };
 }
 
 /** A page between the card's scale and PAGE_LONG_SIDE is read as it is: enlarging it a little only blurs its strokes. */
@@ -139,22 +152,48 @@ function isPortrait(meta: Metadata): boolean {
 }
 
 /**
+ * Red above both green and blue by more than this: a licence's or card's seal faded to pale
+ * pink on a low-quality scan (its channels differ by 25–41, under the 60 that `drop-colour`
+ * whitens). Whitening it on every page cost other fields (the first generator's photos 93 → 91
+ * of 96), so `drop-seal` is used only to read a card's missing issue date again (ocr-idcard.ts).
+ */
+export const SEAL_RED_EXCESS = 18;
+
+/**
  * Grey for the engine. With `drop-colour`, a strongly coloured pixel takes its brightest
  * channel, so the red seal over the issuer and saturated guilloche turn light and drop out,
- * while black and grey ink (and faintly tinted card stock) keep their luminance.
+ * while black and grey ink (and faintly tinted card stock) keep their luminance. `drop-seal`
+ * also gives its brightest channel to a pale red pixel (red above green and blue by more than
+ * SEAL_RED_EXCESS), so a faded seal's frame no longer strikes through the digits under it.
  */
 function inkChannel(data: Buffer, channels: number, ink: PrepareOptions['ink']): Buffer {
   if (channels === 1) return data;
   const out = Buffer.alloc(data.length / channels);
+  const seal = ink === 'drop-seal';
   for (let i = 0, j = 0; j < out.length; i += channels, j++) {
     const r = data[i] as number;
     const g = data[i + 1] as number;
     const b = data[i + 2] as number;
     const max = Math.max(r, g, b);
     const luma = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
-    out[j] = ink === 'drop-colour' && max - Math.min(r, g, b) > 60 ? max : luma;
+    const coloured = ink !== 'luminance' && max - Math.min(r, g, b) > 60;
+    out[j] = coloured || (seal && r - Math.max(g, b) > SEAL_RED_EXCESS) ? max : luma;
   }
   return out;
+}
+
+/** The share of pixels `drop-seal` whitens that `drop-colour` keeps: pale red, not strongly coloured. */
+function paleRedShare(data: Buffer, channels: number): number {
+  if (channels < 3) return 0;
+  let count = 0;
+  const pixels = data.length / channels;
+  for (let i = 0; i < data.length; i += channels) {
+    const r = data[i] as number;
+    const g = data[i + 1] as number;
+    const b = data[i + 2] as number;
+    if (r - Math.max(g, b) > SEAL_RED_EXCESS && r - Math.min(g, b) <= 60) count++;
+  }
+  return count / pixels;
 }
 
 /** Width and height from a PNG header. */
