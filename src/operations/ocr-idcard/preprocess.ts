@@ -114,14 +114,11 @@ export async function prepareImage(input: Buffer | RawImage, options: PrepareOpt
           : '이미지를 해독하지 못했습니다. 손상된 파일인지 확인하세요.';
       throw new AppError('INVALID_REQUEST', `'base64_image' 필드: ${reason}`, { field: 'base64_image' });
     });
-  let gray = {
-    data: inkChannel(colour.data, colour.info.channels, options.ink ?? 'drop-colour'),
-    width: colour.info.width,
-    height: colour.info.height,
-  };
+  const ink = inkChannel(colour.data, colour.info.channels, options.ink ?? 'drop-colour');
+  let gray = { data: ink.grey, width: colour.info.width, height: colour.info.height };
   if (options.detect) {
     // The paper is found in plain luminance: a red or blue desk must not turn white.
-    gray = await straighten(gray, inkChannel(colour.data, colour.info.channels, 'luminance'));
+    gray = await straighten(gray, inkChannel(colour.data, colour.info.channels, 'luminance').grey);
   }
   const { width, height } = gray;
   const flat = await flattenLight(gray.data, width, height);
@@ -129,7 +126,7 @@ export async function prepareImage(input: Buffer | RawImage, options: PrepareOpt
   let image = sharp(flat, { raw: { width, height, channels: 1 } });
   if (Math.abs(skew) >= 0.3) image = image.rotate(-skew, { background: '#ffffff' });
   const png = await image.toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
-  const sealShare = options.ink === 'drop-seal' ? paleRedShare(colour.data, colour.info.channels) : undefined;
+  const sealShare = options.ink === 'drop-seal' ? ink.paleRed / (colour.info.width * colour.info.height) : undefined;
   return {
     png,
     width,
@@ -157,43 +154,32 @@ function isPortrait(meta: Metadata): boolean {
  * whitens). Whitening it on every page cost other fields (the first generator's photos 93 → 91
  * of 96), so `drop-seal` is used only to read a card's missing issue date again (ocr-idcard.ts).
  */
-export const SEAL_RED_EXCESS = 18;
+const SEAL_RED_EXCESS = 18;
 
 /**
  * Grey for the engine. With `drop-colour`, a strongly coloured pixel takes its brightest
  * channel, so the red seal over the issuer and saturated guilloche turn light and drop out,
  * while black and grey ink (and faintly tinted card stock) keep their luminance. `drop-seal`
  * also gives its brightest channel to a pale red pixel (red above green and blue by more than
- * SEAL_RED_EXCESS), so a faded seal's frame no longer strikes through the digits under it.
+ * SEAL_RED_EXCESS), so a faded seal's frame no longer strikes through the digits under it;
+ * `paleRed` counts those pixels (whitened only by that test, not by the colour one).
  */
-function inkChannel(data: Buffer, channels: number, ink: PrepareOptions['ink']): Buffer {
-  if (channels === 1) return data;
-  const out = Buffer.alloc(data.length / channels);
+function inkChannel(data: Buffer, channels: number, ink: PrepareOptions['ink']): { grey: Buffer; paleRed: number } {
+  if (channels === 1) return { grey: data, paleRed: 0 };
+  const grey = Buffer.alloc(data.length / channels);
   const seal = ink === 'drop-seal';
-  for (let i = 0, j = 0; j < out.length; i += channels, j++) {
+  let paleRed = 0;
+  for (let i = 0, j = 0; j < grey.length; i += channels, j++) {
     const r = data[i] as number;
     const g = data[i + 1] as number;
     const b = data[i + 2] as number;
     const max = Math.max(r, g, b);
-    const luma = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
     const coloured = ink !== 'luminance' && max - Math.min(r, g, b) > 60;
-    out[j] = coloured || (seal && r - Math.max(g, b) > SEAL_RED_EXCESS) ? max : luma;
+    const faded = seal && !coloured && r - Math.max(g, b) > SEAL_RED_EXCESS;
+    if (faded) paleRed++;
+    grey[j] = coloured || faded ? max : Math.round(0.299 * r + 0.587 * g + 0.114 * b);
   }
-  return out;
-}
-
-/** The share of pixels `drop-seal` whitens that `drop-colour` keeps: pale red, not strongly coloured. */
-function paleRedShare(data: Buffer, channels: number): number {
-  if (channels < 3) return 0;
-  let count = 0;
-  const pixels = data.length / channels;
-  for (let i = 0; i < data.length; i += channels) {
-    const r = data[i] as number;
-    const g = data[i + 1] as number;
-    const b = data[i + 2] as number;
-    if (r - Math.max(g, b) > SEAL_RED_EXCESS && r - Math.min(g, b) <= 60) count++;
-  }
-  return count / pixels;
+  return { grey, paleRed };
 }
 
 /** Width and height from a PNG header. */
