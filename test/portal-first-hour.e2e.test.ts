@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageDaily } from '../db/schema.js';
 import { seoulDate } from '../src/seoul-time.js';
+import { CHROMIUM, hasChromium, launchChromium } from './helpers/browser.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 
 /**
@@ -14,9 +15,6 @@ import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
  * CPU, so a plain run takes none. The server is configured by variables only (no LLM, the hosted
  * tracker without credentials).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[portal browser test] SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const SCREENSHOTS = process.env.PORTAL_SCREENSHOTS === '1';
 const OPERATOR = 'first-hour-operator@example.com';
@@ -79,17 +77,7 @@ describe.skipIf(!hasChromium)(`issue 35 portal in Chromium (${CHROMIUM})`, () =>
     if (SCREENSHOTS) mkdirSync(ARTIFACTS, { recursive: true });
     app = await startTestApp({ DEFAULT_QUOTA: '10000', ADMIN_EMAILS: OPERATOR });
     await app.post('/api/v1/auth/register', { email: OPERATOR, password: 'operator password' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { urlListSources } from '../db/schema.js';
+import { CHROMIUM, hasChromium, launchChromium } from './helpers/browser.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { makeDocument } from './helpers/id-documents.js';
 import { renderImage } from './helpers/id-images.js';
@@ -13,11 +13,8 @@ import { renderImage } from './helpers/id-images.js';
  * The developer portal in a real browser: Debian's Chromium driven by playwright-core.
  * `.ci/run` installs Chromium; without it this suite is reported as skipped, with the reason.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The operator of this test server (ADMIN_EMAILS): the only account that sees the feeds. */
 const OPERATOR_EMAIL = 'portal-operator@example.com';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[portal browser test] SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
   let app: TestApp;
@@ -32,18 +29,7 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     );
     await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
     landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}/landing`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
