@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
 import { startWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
-import { callJson, signUpOver, startServerProcess, stopServerProcess, type ServerProcess } from './helpers/process.js';
+import { callJson, migratedDataDir, signUpOver, startServerProcess, stopServerProcess, type ServerProcess } from './helpers/process.js';
 
 /**
  * Issue 38 on the production path: `npm start` configured by environment variables only. A
@@ -12,7 +10,8 @@ import { callJson, signUpOver, startServerProcess, stopServerProcess, type Serve
  * with an arrival estimate; a watch takes `digest_at`.
  */
 const NUMBER = '640812345670'; // 12 digits, mod-7 check holds: CJ, Lotte or Hanjin
-const dataDir = mkdtempSync(join(tmpdir(), 'aih-parcels-e2e-'));
+// A copy of the run's migrated database, as after a restart (the first start on an empty directory is watch.e2e's).
+const dataDir = migratedDataDir('aih-parcels-e2e-');
 let tracker: FakeTracker;
 let receiver: FakeWebhookReceiver;
 let server: ServerProcess | undefined;
