@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -107,10 +108,21 @@ export default defineConfig({
       project('int', [INT], { db: 'pglite' }),
       project('e2e', [E2E], { db: 'pglite' }),
       {
-        // Type tests (`*.test-d.ts`, expectTypeOf): Vitest runs `tsc --noEmit -p tsconfig.json`, so a mismatch
-        // fails as a test and a type error anywhere in the project fails the run (`npm run build` does not check types).
+        // Type tests (`*.test-d.ts`, expectTypeOf): `tsc --noEmit -p tsconfig.json` checks the whole project, so a
+        // mismatch fails as a test and a type error anywhere fails the run (`npm run build` does not check types).
         extends: true as const,
-        test: { name: 'types', include: [], typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'] } },
+        test: {
+          name: 'types',
+          include: [],
+          // The check starts with the run, beside the first files, instead of alone after the last.
+          globalSetup: ['test/typecheck-setup.ts'],
+          typecheck: {
+            enabled: true,
+            only: true,
+            include: ['test/**/*.test-d.ts'],
+            checker: fileURLToPath(new URL('test/typecheck-checker.mjs', import.meta.url)),
+          },
+        },
       },
       ...(postgresUrl
         ? [

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+/** Kept between runs, so that a second local run checks only what changed (a fresh clone has none). */
+const BUILD_INFO = join(root, 'node_modules', '.cache', 'typecheck', 'tsconfig.tsbuildinfo');
+
+/**
+ * Starts the `types` tier's type check with the run instead of after it. Vitest runs type tests in
+ * a group of their own once every other file has finished, so `tsc` over the whole project (7–20 s
+ * on one core) ran with the other core idle at the end of every `npm test`. Here it runs beside the
+ * first files; the checker Vitest then starts (test/typecheck-checker.mjs) hands over its output.
+ */
+export default function setup(project: TestProject): (() => void) | undefined {
+  if (project.config.watch) return undefined; // the checker runs `tsc --watch` itself
+  const dir = mkdtempSync(join(tmpdir(), 'aih-typecheck-'));
+  mkdirSync(join(root, 'node_modules', '.cache', 'typecheck'), { recursive: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const args = ['--noEmit', '--pretty', 'false', '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', BUILD_INFO];
+  const child: ChildProcess = spawn(process.execPath, [tsc, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.once('exit', (code) => {
+    writeFileSync(join(dir, 'output'), output);
+    // The exit code last, by rename: the checker reads the output once this file exists.
+    writeFileSync(join(dir, 'exit-code.partial'), String(code ?? 1));
+    renameSync(join(dir, 'exit-code.partial'), join(dir, 'exit-code'));
+  });
+  process.env.AIH_TYPECHECK_DIR = dir;
+  return () => {
+    child.kill();
+    delete process.env.AIH_TYPECHECK_DIR;
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
