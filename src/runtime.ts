@@ -239,7 +239,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   for (const line of startupStatusLines(config, feedSpecs.feeds.length)) logger[line.level]({ part: line.part }, line.message);
 
   const links = createLinkStore(db, options.links);
-  const clicks = createClickRecorder(db, logger);
+  const clicks = createClickRecorder(db, logger, { clock });
   /** Harmful-URL engine: allowlist, team lists + stored feeds, rules; the LLM for uncertain URLs. */
   const urlDetection = await createUrlDetection({
     db,

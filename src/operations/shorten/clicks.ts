@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../../../db/client.js';
 import { linkClicks } from '../../../db/schema.js';
 import type { Logger } from '../../logger.js';
+import { systemClock, type Clock } from '../../clock.js';
 
 export interface ClickInfo {
   linkId: number;
@@ -61,8 +62,10 @@ export const OTHER_REFERRER = '(other)';
 export function createClickRecorder(
   db: Database,
   logger: Logger,
-  options: { flushIntervalMs?: number; maxKeys?: number; maxRowsPerLinkHour?: number } = {},
+  options: { clock?: Clock; flushIntervalMs?: number; maxKeys?: number; maxRowsPerLinkHour?: number } = {},
 ) {
+  // The runtime's clock, as the facets' Seoul days use: the daily series and its QR scans must agree.
+  const clock = options.clock ?? systemClock;
   const maxKeys = options.maxKeys ?? 50_000;
   const rowBudget = options.maxRowsPerLinkHour ?? MAX_CLICK_ROWS_PER_LINK_HOUR;
   /** Rollup keys already used per link and hour. */
@@ -118,7 +121,7 @@ export function createClickRecorder(
 
   return {
     record(click: ClickInfo): void {
-      const nowMs = Date.now();
+      const nowMs = clock().getTime();
       let minute = new Date(Math.floor(nowMs / 60_000) * 60_000);
       let host = referrerHost(click.referrer);
       const agent = classify(click.userAgent);
