@@ -180,6 +180,10 @@ describe("a key's name, expiry and rotation (issue 35 item 2)", () => {
     expect(rotated.body.previous).toMatchObject({ id: old.id, expires_at: '2026-11-16T03:00:00.000Z' });
     expect((await shorten(user, 'https://example.com/old', user.apiKey)).status).toBe(200);
     expect((await shorten(user, 'https://example.com/new', rotated.body.api_key)).status).toBe(200);
+    // Last use on the service's clock, as every time it keeps (written in the background).
+    const lastUsed = async () =>
+      (await app.get('/api/v1/keys', bearer(user))).body.keys.find((key: { id: number }) => key.id === rotated.body.key.id)?.last_used_at;
+    await expect.poll(lastUsed).toBe('2026-11-16T01:00:00.000Z');
 
     now = new Date('2026-11-16T03:00:01Z');
     expect((await shorten(user, 'https://example.com/old2', user.apiKey)).status).toBe(401);

@@ -77,7 +77,7 @@ export function createApiKeys(db: Database, cache: KeyCache, clock: Clock = syst
   const lastUsedWritten = new Map<number, number>();
 
   function touch(keyId: number): void {
-    const nowMs = Date.now();
+    const nowMs = clock().getTime();
     if (nowMs - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(keyId, nowMs);
     // Fire and forget: a failed bookkeeping write must not fail the caller's request.
@@ -166,7 +166,7 @@ export function createApiKeys(db: Database, cache: KeyCache, clock: Clock = syst
       if (id > MAX_ROW_ID) throw keyNotFound();
       const revoked = await db
         .update(apiKeys)
-        .set({ revokedAt: new Date() })
+        .set({ revokedAt: clock() })
         .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id });
       if (revoked.length === 0) throw keyNotFound();
