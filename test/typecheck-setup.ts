@@ -26,11 +26,16 @@ export default function setup(project: TestProject): (() => void) | undefined {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.once('exit', (code) => {
+  const finish = (code: number) => {
     writeFileSync(join(dir, 'output'), output);
     // The exit code last, by rename: the checker reads the output once this file exists.
-    writeFileSync(join(dir, 'exit-code.partial'), String(code ?? 1));
+    writeFileSync(join(dir, 'exit-code.partial'), String(code));
     renameSync(join(dir, 'exit-code.partial'), join(dir, 'exit-code'));
+  };
+  child.once('exit', (code) => finish(code ?? 1));
+  child.once('error', (error) => {
+    output += `tsc could not run: ${error.message}\n`;
+    finish(1);
   });
   process.env.AIH_TYPECHECK_DIR = dir;
   return () => {
