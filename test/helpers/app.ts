@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import postgres from 'postgres';
 import { createRequestListener } from '../../api/http-server.js';
 import { createBotDoors, stopBotDoors, type BotDoor } from '../../bots/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -46,6 +47,29 @@ export function testDatabaseEnv(): Record<string, string> {
     return { DATABASE_URL: url };
   }
   return { DATA_DIR: 'memory://' };
+}
+
+/**
+ * On the PostgreSQL pass, a database of the file's own on TEST_DATABASE_URL's server (`env` for
+ * startTestApp; `drop` removes it): for files whose jobs take every row they find, such as a
+ * rescan of every live link, which on the shared database would check other files' links on
+ * another clock while those files run. On PGlite every app has a database of its own anyway.
+ */
+export async function ownTestDatabase(prefix: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const shared = testDatabaseEnv().DATABASE_URL;
+  if (!shared) return { env: {}, drop: async () => {} };
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  const admin = postgres(shared, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const own = new URL(shared);
+  own.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: own.href },
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 1 });
+    },
+  };
 }
 
 let counter = 0;
