@@ -122,14 +122,22 @@ export function createTrackingService(deps: TrackingServiceDeps) {
 
   const fresh = (entry: CachedTracking, now: number) => entry.delivered || now - entry.fetchedAt.getTime() < IN_PROGRESS_TTL_MS;
 
+  /** This process's copy, if read in the last seconds (or delivered). */
+  function heldEntry(key: string, now: number): CachedTracking | undefined {
+    const held = memory.get(key);
+    return held && fresh(held, now) && (held.delivered || now - held.readAt < MEMORY_TTL_MS) ? held : undefined;
+  }
+
   /** The stored answer while it is valid: this process's copy if read in the last seconds, else the database's. */
   async function cachedEntry(carrierId: string, trackId: string): Promise<CachedTracking | undefined> {
     const now = clock().getTime();
     const key = keyOf(carrierId, trackId);
-    const held = memory.get(key);
-    if (held && fresh(held, now) && (held.delivered || now - held.readAt < MEMORY_TTL_MS)) return held;
+    const held = heldEntry(key, now);
+    if (held) return held;
     const stored = await deps.cache.get(carrierId, trackId);
-    if (!stored || !fresh(stored, now)) return undefined;
+    // An upstream call that ended while the database was read is no longer in flight to share,
+    // but left its answer here: without this look, a slow read made a second upstream call.
+    if (!stored || !fresh(stored, now)) return heldEntry(key, clock().getTime());
     memory.set(key, { ...stored, readAt: now });
     return stored;
   }
