@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownTestDatabase } from './helpers/app.js';
 import { startServerProcess, type ServerProcess } from './helpers/process.js';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
 
@@ -20,17 +21,16 @@ describe.skipIf(!onPostgres)('PostgreSQL restarts', () => {
 
   // A database of its own: the server's poller claims every due watch it finds, and other test
   // files' watches (created on a fake clock in the past) are due on the shared one.
-  const database = `aih_outage_${process.pid}_${Date.now()}`;
+  let database: Awaited<ReturnType<typeof ownTestDatabase>>;
 
   beforeAll(async () => {
     const target = new URL(url!);
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
     admin = postgres(url!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${database}`);
-    const viaProxy = new URL(url!);
+    database = await ownTestDatabase('aih_outage');
+    const viaProxy = new URL(database.env.DATABASE_URL!);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    viaProxy.pathname = `/${database}`;
     server = startServerProcess({
       DATABASE_URL: viaProxy.href,
       WATCH_CRON: '* * * * * *', // the poller queries every second: background work outside any request
@@ -44,7 +44,7 @@ describe.skipIf(!onPostgres)('PostgreSQL restarts', () => {
   afterAll(async () => {
     server?.child.kill('SIGKILL');
     await proxy?.close();
-    await admin?.unsafe(`drop database if exists ${database} with (force)`);
+    await database?.drop();
     await admin?.end({ timeout: 1 });
   });
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
@@ -19,7 +19,7 @@ const BUILD_INFO = join(root, 'node_modules', '.cache', 'typecheck', 'tsconfig.t
 export default function setup(project: TestProject): (() => void) | undefined {
   if (project.config.watch) return undefined; // the checker runs `tsc --watch` itself
   const dir = mkdtempSync(join(tmpdir(), 'aih-typecheck-'));
-  mkdirSync(join(root, 'node_modules', '.cache', 'typecheck'), { recursive: true });
+  mkdirSync(dirname(BUILD_INFO), { recursive: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const args = ['--noEmit', '--pretty', 'false', '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', BUILD_INFO];
   const child: ChildProcess = spawn(process.execPath, [tsc, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
