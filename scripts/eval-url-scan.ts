@@ -19,6 +19,8 @@
  * screenshot URLs from position N of each list's fixed order (a set never looked at);
  * `--verbose` prints every screenshot miss.
  */
+import { createMessageJudge } from '../src/operations/url-scan/message-judge.js';
+import { loadMessageModel } from '../src/operations/url-scan/model/message-model-file.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -256,7 +258,8 @@ engine.setLists(lists);
 const ocr = createTesseractPool({ size: 1, maxQueue: 4, timeoutMs: 60_000, languages: 'kor+eng' });
 const images = createMessageImageDecoder();
 let current: OcrEngine = ocr;
-const operation = createUrlScanOperation({ checker: engine, ocr: () => current, images });
+const judge = createMessageJudge({ model: await loadMessageModel(undefined) });
+const operation = createUrlScanOperation({ checker: engine, judge, ocr: () => current, images });
 const detector = createTextLineDetector();
 async function readText(reader: Reader, png: Buffer): Promise<string> {
   const prepared = await images.ocrPng(png);
@@ -279,6 +282,7 @@ const operationFor = (reader: Reader) =>
     ? operation
     : createUrlScanOperation({
         checker: engine,
+        judge,
         ocr: () => current,
         images,
         textLines: { detector, use: reader.startsWith('first') ? 'first' : 'fallback', latin: reader.endsWith('+eng') ? latin : undefined },

@@ -25,6 +25,9 @@ import { openGeoIp } from './providers/geoip.js';
 import type { UrlSafetyChecker } from './operations/url-detect/checker.js';
 import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.js';
 import { createUrlScanOperation } from './operations/url-scan/url-scan.js';
+import { createMessageJudge, type MessageJudge } from './operations/url-scan/message-judge.js';
+import { createMessageOpinion } from './operations/url-scan/message-llm.js';
+import { loadMessageModel } from './operations/url-scan/model/message-model-file.js';
 import { createBusiness, type Business } from './operations/business/business.js';
 import { parseFeedSpecs } from './operations/url-detect/lists/feeds.js';
 import { shortenerHosts } from './operations/url-detect/expansion/shorteners.js';
@@ -129,7 +132,9 @@ export interface Runtime {
   /** `POST /delivery/watch`: the creation charged as one `delivery-tracking` call. */
   watchOperation: ReturnType<typeof createWatchOperation>;
   watchPoller: WatchPoller;
-  /** `POST /url/scan`: the message check (text, SMS screenshot or QR code), one `harmful-url-detection` call per URL. */
+  /** The offline message judgement (rules, message model, link verdicts): the message check's, the link guard's. */
+  messageJudge: MessageJudge;
+  /** `POST /url/scan`: the message check (text, SMS screenshot or QR code), one `harmful-url-detection` call per message and per URL. */
   urlScan: ReturnType<typeof createUrlScanOperation>;
   /** `POST /business/status` and `/business/validate`: the National Tax Service's checks, `ocr-idcard` calls. */
   business: Business;
@@ -234,6 +239,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
   const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), ...options.llm });
+  const messageModel = await loadMessageModel(config.MESSAGE_MODEL);
+  const messageJudge = createMessageJudge({ model: messageModel });
+  logger.info(
+    { part: 'message-model', examples: messageModel.meta.examples, trained_at: messageModel.meta.trainedAt },
+    `message model loaded (${messageModel.meta.examples.scam} scam and ${messageModel.meta.examples.ordinary + messageModel.meta.examples.notifications} other messages)`,
+  );
   const feedSpecs = parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL });
   // What is on, one line per part (the chat doors add theirs): LLM, tracker, feeds, database.
   for (const line of startupStatusLines(config, feedSpecs.feeds.length)) logger[line.level]({ part: line.part }, line.message);
@@ -386,12 +397,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     watchPoller: watches.poller,
     urlScan: createUrlScanOperation({
       checker: options.urlChecker ?? urlDetection.engine,
+      judge: messageJudge,
+      opinion: createMessageOpinion(llm),
       ocr: messageOcr,
       images: createMessageImageDecoder(),
       // A screenshot whose page reading finds no link is read again line by line (docs/evaluations/2026-11-27-message-check-2.md).
       textLines: { detector: textLines, use: 'fallback' },
     }),
     business,
+    messageJudge,
     linkGuard,
     knowledgeFeedback: createKnowledgeFeedback(db),
     knowledgeSettings: createKnowledgeSettings(db),

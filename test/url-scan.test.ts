@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import type { UrlVerdict } from '../src/operations/url-detect/checker.js';
-import { judgeMessage, type CheckedUrl } from '../src/operations/url-scan/smishing-signals.js';
+import { linkEvidence, type CheckedUrl } from '../src/operations/url-scan/smishing-signals.js';
+import { createMessageJudge } from '../src/operations/url-scan/message-judge.js';
+import { loadMessageModel } from '../src/operations/url-scan/model/message-model-file.js';
 import { createUrlScanOperation, type UrlScanDeps } from '../src/operations/url-scan/url-scan.js';
 import type { ApiId } from '../src/platform/catalog.js';
 import { executeOperation } from '../src/platform/execute.js';
@@ -27,30 +29,31 @@ const phishing = (url: string): CheckedUrl => ({
   reason: 'KISA 피싱 목록에 있는 주소입니다.',
 });
 
-describe('judgeMessage: smishing signals in plain Korean', () => {
-  it('condemns a message with a harmful link and names the host first', () => {
-    const result = judgeMessage('확인하세요 http://bad.example/a', [phishing('http://bad.example/a')]);
-    expect(result.is_smishing).toBe(true);
-    expect(result.reasons[0]).toBe('bad.example: KISA 피싱 목록에 있는 주소입니다.');
+describe('linkEvidence: what a message\'s links say, in plain Korean', () => {
+  it('names a harmful link\'s host with its verdict', () => {
+    expect(linkEvidence('확인하세요 http://bad.example/a', [phishing('http://bad.example/a')]).harmful).toEqual([
+      'bad.example: KISA 피싱 목록에 있는 주소입니다.',
+    ]);
   });
 
-  it('condemns a carrier named beside a foreign link with delivery wording, though the detector found nothing', () => {
-    const result = judgeMessage('[CJ대한통운] 주소지 불일치로 반송 예정입니다. 주소확인 http://cj-track.example/a', [
+  it('finds a carrier named beside a foreign link with delivery wording, though the detector found nothing', () => {
+    const result = linkEvidence('[CJ대한통운] 주소지 불일치로 반송 예정입니다. 주소확인 http://cj-track.example/a', [
       clean('http://cj-track.example/a'),
     ]);
-    expect(result.is_smishing).toBe(true);
-    expect(result.reasons).toEqual([
-      "문자에 'CJ대한통운'이 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.",
-      "'주소확인', '주소지 불일치', '반송' 같은 배송·주소 확인 유도 문구가 링크와 함께 있습니다.",
-    ]);
+    expect(result).toEqual({
+      harmful: [],
+      signals: [
+        "문자에 'CJ대한통운'이 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.",
+        "'주소확인', '주소지 불일치', '반송' 같은 배송·주소 확인 유도 문구가 링크와 함께 있습니다.",
+      ],
+    });
   });
 
-  it('condemns lure wording behind a public shortener, and says where the short link leads when it was followed', () => {
-    const hidden = judgeMessage('[Web발신] 모바일 청첩장 https://bit.ly/3abc', [clean('https://bit.ly/3abc')]);
-    expect(hidden.is_smishing).toBe(true);
-    expect(hidden.reasons).toContain('단축 URL(bit.ly)이 실제 주소를 숨기고 있습니다. 누르기 전에는 어디로 가는지 알 수 없습니다.');
-    const followed = judgeMessage('건강검진 결과 https://han.gl/x', [clean('https://han.gl/x', 'https://target.example/p')]);
-    expect(followed.reasons).toContain('단축 URL(han.gl)이 실제 주소(target.example)를 숨기고 있습니다.');
+  it('finds a public shortener hiding the target, and says where the short link leads when it was followed', () => {
+    const hidden = linkEvidence('[Web발신] 모바일 청첩장 https://bit.ly/3abc', [clean('https://bit.ly/3abc')]);
+    expect(hidden.signals).toContain('단축 URL(bit.ly)이 실제 주소를 숨기고 있습니다. 누르기 전에는 어디로 가는지 알 수 없습니다.');
+    const followed = linkEvidence('건강검진 결과 https://han.gl/x', [clean('https://han.gl/x', 'https://target.example/p')]);
+    expect(followed.signals).toContain('단축 URL(han.gl)이 실제 주소(target.example)를 숨기고 있습니다.');
   });
 
   it.each([
@@ -63,24 +66,17 @@ describe('judgeMessage: smishing signals in plain Korean', () => {
     ['이 기사 봐 검찰 얘기 https://n.news.naver.com/article/001/0014', 'https://n.news.naver.com/article/001/0014'],
     ['회의록 공유합니다 https://docs.google.com/document/d/abc', 'https://docs.google.com/document/d/abc'],
     ['KT 요금제 비교 글 https://blog.naver.com/someone/2233', 'https://blog.naver.com/someone/2233'],
-  ])('does not condemn an ordinary message: %s', (text, url) => {
-    expect(judgeMessage(text, [clean(url)]).is_smishing).toBe(false);
-  });
-
-  it('reports a single signal without condemning', () => {
-    const result = judgeMessage('우체국 가는 길 https://map.kakao.com/x', [clean('https://map.kakao.com/x')]);
-    expect(result.is_smishing).toBe(false);
-    expect(result.reasons).toHaveLength(2);
-    expect(result.reasons[1]).toMatch(/의심 신호가 하나뿐/);
+  ])('finds at most one signal in an ordinary message: %s', (text, url) => {
+    expect(linkEvidence(text, [clean(url)]).signals.length).toBeLessThan(2);
   });
 
   it('matches Latin names only as whole words', () => {
-    expect(judgeMessage('KTX 예매 미납 http://rail.example/a', [clean('http://rail.example/a')]).reasons[0]).not.toMatch(/'KT'/);
-    expect(judgeMessage('[KT] 요금 미납 http://kt-pay.example/a', [clean('http://kt-pay.example/a')]).is_smishing).toBe(true);
+    expect(linkEvidence('KTX 예매 미납 http://rail.example/a', [clean('http://rail.example/a')]).signals[0]).not.toMatch(/'KT'/);
+    expect(linkEvidence('[KT] 요금 미납 http://kt-pay.example/a', [clean('http://kt-pay.example/a')]).signals).toHaveLength(2);
   });
 
-  it('says when there was no link', () => {
-    expect(judgeMessage('그냥 안부 인사', [])).toEqual({ is_smishing: false, reasons: ['메시지에서 링크를 찾지 못했습니다.'] });
+  it('says nothing of a message without links', () => {
+    expect(linkEvidence('그냥 안부 인사', [])).toEqual({ harmful: [], signals: [] });
   });
 });
 
@@ -108,11 +104,14 @@ function fakeQuota(counters: Partial<Record<ApiId, number>>) {
   return { quota, left };
 }
 
+const judge = createMessageJudge({ model: await loadMessageModel(undefined) });
+
 function setup(options: { counter?: number; verdicts?: Record<string, UrlVerdict & { finalUrl?: string }>; ocrText?: string } = {}) {
   const { quota, left } = fakeQuota({ 'harmful-url-detection': options.counter ?? 50 });
   const checked: string[] = [];
   const recognized: Buffer[] = [];
   const deps: UrlScanDeps = {
+    judge,
     checker: {
       async check(url) {
         checked.push(url);
@@ -144,14 +143,14 @@ const png = (width: number, height: number, background: string) =>
     .toBuffer();
 
 describe('url-scan operation', () => {
-  it('checks every URL of a text, charges one call per URL and reports the counter after the last', async () => {
+  it('checks every URL of a text, charges one call for the message and one per URL, and reports the counter after the last', async () => {
     const { run, left, checked } = setup({
       verdicts: { 'http://bad.example/a': { isMalicious: true, category: 'phishing', reason: '피싱 목록에 있습니다.' } },
     });
     const { output, quota } = await run({ text: '택배 주소확인http://bad.example/a 또는 hxxps://ok[.]example/b, naver.com' });
     expect(checked).toEqual(['http://bad.example/a', 'https://ok.example/b', 'http://naver.com/']);
-    expect(left.get('harmful-url-detection')).toBe(47);
-    expect(quota.remaining).toBe(47);
+    expect(left.get('harmful-url-detection')).toBe(46);
+    expect(quota.remaining).toBe(46);
     expect(output.urls[0]).toEqual({
       url: 'http://bad.example/a',
       final_url: 'http://bad.example/a',
@@ -171,14 +170,14 @@ describe('url-scan operation', () => {
     expect(output.urls[0]?.final_url).toBe('https://www.example.com/');
   });
 
-  it('checks the first 20 of more URLs, charges 20 and says so', async () => {
+  it('checks the first 20 of more URLs, charges 21 (the message and 20 URLs) and says so', async () => {
     const { run, left } = setup();
     const text = Array.from({ length: 25 }, (_, i) => `https://s${i}.example.com/`).join('\n');
     const { output } = await run({ text });
     expect(output.urls).toHaveLength(20);
     expect(output.urls_found).toBe(25);
     expect(output.reasons.at(-1)).toBe('링크가 25개 있어 처음 20개만 검사했습니다.');
-    expect(left.get('harmful-url-detection')).toBe(30);
+    expect(left.get('harmful-url-detection')).toBe(29);
   });
 
   it('asks at most four verdicts at once and keeps the message order', async () => {
@@ -187,6 +186,7 @@ describe('url-scan operation', () => {
     const gates: Array<() => void> = [];
     const { quota } = fakeQuota({ 'harmful-url-detection': 50 });
     const operation = createUrlScanOperation({
+      judge,
       checker: {
         async check(url) {
           running++;
@@ -222,11 +222,13 @@ describe('url-scan operation', () => {
     expect(output.urls.map((entry) => entry.is_malicious)).toEqual([false, false, false, false, false, false, false, true, false, false]);
   });
 
-  it('costs nothing when there is no link', async () => {
+  it('judges a message without a link as a message, for one call', async () => {
     const { run, left } = setup();
     const { output } = await run({ text: '내일 3시에 봬요. 버전은 v1.2.3 입니다' });
-    expect(output).toEqual({ urls: [], is_smishing: false, reasons: ['메시지에서 링크를 찾지 못했습니다.'], urls_found: 0 });
-    expect(left.get('harmful-url-detection')).toBe(50);
+    expect(output).toMatchObject({ urls: [], is_smishing: false, scam_type: null, scam_label: null, urls_found: 0 });
+    expect(output.score).toBeLessThan(0.3);
+    expect(output.reasons.at(-1)).toMatch(/링크는 없습니다/);
+    expect(left.get('harmful-url-detection')).toBe(49);
   });
 
   it('refunds every call when the quota runs out part-way (429)', async () => {
@@ -307,6 +309,7 @@ describe('url-scan: a screenshot read line by line when its page reading finds n
     };
     const { quota } = fakeQuota({ 'harmful-url-detection': 10 });
     const operation = createUrlScanOperation({
+      judge,
       checker: { check: async () => ({ isMalicious: false, category: 'clean', reason: '-' }) },
       ocr: () => engine,
       images: createMessageImageDecoder(),

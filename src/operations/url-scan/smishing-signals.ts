@@ -12,33 +12,29 @@ export interface CheckedUrl {
   reason: string;
 }
 
-export interface MessageJudgement {
-  is_smishing: boolean;
-  /** Plain-Korean sentences: what was found and why (harmful links first). */
-  reasons: string[];
+/** What a message's links say: harmful verdicts (`host: reason`) and the message's own link signals. */
+export interface LinkEvidence {
+  harmful: string[];
+  /** Impersonation beside a foreign link, lure wording beside a link, a public shortener hiding the target. */
+  signals: string[];
 }
 
-/** How many of the message's own signals (impersonation, lure wording, hidden target) make smishing without a harmful verdict. */
-const SIGNALS_FOR_SMISHING = 2;
+/** How many of the link signals make smishing without a harmful verdict (one alone: a news link beside "검찰" is ordinary). */
+export const SIGNALS_FOR_SMISHING = 2;
 
 /**
- * Whether a message is smishing: any harmful link, or at least two of the message's own signals
- * — an organisation named beside a link that is not its own, lure wording (미납, 사건조회,
- * 주소확인 …) beside a link, a public shortener hiding where the link goes. One signal alone is
- * reported but not condemned (a news link beside "검찰" is ordinary).
+ * The evidence of a message's links: any harmful verdict, and the signals an organisation named
+ * beside a link that is not its own, lure wording (미납, 사건조회, 주소확인 …) beside a link, or a
+ * public shortener hiding where the link goes give.
  */
-export function judgeMessage(text: string, checked: readonly CheckedUrl[], rules: MessageRules = MESSAGE_RULES): MessageJudgement {
-  if (checked.length === 0) return { is_smishing: false, reasons: ['메시지에서 링크를 찾지 못했습니다.'] };
+export function linkEvidence(text: string, checked: readonly CheckedUrl[], rules: MessageRules = MESSAGE_RULES): LinkEvidence {
+  if (checked.length === 0) return { harmful: [], signals: [] };
   const harmful = checked.filter((entry) => entry.is_malicious).map((entry) => `${hostOf(entry.url)}: ${entry.reason}`);
   const plain = text.normalize('NFKC');
   const signals = [impersonation(plain, checked, rules), lureWording(plain, rules), hiddenTarget(checked, rules)].filter(
     (signal): signal is string => signal !== undefined,
   );
-  const isSmishing = harmful.length > 0 || signals.length >= SIGNALS_FOR_SMISHING;
-  const reasons = [...harmful, ...signals];
-  if (reasons.length === 0) reasons.push('검사한 링크가 모두 안전하고, 스미싱에 흔한 사칭·유도 문구도 없습니다.');
-  else if (!isSmishing) reasons.push('의심 신호가 하나뿐이라 스미싱으로 단정하지 않았습니다. 보낸 사람을 확인하고 조심해서 여세요.');
-  return { is_smishing: isSmishing, reasons };
+  return { harmful, signals };
 }
 
 /** An organisation named in the text, with a link that leads outside its own domains. */

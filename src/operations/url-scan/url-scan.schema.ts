@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_SCAN_CHARS } from './extract-urls.js';
+import { SCAM_TYPES } from './scam-types.js';
 
 /** `POST /api/v1/url/scan`: a message's text, a picture of it (SMS screenshot or QR code), or both. */
 export const urlScanSchema = z
@@ -37,7 +38,11 @@ export const urlScanOutputSchema = z.object({
       reason: z.string(),
     }),
   ),
-  is_smishing: z.boolean().describe('스미싱으로 판단했는지'),
+  is_smishing: z.boolean().describe('스미싱·사기 문자로 판단했는지 (링크가 없어도 참일 수 있음)'),
+  scam_type: z.enum(SCAM_TYPES).nullable().describe('사기 유형 (스미싱이 아니면 null)'),
+  scam_label: z.string().nullable().describe('사기 유형의 한국어 이름 (예: 가족·지인 사칭)'),
+  advice: z.string().describe('지금 할 일 (한국어 문장)'),
+  score: z.number().min(0).max(1).describe('사기일 가능성 0–1: 0.5부터 스미싱, 0.9부터 확실 (링크 가드는 이때만 경고)'),
   reasons: z.array(z.string()).describe('판단 이유 (한국어 문장)'),
   urls_found: z.number().int().describe('메시지에서 찾은 서로 다른 URL 수 (처음 20개만 검사·과금)'),
 });

@@ -4,6 +4,7 @@ import type { MessageImageDecoder } from '../../providers/message-image.js';
 import { readByLines } from '../../providers/ocr/read-lines.js';
 import type { TextLineDetector } from '../../providers/ocr/text-lines.js';
 import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 import type { Operation } from '../../platform/execute.js';
 import type { UrlSafetyChecker, UrlVerdict } from '../url-detect/checker.js';
 import { urlDetectSchema } from '../url-detect/url-detect.schema.js';
@@ -11,13 +12,19 @@ import { decodeBase64Image, sniffFormat } from '../ocr-idcard/image-input.js';
 import { extractUrls, MAX_URLS } from './extract-urls.js';
 import { MESSAGE_RULES, type MessageRules } from './message-rules.js';
 import { screenText } from './screen-text.js';
-import { judgeMessage, type CheckedUrl } from './smishing-signals.js';
+import type { MessageJudge, MessageJudgement } from './message-judge.js';
+import type { MessageOpinionJudge } from './message-llm.js';
+import type { CheckedUrl } from './smishing-signals.js';
 import { urlScanSchema, type urlScanOutputSchema } from './url-scan.schema.js';
 
 export type UrlScanOutput = z.output<typeof urlScanOutputSchema>;
 
 export interface UrlScanDeps {
   checker: UrlSafetyChecker;
+  /** The offline judgement of the message (rules, message model, link verdicts). */
+  judge: MessageJudge;
+  /** The LLM's opinion on the uncertain middle, when one is configured. */
+  opinion?: MessageOpinionJudge;
   /** The ID reader's OCR engine (started on first use). */
   ocr: () => OcrEngine;
   images: MessageImageDecoder;
@@ -42,9 +49,10 @@ type VerdictWithTarget = UrlVerdict & { finalUrl?: string; final_url?: string };
 
 /**
  * The message check ("이거 스미싱이야?"): every URL in a text, an SMS screenshot (OCR) or a QR
- * code photo, each judged by the harmful-URL detector, and the message judged as smishing or
- * not, with plain-Korean reasons. One `harmful-url-detection` call per URL checked (at most
- * MAX_URLS); a message without links costs nothing.
+ * code photo, each judged by the harmful-URL detector, and the message itself judged (its scam
+ * script, sender marks and numbers, by rules and the message model; an LLM on the uncertain
+ * middle when configured), with its scam type, plain-Korean reasons and advice. One
+ * `harmful-url-detection` call per message plus one per URL checked (at most MAX_URLS).
  */
 export function createUrlScanOperation(deps: UrlScanDeps): Operation<typeof urlScanSchema, UrlScanOutput> {
   const rules = deps.rules ?? MESSAGE_RULES;
@@ -56,18 +64,37 @@ export function createUrlScanOperation(deps: UrlScanDeps): Operation<typeof urlS
       if (input.base64_image !== undefined) parts.push(await readImage(deps, rules, input.base64_image, ctx.signal));
       const extracted = extractUrls(parts, MAX_URLS, rules);
       const urls = extracted.urls.filter((url) => urlDetectSchema.safeParse({ url }).success);
-      // The executor charged the first URL's call; each further URL is one more.
-      for (let index = 1; index < urls.length; index++) await ctx.charge('harmful-url-detection');
+      // The executor charged the message's call; each URL is one more.
+      for (const _ of urls) await ctx.charge('harmful-url-detection');
       const checked = await mapLimited(urls, CHECKS_AT_ONCE, (url) => checkUrl(deps.checker, url));
-      const judgement = judgeMessage(parts.join('\n'), checked, rules);
+      const text = parts.join('\n');
+      const judgement = await secondOpinion(deps, text, deps.judge.judge(text, checked), ctx.logger);
       if (extracted.found > urls.length) {
         judgement.reasons.push(`링크가 ${extracted.found}개 있어 처음 ${urls.length}개만 검사했습니다.`);
       }
-      ctx.logger.debug({ urls: urls.length, found: extracted.found, smishing: judgement.is_smishing }, 'message checked');
-      return { urls: checked, ...judgement, urls_found: extracted.found };
+      ctx.logger.debug({ urls: urls.length, found: extracted.found, level: judgement.level }, 'message checked');
+      const { level: _level, ...answer } = judgement;
+      return { urls: checked, ...answer, urls_found: extracted.found };
     },
-    isFree: (output) => output.urls.length === 0,
   };
+}
+
+/**
+ * The LLM on the uncertain middle only: clear verdicts never reach it. Its answer is validated;
+ * a failure keeps the offline verdict, and the reasons say which one was used. The message is
+ * never logged.
+ */
+async function secondOpinion(deps: UrlScanDeps, text: string, offline: MessageJudgement, logger: Logger): Promise<MessageJudgement> {
+  if (!deps.opinion || offline.level !== 'uncertain') return offline;
+  try {
+    const said = await deps.opinion.judge(text, offline);
+    const judged = deps.judge.overrule(offline, text, { scam: said.is_scam, ...(said.scam_type ? { scamType: said.scam_type } : {}) });
+    judged.reasons.push(`오프라인 판정이 애매해 AI(LLM)에게 물었습니다: ${said.reason}`);
+    return judged;
+  } catch (error) {
+    logger.warn({ err: error instanceof Error ? error.name : 'unknown' }, 'message opinion failed; offline verdict kept');
+    return { ...offline, reasons: [...offline.reasons, 'AI(LLM) 판단을 받지 못해 오프라인 판정(규칙과 학습 모델)을 따랐습니다.'] };
+  }
 }
 
 async function checkUrl(checker: UrlSafetyChecker, url: string): Promise<CheckedUrl> {
