@@ -18,7 +18,14 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cutFor, BUDGETS, hasLink, outOfFold, trainOn, type OutOfFold } from './lib/message-training.js';
-import { foldOf, MESSAGES_DIR, messagesAvailable, readLabelledMessages, readNotifications, type LabelledMessage } from './lib/messages-kr.js';
+import {
+  foldOf,
+  MESSAGES_DIR,
+  messagesAvailable,
+  readLabelledMessages,
+  readNotifications,
+  type LabelledMessage,
+} from './lib/messages-kr.js';
 import { startService, type ServiceProcess } from './lib/service-process.js';
 import { sharedFeedsEnv } from './lib/shared-feeds.js';
 import type { MessageModel } from '../src/operations/url-scan/model/message-model.js';
@@ -50,7 +57,13 @@ async function main(): Promise<void> {
     for (const fold of folds) {
       const trained = messages.filter((m) => foldOf(m.index) !== fold);
       const model = withLevelsWithout(trainOn(trained, notifications), oof, { fold });
-      const judged = await throughTheDoor(work, baseData, feeds, model, messages.filter((m) => foldOf(m.index) === fold));
+      const judged = await throughTheDoor(
+        work,
+        baseData,
+        feeds,
+        model,
+        messages.filter((m) => foldOf(m.index) === fold),
+      );
       report(`fold ${fold}${fold === 4 ? ' (never read while tuning)' : ''}`, judged);
     }
     if (args.get('senders') !== 'none') {
@@ -77,7 +90,9 @@ async function main(): Promise<void> {
         Object.assign(total, { flagged: total.flagged + flagged, firm: total.firm + firm, count: total.count + own.length });
         console.log(`notifications of ${sender} (model trained without it): ${flagged}/${own.length} flagged, ${firm} firm`);
       }
-      console.log(`notifications, all senders: ${total.flagged}/${total.count} flagged (${pct(total.flagged, total.count)}), ${total.firm} firm`);
+      console.log(
+        `notifications, all senders: ${total.flagged}/${total.count} flagged (${pct(total.flagged, total.count)}), ${total.firm} firm`,
+      );
     }
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -112,7 +127,14 @@ async function throughTheDoor(
   const dataDir = join(work, `data-${Date.now()}`);
   const first = !(await exists(baseData));
   if (!first) await cp(baseData, dataDir, { recursive: true });
-  const env = { DATA_DIR: first ? baseData : dataDir, MESSAGE_MODEL: modelPath, URL_RESCAN: 'off', WATCH_CRON: 'off', LOG_LEVEL: 'warn', ...feeds };
+  const env = {
+    DATA_DIR: first ? baseData : dataDir,
+    MESSAGE_MODEL: modelPath,
+    URL_RESCAN: 'off',
+    WATCH_CRON: 'off',
+    LOG_LEVEL: 'warn',
+    ...feeds,
+  };
   const service: ServiceProcess = await startService(env);
   try {
     const { apiKey } = await service.signUp({ subscribe: ['harmful-url-detection'] });
@@ -124,7 +146,12 @@ async function throughTheDoor(
         const item = items[at]!;
         const answer = await service.post('/api/v1/url/scan', { text: item.text.slice(0, 5000) }, apiKey);
         if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
-        judged[at] = { scam: item.scam, link: hasLink(item.text), smishing: answer.body.is_smishing === true, firm: answer.body.score >= FIRM };
+        judged[at] = {
+          scam: item.scam,
+          link: hasLink(item.text),
+          smishing: answer.body.is_smishing === true,
+          firm: answer.body.score >= FIRM,
+        };
       }
     };
     await Promise.all(Array.from({ length: 4 }, lane));
@@ -138,7 +165,8 @@ async function throughTheDoor(
 function report(name: string, judged: Judged[]): void {
   const scams = judged.filter((j) => j.scam);
   const ordinary = judged.filter((j) => !j.scam);
-  const caught = (list: Judged[]) => `${list.filter((j) => j.smishing).length}/${list.length} (${pct(list.filter((j) => j.smishing).length, list.length)})`;
+  const caught = (list: Judged[]) =>
+    `${list.filter((j) => j.smishing).length}/${list.length} (${pct(list.filter((j) => j.smishing).length, list.length)})`;
   console.log(
     `${name}: scams caught ${caught(scams)}; without a link ${caught(scams.filter((j) => !j.link))}; with a link ${caught(scams.filter((j) => j.link))}; ` +
       `ordinary flagged ${ordinary.filter((j) => j.smishing).length}/${ordinary.length}, firm (guard) ${ordinary.filter((j) => j.firm).length}`,
@@ -150,10 +178,12 @@ function pct(part: number, whole: number): string {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return import('node:fs/promises').then(({ access }) => access(path).then(
-    () => true,
-    () => false,
-  ));
+  return import('node:fs/promises').then(({ access }) =>
+    access(path).then(
+      () => true,
+      () => false,
+    ),
+  );
 }
 
 await main();

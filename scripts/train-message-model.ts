@@ -10,13 +10,28 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { projectPath } from '../src/paths.js';
 import { levelsFor, outOfFold, trainOn } from './lib/message-training.js';
-import { MESSAGES_DIR, messagesAvailable, readLabelledMessages, readNotifications } from './lib/messages-kr.js';
+import {
+  MESSAGES_DIR,
+  messagesAvailable,
+  readLabelledMessages,
+  readNotifications,
+  type LabelledMessage,
+  type Notification,
+} from './lib/messages-kr.js';
 
 export const DEFAULT_MODEL_PATH = projectPath('src', 'operations', 'url-scan', 'model', 'message-model.json');
 
-export async function trainAndWrite(out: string, log: (line: string) => void = console.log): Promise<void> {
-  const messages = readLabelledMessages();
-  const notifications = readNotifications();
+export interface TrainingData {
+  messages: LabelledMessage[];
+  notifications: Notification[];
+}
+
+export async function trainAndWrite(
+  out: string,
+  data: TrainingData = { messages: readLabelledMessages(), notifications: readNotifications() },
+  log: (line: string) => void = console.log,
+): Promise<void> {
+  const { messages, notifications } = data;
   log(`read ${messages.length} messages (${messages.filter((m) => m.scam).length} scams) and ${notifications.length} notifications`);
   const started = performance.now();
   const { levels, calibration } = levelsFor(outOfFold(messages, notifications));

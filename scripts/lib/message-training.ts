@@ -28,7 +28,11 @@ export function readWrittenNotifications(): string[] {
     .map((line) => line.replace(/\\n/g, '\n'));
 }
 
-export function trainOn(messages: readonly LabelledMessage[], notifications: readonly Notification[], options?: TrainOptions): MessageModel {
+export function trainOn(
+  messages: readonly LabelledMessage[],
+  notifications: readonly Notification[],
+  options?: TrainOptions,
+): MessageModel {
   const senders = new Set(notifications.map((n) => n.sender)).size;
   const written = readWrittenNotifications();
   return MessageModel.train(

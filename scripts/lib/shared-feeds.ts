@@ -22,7 +22,9 @@ const FEEDS = [
  */
 export async function sharedFeedsEnv(): Promise<Record<string, string>> {
   const root = projectPath('..', 'shared', 'data');
-  const bodies = new Map<string, Buffer>(await Promise.all(FEEDS.map(async (feed) => [`/${feed.name}`, await readFile(join(root, feed.file))] as const)));
+  const bodies = new Map<string, Buffer>(
+    await Promise.all(FEEDS.map(async (feed) => [`/${feed.name}`, await readFile(join(root, feed.file))] as const)),
+  );
   const server = createServer((req, res) => {
     const body = bodies.get(req.url ?? '');
     res.writeHead(body ? 200 : 404).end(body ?? 'not found');

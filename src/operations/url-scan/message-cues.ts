@@ -37,19 +37,57 @@ const CORPORATE = /(?<!\d)1[5-9]\d{2}[\s-]\d{4}(?!\d)/g;
 const FOREIGN = /(?<![\d+])\+(?!82)\d{1,3}[\s-]?\d{2,4}[\s-]?\d{3,4}[\s-]?\d{0,4}(?!\d)/g;
 /** Two or three syllables before 님 that are a name, not a title (`고객님`, `엄마`). */
 const NAMED = /(?<![가-힣])([가-힣]{2,3})\s?님/g;
-const TITLES = new Set(['고객', '회원', '실장', '선생', '사장', '부장', '과장', '팀장', '차장', '대리', '기사', '관리자', '담당자', '주인', '이용자', '구매자', '판매자', '귀하', '교수', '원장', '형수', '장모', '어머', '아버', '선배', '후배', '여러분', '작가', '디자이너', '매니저', '대표', '사모']);
+const TITLES = new Set([
+  '고객',
+  '회원',
+  '실장',
+  '선생',
+  '사장',
+  '부장',
+  '과장',
+  '팀장',
+  '차장',
+  '대리',
+  '기사',
+  '관리자',
+  '담당자',
+  '주인',
+  '이용자',
+  '구매자',
+  '판매자',
+  '귀하',
+  '교수',
+  '원장',
+  '형수',
+  '장모',
+  '어머',
+  '아버',
+  '선배',
+  '후배',
+  '여러분',
+  '작가',
+  '디자이너',
+  '매니저',
+  '대표',
+  '사모',
+]);
 const shortenerHosts = MESSAGE_RULES.shorteners;
 const AMOUNT = /\d[\d,.]*\s?(?:만\s?|천\s?)?원/g;
 const ACCOUNT = /(?<![\d-])\d{2,6}-\d{2,6}-\d{2,8}(?:-\d{1,3})?(?![\d-])/g;
 /** Links as written in messages, also broken ones (`bit.ly/ 2ab`, `www. x .com`): enough to count them. */
-export const LINKISH = /(?:https?:\/*\s?|www\.\s?)[^\s<>"']+|\b[a-z0-9-]{2,}(?:\.[a-z0-9-]{2,})*\.(?:com|net|org|kr|ly|gl|do|me|io|xyz|top|site|shop|live|info|cc|la|to|in|be|us|co)\b(?:\/[^\s<>"']*)?/gi;
+export const LINKISH =
+  /(?:https?:\/*\s?|www\.\s?)[^\s<>"']+|\b[a-z0-9-]{2,}(?:\.[a-z0-9-]{2,})*\.(?:com|net|org|kr|ly|gl|do|me|io|xyz|top|site|shop|live|info|cc|la|to|in|be|us|co)\b(?:\/[^\s<>"']*)?/gi;
 
 /** Reads the scam script, sender marks and numbers of a message (rules only; no model). */
 export function readCues(text: string, scripts: ScamScripts = SCAM_SCRIPTS): MessageCues {
   const plain = text.normalize('NFKC');
   const folded = fold(plain);
   const families = scripts.families
-    .map((family) => ({ type: family.type as FamilyCues['type'], label: family.label, found: family.cues.filter((c) => folded.includes(c)) }))
+    .map((family) => ({
+      type: family.type as FamilyCues['type'],
+      label: family.label,
+      found: family.cues.filter((c) => folded.includes(c)),
+    }))
     .filter((family) => family.found.length > 0)
     .sort((a, b) => b.found.length - a.found.length);
   const asks = scripts.asks

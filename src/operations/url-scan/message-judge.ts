@@ -71,7 +71,8 @@ export function createMessageJudge(options: MessageJudgeOptions = {}): MessageJu
     if (links.harmful.length > 0) score = Math.max(score, HARMFUL_LINK_SCORE);
     else if (links.signals.length >= SIGNALS_FOR_SMISHING) score = Math.max(score, LINK_SIGNALS_SCORE);
     const reasons = [...links.harmful, ...links.signals, ...cueReasons(cues, score), modelReason(own, model !== undefined)];
-    if (checked.length === 0 && cues.links === 0) reasons.push('메시지에 링크는 없습니다. 링크가 없어도 송금·연락처·앱 설치를 요구하는 사기 문자가 많습니다.');
+    if (checked.length === 0 && cues.links === 0)
+      reasons.push('메시지에 링크는 없습니다. 링크가 없어도 송금·연락처·앱 설치를 요구하는 사기 문자가 많습니다.');
     return verdict(round(score), cues, reasons);
   }
 
@@ -149,8 +150,10 @@ function cueReasons(cues: MessageCues, score: number): string[] {
   if (lead) reasons.push(`${lead.label} 문자에 흔한 표현(${quoted(lead.found)})이 있습니다.`);
   for (const ask of cues.asks) reasons.push(`${ask.label}을(를) 요구합니다(${quoted(ask.found)}).`);
   if (cues.pressure.length > 0) reasons.push(`급하다며 재촉합니다(${quoted(cues.pressure)}).`);
-  for (const mark of cues.marks) if (mark.mark === 'foreign') reasons.push(`'${mark.label}' 표시가 있습니다: 국내 기관·회사가 보낸 문자가 아닐 수 있습니다.`);
-  if (cues.phones.mobile > 0 && cues.asks.some((ask) => ask.kind === 'reply_elsewhere')) reasons.push('저장된 번호가 아닌 다른 휴대전화 번호로 연락하라고 합니다.');
+  for (const mark of cues.marks)
+    if (mark.mark === 'foreign') reasons.push(`'${mark.label}' 표시가 있습니다: 국내 기관·회사가 보낸 문자가 아닐 수 있습니다.`);
+  if (cues.phones.mobile > 0 && cues.asks.some((ask) => ask.kind === 'reply_elsewhere'))
+    reasons.push('저장된 번호가 아닌 다른 휴대전화 번호로 연락하라고 합니다.');
   if (cues.phones.foreign > 0) reasons.push('해외 전화번호가 들어 있습니다.');
   if (cues.accounts > 0 && cues.asks.some((ask) => ask.kind === 'money')) reasons.push('계좌번호를 적고 입금을 요구합니다.');
   return reasons;

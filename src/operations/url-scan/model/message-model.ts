@@ -57,10 +57,18 @@ export class MessageModel {
     readonly meta: MessageModelMeta,
   ) {}
 
-  static train(messages: readonly TrainingMessage[], meta: Omit<MessageModelMeta, 'bias' | 'featureBits' | 'featureVersion'>, options: TrainOptions = {}): MessageModel {
+  static train(
+    messages: readonly TrainingMessage[],
+    meta: Omit<MessageModelMeta, 'bias' | 'featureBits' | 'featureVersion'>,
+    options: TrainOptions = {},
+  ): MessageModel {
     const weights = new Float32Array(1 << MESSAGE_FEATURE_BITS);
     const squared = new Float32Array(weights.length).fill(0.1);
-    const rows = messages.map((m) => ({ x: messageFeatures(m.text, readCues(m.text, options.scripts)), y: m.scam ? 1 : 0, w: m.weight ?? 1 }));
+    const rows = messages.map((m) => ({
+      x: messageFeatures(m.text, readCues(m.text, options.scripts)),
+      y: m.scam ? 1 : 0,
+      w: m.weight ?? 1,
+    }));
     const total = (y: number) => rows.filter((r) => r.y === y).reduce((sum, r) => sum + r.w, 0);
     const scamWeight = rows.length / (2 * Math.max(1, total(1)));
     const cleanWeight = rows.length / (2 * Math.max(1, total(0)));
@@ -112,9 +120,12 @@ export class MessageModel {
   static fromParts(meta: unknown, bytes: Buffer): MessageModel {
     const parsed = messageModelMetaSchema.parse(meta);
     if (parsed.featureVersion !== MESSAGE_FEATURE_VERSION || parsed.featureBits !== MESSAGE_FEATURE_BITS) {
-      throw new Error(`message model: features v${parsed.featureVersion}/${parsed.featureBits} bits, this code reads v${MESSAGE_FEATURE_VERSION}/${MESSAGE_FEATURE_BITS}: retrain it (npm run train:messages)`);
+      throw new Error(
+        `message model: features v${parsed.featureVersion}/${parsed.featureBits} bits, this code reads v${MESSAGE_FEATURE_VERSION}/${MESSAGE_FEATURE_BITS}: retrain it (npm run train:messages)`,
+      );
     }
-    if (bytes.length !== 4 << MESSAGE_FEATURE_BITS) throw new Error(`message model: ${bytes.length} bytes of weights, expected ${4 << MESSAGE_FEATURE_BITS}`);
+    if (bytes.length !== 4 << MESSAGE_FEATURE_BITS)
+      throw new Error(`message model: ${bytes.length} bytes of weights, expected ${4 << MESSAGE_FEATURE_BITS}`);
     const weights = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     return new MessageModel(weights, parsed);
   }
