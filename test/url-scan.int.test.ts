@@ -74,7 +74,14 @@ describe('POST /api/v1/url/scan', () => {
   it('calls a family-impersonation message without a link a scam, with what to do now', async () => {
     const res = await app.post(SCAN, { text: '엄마 나 폰 액정 깨져서 수리 맡겼어 이 번호로 문자줘' }, user.apiKey);
     expect(res.status).toBe(200);
-    const body = res.body as { is_smishing: boolean; scam_type: string; scam_label: string; advice: string; score: number; reasons: string[] };
+    const body = res.body as {
+      is_smishing: boolean;
+      scam_type: string;
+      scam_label: string;
+      advice: string;
+      score: number;
+      reasons: string[];
+    };
     expect(body).toMatchObject({ is_smishing: true, scam_type: 'family_impersonation', scam_label: '가족·지인 사칭', urls: [] });
     expect(body.score).toBeGreaterThanOrEqual(0.9);
     expect(body.advice).toMatch(/이미 알고 있는 번호로 직접 전화해 확인하세요/);
