@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { urlListSources } from '../db/schema.js';
-import { CHROMIUM, hasChromium, launchChromium } from './helpers/browser.js';
+import { CHROMIUM, launchChromium, runBrowserTests } from './helpers/browser.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { makeDocument } from './helpers/id-documents.js';
 import { renderImage } from './helpers/id-images.js';
@@ -16,7 +16,7 @@ import { renderImage } from './helpers/id-images.js';
 /** The operator of this test server (ADMIN_EMAILS): the only account that sees the feeds. */
 const OPERATOR_EMAIL = 'portal-operator@example.com';
 
-describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
+describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
   let app: TestApp;
   let browser: Browser;
   let landing: Server;
