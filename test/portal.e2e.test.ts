@@ -171,7 +171,8 @@ describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
     const page = await browser.newPage();
     await page.goto(app.url);
     const items = page.locator('#api-list li');
-    await expect.poll(() => items.count()).toBe(8);
+    // The eight APIs and the message check ("이거 스미싱이야?", POST /api/v1/url/scan).
+    await expect.poll(() => items.count()).toBe(9);
     await expect(page.locator('#intro-translation').textContent()).resolves.toContain('한국어, 영어, 일본어, 중국어');
     // No LLM on this test server: the AI-only APIs say so in a customer's words, once.
     const translation = (await page.locator('#intro-translation').textContent()) ?? '';
