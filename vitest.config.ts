@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { fontconfigFile } from './test/helpers/korean-fonts.js';
 
 /**
  * The longest files, longest first: server processes, OCR workers, Chromium, timers, real lists. They start
@@ -92,6 +93,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The synthetic documents are drawn with Korean fonts from npm packages, found through this
+    // fontconfig file, never with the machine's fonts (test/helpers/korean-fonts.ts).
+    env: { FONTCONFIG_FILE: fontconfigFile() },
     // Half of a file's time went to importing the service (express, bots, tesseract, pdf.js):
     // files share one module graph per worker. No test mocks modules or mutates process.env, and
     // every test builds its own app, runtime or database.

@@ -48,9 +48,11 @@ async function main(): Promise<void> {
   const doors = createBotDoors(runtime);
   const botRouters = doors.flatMap((door) => (door.router ? [door.router] : []));
   serve(createRequestListener(runtime, { state, botRouters }));
+  // The address to open: PUBLIC_BASE_URL, or this machine at the port it listens on (PORT=0 picks one).
+  const portal = config.PUBLIC_BASE_URL === `http://localhost:${config.PORT}` ? `http://localhost:${port}` : config.PUBLIC_BASE_URL;
   runtime.logger.info(
     { port, database: runtime.databaseKind, publicBaseUrl: config.PUBLIC_BASE_URL, shortUrlBase: config.SHORT_URL_BASE },
-    'AI Utility Hub ready',
+    `AI Utility Hub ready: open ${portal}/ (portal; API docs at ${portal}/docs)`,
   );
   // Lines are written in blocks (src/logger.ts): whoever waits for this one gets it now.
   runtime.logger.flush();

@@ -24,7 +24,7 @@ import { loadMessageModel } from '../src/operations/url-scan/model/message-model
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { getDomain } from 'tldts';
@@ -39,6 +39,7 @@ import { createTesseractPool, type OcrEngine } from '../src/providers/ocr/tesser
 import { createTextLineDetector } from '../src/providers/ocr/text-lines.js';
 import { readByLines } from '../src/providers/ocr/read-lines.js';
 import { operationContext } from '../test/helpers/operation-context.js';
+import { registerCanvasFonts } from '../test/helpers/korean-fonts.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 import { sharedDataPath } from '../test/helpers/shared-data.js';
 
@@ -168,13 +169,9 @@ function message(item: Case, index: number, style: Style): string {
 
 // ---- Pictures ----
 
-const FONTS = [
-  ['/usr/share/fonts/truetype/nanum/NanumGothic.ttf', 'NanumGothic'],
-  ['/usr/share/fonts/truetype/nanum/NanumBarunGothic.ttf', 'NanumBarunGothic'],
-  ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', 'Noto Sans CJK KR'],
-  ['/usr/share/fonts/truetype/baekmuk/gulim.ttf', 'Baekmuk Gulim'],
-].filter(([file]) => existsSync(file!)) as Array<[string, string]>;
-for (const [file, family] of FONTS) GlobalFonts.registerFromPath(file, family);
+/** Korean fonts from npm packages, by file (test/helpers/korean-fonts.ts): the same pictures on every machine. */
+const FONTS = ['NanumGothic', 'Noto Sans KR', 'Gowun Dodum', 'Song Myung'];
+registerCanvasFonts();
 const SIZES = [34, 40, 46];
 const THEMES = {
   light: { page: '#ffffff', bubble: '#e9e9eb', ink: '#111111', meta: '#8e8e93' },
@@ -334,7 +331,7 @@ const shotCases =
     : [...phishing.slice(offset, offset + Math.ceil(shotCount / 2)), ...clean.slice(offset, offset + Math.floor(shotCount / 2))];
 if (offset !== undefined && shotCases.length < shotCount) throw new Error(`--offset=${offset}: the lists have too few URLs past it`);
 const drawn = shotCases.map((item, index) => {
-  const [, font] = FONTS[index % FONTS.length]!;
+  const font = FONTS[index % FONTS.length]!;
   const size = SIZES[Math.floor(index / FONTS.length) % SIZES.length]!;
   const theme: keyof typeof THEMES = index % 2 === 0 ? 'light' : 'dark';
   const png = screenshot(message(item, index, index % 3 === 0 ? 'glued' : 'plain').trim(), font, size, theme);

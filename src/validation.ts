@@ -11,7 +11,8 @@ export const MAX_ROW_ID = 2_147_483_647;
 /** Parses caller input with an operation's schema; a failure is a 400 naming the field. */
 export function parseInput<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
   rejectNulCharacters(raw);
-  const result = schema.safeParse(raw ?? {});
+  // The issue keeps what was sent, so the English message can tell a missing value from a wrong one.
+  const result = schema.safeParse(raw ?? {}, { reportInput: true });
   if (!result.success) throw invalidInput(result.error);
   return result.data;
 }

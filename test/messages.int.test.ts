@@ -102,8 +102,11 @@ describe('English for English-locale users', () => {
   it('gives a validation failure in both languages, and the detail without the field for the bots', () => {
     const tooLong = errorOf({ text: 'abcdefg', style: 'formal' });
     expect(tooLong.localized('ko')).toBe("'text' 필드: 5자 이하여야 합니다. 지금은 7자입니다.");
-    expect(tooLong.localized('en')).toBe("'text': Must have at most 5 characters.");
-    expect(tooLong.detail).toEqual({ ko: '5자 이하여야 합니다. 지금은 7자입니다.', en: 'Must have at most 5 characters.' });
+    expect(tooLong.localized('en')).toBe("'text': Must have at most 5 characters. It has 7 characters.");
+    expect(tooLong.detail).toEqual({
+      ko: '5자 이하여야 합니다. 지금은 7자입니다.',
+      en: 'Must have at most 5 characters. It has 7 characters.',
+    });
     expect(tooLong.extra).toEqual({ field: 'text' });
     expect(errorOf({ text: 'a', style: 'rude' }).detail?.en).toBe("Must be one of 'formal', 'casual'.");
   });
@@ -140,6 +143,12 @@ describe('HTTP errors in English on request', () => {
       body: { field: 'url', error: "'url': Not a valid URL starting with http:// or https://." },
     });
     expect((await send()).body.error).toBe("'url' 필드: http:// 또는 https://로 시작하는 올바른 URL이 아닙니다.");
+    const missing = await fetch(`${app.url}/api/v1/url/shorten`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': user.apiKey, 'accept-language': 'en' },
+      body: '{}',
+    });
+    expect(await missing.json()).toMatchObject({ error: "'url': This field is required. Please give a value." });
     expect((await send('ko-KR,ko;q=0.9,en;q=0.8')).body.error).toMatch(/^'url' 필드/);
   });
 });

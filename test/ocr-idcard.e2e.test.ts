@@ -23,7 +23,7 @@ function infoOf(expected: ExpectedInfo) {
 
 async function textImage(lines: string[]): Promise<string> {
   const text = lines.map((line, i) => `<text x="40" y="${80 + i * 60}" font-size="36">${line}</text>`).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="400"><rect width="100%" height="100%" fill="#fff"/><g font-family="NanumGothic, Noto Sans CJK KR, sans-serif">${text}</g></svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="400"><rect width="100%" height="100%" fill="#fff"/><g font-family="NanumGothic, Noto Sans KR, sans-serif">${text}</g></svg>`;
   return (await sharp(Buffer.from(svg)).png().toBuffer()).toString('base64');
 }
 

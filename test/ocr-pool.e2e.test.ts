@@ -12,7 +12,7 @@ async function textPng(text: string): Promise<Buffer> {
   assertKoreanFonts();
   const svg =
     '<svg xmlns="http://www.w3.org/2000/svg" width="900" height="200"><rect width="100%" height="100%" fill="#fff"/>' +
-    `<text x="40" y="110" font-size="36" font-family="NanumGothic, Noto Sans CJK KR, sans-serif">${text}</text></svg>`;
+    `<text x="40" y="110" font-size="36" font-family="NanumGothic, sans-serif">${text}</text></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageDaily } from '../db/schema.js';
 import { seoulDate } from '../src/seoul-time.js';
-import { CHROMIUM, hasChromium, launchChromium } from './helpers/browser.js';
+import { CHROMIUM, launchChromium, runBrowserTests } from './helpers/browser.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 
 /**
@@ -69,7 +69,7 @@ const WORDS = {
   },
 } as const;
 
-describe.skipIf(!hasChromium)(`issue 35 portal in Chromium (${CHROMIUM})`, () => {
+describe.skipIf(!runBrowserTests)(`issue 35 portal in Chromium (${CHROMIUM})`, () => {
   let app: TestApp;
   let browser: Browser;
 

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { urlListSources } from '../db/schema.js';
-import { CHROMIUM, hasChromium, launchChromium } from './helpers/browser.js';
+import { CHROMIUM, launchChromium, runBrowserTests } from './helpers/browser.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { makeDocument } from './helpers/id-documents.js';
 import { renderImage } from './helpers/id-images.js';
@@ -16,7 +16,7 @@ import { renderImage } from './helpers/id-images.js';
 /** The operator of this test server (ADMIN_EMAILS): the only account that sees the feeds. */
 const OPERATOR_EMAIL = 'portal-operator@example.com';
 
-describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
+describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
   let app: TestApp;
   let browser: Browser;
   let landing: Server;
@@ -171,7 +171,8 @@ describe.skipIf(!hasChromium)(`portal in Chromium (${CHROMIUM})`, () => {
     const page = await browser.newPage();
     await page.goto(app.url);
     const items = page.locator('#api-list li');
-    await expect.poll(() => items.count()).toBe(8);
+    // The eight APIs and the message check ("이거 스미싱이야?", POST /api/v1/url/scan).
+    await expect.poll(() => items.count()).toBe(9);
     await expect(page.locator('#intro-translation').textContent()).resolves.toContain('한국어, 영어, 일본어, 중국어');
     // No LLM on this test server: the AI-only APIs say so in a customer's words, once.
     const translation = (await page.locator('#intro-translation').textContent()) ?? '';

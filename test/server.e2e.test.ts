@@ -78,6 +78,8 @@ describe.concurrent('the server process', { timeout: 180_000 }, () => {
     expect(started).toContain(`"msg":"database: PGlite (embedded) in ${dataDir}"`);
     expect(started).toMatch(/"msg":"Slack bot (on|off)/);
     expect(started).toMatch(/"msg":"Discord bot (on|off)/);
+    // The ready line says which address to open: this machine at the port it took (issue 47).
+    expect(started).toContain(`AI Utility Hub ready: open http://localhost:${port}/ (portal; API docs at http://localhost:${port}/docs)`);
 
     // A request still in flight (its body half sent) when SIGTERM arrives is answered. `Expect:
     // 100-continue` tells when the server holds the request; its log line when it drains.
@@ -112,8 +114,9 @@ describe.concurrent('the server process', { timeout: 180_000 }, () => {
     expect(first.output()).toContain('"msg":"stopped"');
 
     // The directory is free again, and the account written before the stop is still there.
-    const third = startServerProcess({ DATA_DIR: dataDir });
+    const third = startServerProcess({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://hub.example.com' });
     const thirdPort = await third.ready;
+    expect(third.output()).toContain('AI Utility Hub ready: open https://hub.example.com/ (portal;');
     const login = await fetch(`http://127.0.0.1:${thirdPort}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

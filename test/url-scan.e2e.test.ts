@@ -1,7 +1,7 @@
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
-import { assertKoreanFonts } from './helpers/id-images.js';
+import { registerCanvasFonts } from './helpers/korean-fonts.js';
 
 /** A phone's SMS bubble: Korean text with a link, light or dark theme, as people screenshot it. */
 function smsScreenshot(lines: string[], dark: boolean): Buffer {
@@ -21,8 +21,7 @@ let app: TestApp;
 let user: TestUser;
 
 beforeAll(async () => {
-  assertKoreanFonts();
-  GlobalFonts.registerFromPath('/usr/share/fonts/truetype/nanum/NanumGothic.ttf', 'NanumGothic');
+  registerCanvasFonts();
   app = await startTestApp({}, { ocr: { size: 1 } });
   user = await app.signUp();
   await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, user.apiKey);

@@ -6,7 +6,7 @@
 
 const TEXT = {
   ko: {
-    skip: '본문으로 건너뛰기', docs: 'API 문서', loginLink: '로그인 / 가입', lead: '한국 팀을 위한 여덟 가지 AI API. 가입하고 API 키를 받으면 바로 호출할 수 있습니다.',
+    skip: '본문으로 건너뛰기', docs: 'API 문서', loginLink: '로그인 / 가입', lead: '한국 팀을 위한 여덟 가지 AI API와 스미싱 검사. 가입하고 API 키를 받으면 바로 호출할 수 있습니다.',
     introTitle: '제공하는 API', exampleTitle: '호출 예시',
     exampleLead: 'API 키를 X-API-Key 헤더에 넣어 JSON으로 요청합니다. 긴 URL을 줄여 보면:', exampleAnswer: '응답:',
     docsLink: '모든 API의 요청·응답 형식 보기 (API 문서)', terms: '이용약관', privacy: '개인정보 처리방침',
@@ -40,6 +40,9 @@ const TEXT = {
     guardNone: '아직 찾은 유해 링크가 없습니다.',
     guardActions: { warned: '경고', hidden: '숨김', warned_not_hidden: '경고 (숨기지 못함)', not_warned: '경고 실패' },
     harm: { spam: '스팸', gambling: '도박', adult: '성인', phishing: '피싱', malware: '악성코드', clean: '인기 사이트(학습용)' },
+    scanName: '스미싱 검사 (받은 문자)',
+    scanAbout: '“이거 스미싱이야?” 받은 문자를 그대로 붙여 넣거나 캡처 화면을 보내면 링크와 문구를 함께 보고 스미싱인지 알려 줍니다. 유해 URL 탐지를 구독하면 쓸 수 있습니다.',
+    verdictScam: '스미싱으로 보입니다', verdictClean: '스미싱 징후를 찾지 못했습니다', score: '점수', advice: '이렇게 하세요:',
     tryTitle: '직접 호출해 보기', apiKey: 'API 키', operation: '기능', body: '요청 본문 (JSON)', send: '보내기',
     file: '신분증·사업자등록증 이미지 또는 PDF',
     fileNote: '파일은 브라우저에서 base64로 바꿔 요청에 넣습니다. 서버는 이미지를 저장하지 않습니다.',
@@ -51,12 +54,12 @@ const TEXT = {
     other: 'English',
   },
   en: {
-    skip: 'Skip to content', docs: 'API docs', loginLink: 'Log in / Sign up', lead: 'Eight AI APIs for Korean teams. Sign up, get an API key and call them right away.',
+    skip: 'Skip to content', docs: 'API docs', loginLink: 'Log in / Sign up', lead: 'Eight AI APIs for Korean teams, and a smishing check. Sign up, get an API key and call them right away.',
     introTitle: 'The APIs', exampleTitle: 'An example call',
     exampleLead: 'Send JSON with your API key in the X-API-Key header. Shortening a long URL:', exampleAnswer: 'The answer:',
     docsLink: 'Request and answer formats of every API (API docs)', terms: 'Terms of service', privacy: 'Privacy notice',
     agree: 'By signing up you agree to the',
-    quota: (n) => `Each account may call every API ${num(n)} times a month for free; counters refill at 00:00 Korea time on the 1st. Harmful URL detection and parcel tracking are switched on with one click on Subscribe after sign-up.`,
+    quota: (n) => `Each account may call every API ${count(n, 'time', 'times')} a month for free; counters refill at 00:00 Korea time on the 1st. Harmful URL detection and parcel tracking are switched on with one click on Subscribe after sign-up.`,
     needsSubscription: 'subscribe first', unavailable: 'Not available on this server right now',
     authTitle: 'Sign up / Log in', email: 'Email', password: 'Password (8+ characters to sign up)', login: 'Log in', register: 'Sign up',
     keysTitle: 'API keys', logout: 'Log out', keyName: 'Key name', keyExpiry: 'Expires on (optional)', createKey: 'Create key',
@@ -68,8 +71,8 @@ const TEXT = {
     errorsTitle: 'Recent errors per key', errorsNote: 'Only the status, time and error code of refused calls are kept (never request or answer bodies).',
     key: 'Key', status: 'Status', errorCode: 'Error code', time: 'Time', noErrors: 'No refused calls recently.', removedKey: '(revoked or expired key)',
     usageTitle: 'Usage per API', usagePeriod: (from, to) => `Calls per day in this period, ${from} to ${to}.`,
-    remainingOf: (left, total) => `${num(left)} of ${num(total)} calls left`, renewsOn: (date) => `refills on ${date}`,
-    callsTotal: (n) => `${num(n)} calls this period`, callsOn: (day, n) => `${day}: ${num(n)} calls`, noCalls: 'No calls yet in this period.',
+    remainingOf: (left, total) => `${num(left)} of ${count(total, 'call', 'calls')} left`, renewsOn: (date) => `refills on ${date}`,
+    callsTotal: (n) => `${count(n, 'call', 'calls')} this period`, callsOn: (day, n) => `${day}: ${count(n, 'call', 'calls')}`, noCalls: 'No calls yet in this period.',
     chartLabel: (api, n, max) => `Calls per day of ${api}: ${num(n)} this period, at most ${num(max)} a day`,
     category: 'Category', subscribe: 'Subscribe', notSubscribed: 'Subscribe to use it', subscribedTo: 'Subscribed: ',
     operatorTitle: 'Operator view (ADMIN_EMAILS accounts only)', llm: 'LLM', tracker: 'Parcel tracker', chat: 'Chat bots', database: 'Database',
@@ -78,13 +81,16 @@ const TEXT = {
     llmOff: 'set OPENAI_API_KEY or OPENAI_BASE_URL to switch it on',
     listsTitle: 'Harmful-URL list status', entries: 'Entries', fetchedAt: 'Fetched at', lastError: 'Last error', none: 'none',
     notFetched: 'not fetched yet', noFeeds: 'No feed has been downloaded yet.',
-    listsSummary: (n) => `${num(n)} entries in use for detection (team lists included)`,
+    listsSummary: (n) => `${count(n, 'entry', 'entries')} in use for detection (team lists included)`,
     feedbackTitle: 'Questions whose chatbot answer got 👎', feedbackHint: 'Marked 👎 in Slack or Discord. Add the missing knowledge, then remove them.', noFeedback: 'None yet.', handled: 'Done',
     guardTitle: 'Harmful links found by the link guard', guardWhen: 'When', guardWhere: 'Channel', guardHost: 'Host', guardAction: 'Action',
     guardNote: 'Turn it on with /guard on in a Slack or Discord channel (kept 90 days; message texts are never stored).',
     guardNone: 'No harmful link found yet.',
     guardActions: { warned: 'warned', hidden: 'hidden', warned_not_hidden: 'warned (could not hide)', not_warned: 'warning failed' },
     harm: { spam: 'spam', gambling: 'gambling', adult: 'adult', phishing: 'phishing', malware: 'malware', clean: 'top sites (training)' },
+    scanName: 'Smishing check (a received text)',
+    scanAbout: '“Is this smishing?” Paste a text message as you received it, or send a screenshot: its links and its wording are checked together. Comes with the harmful URL detection subscription.',
+    verdictScam: 'Looks like smishing', verdictClean: 'No sign of smishing found', score: 'score', advice: 'What to do:',
     tryTitle: 'Try it', apiKey: 'API key', operation: 'Operation', body: 'Request body (JSON)', send: 'Send',
     file: 'Image or PDF of an ID card or business registration',
     fileNote: 'The file is turned into base64 in your browser and sent in the request. The server never stores images.',
@@ -100,6 +106,11 @@ const TEXT = {
 /** Numbers with the reader's thousands separators: 12,345. */
 function num(n) {
   return Number(n).toLocaleString(state.lang === 'en' ? 'en-US' : 'ko-KR');
+}
+
+/** An English count with its noun in the right form: 1 call, 2 calls, 0 calls. */
+function count(n, one, many) {
+  return `${num(n)} ${Number(n) === 1 ? one : many}`;
 }
 
 const state = {
@@ -143,7 +154,28 @@ async function call(method, path, body, headers = {}) {
 const withToken = () => ({ authorization: `Bearer ${state.token}` });
 
 const apiName = (api) => (state.lang === 'en' ? api.name_en : api.name);
-const apiById = (id) => state.catalog.find((api) => api.id === id);
+
+/**
+ * "이거 스미싱이야?": the message check charges harmful-url-detection under its own path, so it is
+ * no catalogue entry; the landing page and "try it" offer it beside the eight, with a Korean message.
+ */
+const MESSAGE_CHECK = {
+  id: 'url-scan',
+  path: '/api/v1/url/scan',
+  charges: 'harmful-url-detection',
+  example: { text: '[CJ대한통운] 고객님의 택배가 주소 불일치로 반송 예정입니다. 주소 확인: http://cj-track.example/a8Kq' },
+};
+
+/** The message check as an entry of the list, with the subscription and availability of the API it charges. */
+function messageCheck() {
+  const charged = state.catalog.find((api) => api.id === MESSAGE_CHECK.charges);
+  if (!charged) return [];
+  const names = { name: TEXT.ko.scanName, name_en: TEXT.en.scanName, description: TEXT.ko.scanAbout, description_en: TEXT.en.scanAbout };
+  return [{ ...charged, ...MESSAGE_CHECK, ...names }];
+}
+
+const tryApis = () => [...state.catalog, ...messageCheck()];
+const apiById = (id) => tryApis().find((api) => api.id === id);
 
 /** "Not available on this server right now (no AI model is connected)": one phrase, said once. */
 function unavailableText(api) {
@@ -169,7 +201,7 @@ function renderIntro() {
   if (state.monthlyQuota !== undefined) $('quota-note').textContent = t('quota')(state.monthlyQuota);
   const list = $('api-list');
   list.replaceChildren();
-  for (const api of state.catalog) {
+  for (const api of tryApis()) {
     const item = document.createElement('li');
     item.id = `intro-${api.id}`;
     const title = document.createElement('strong');
@@ -608,6 +640,7 @@ async function loadCatalog() {
     const answer = operation?.responses?.['200']?.content?.['application/json'];
     state.examples[api.id] = { request: content?.example ?? {}, response: answer?.example ?? {} };
   }
+  state.examples[MESSAGE_CHECK.id] = { request: MESSAGE_CHECK.example };
 }
 
 /** The operations to try; those this server cannot serve say so in the list and beside it. */
@@ -615,7 +648,7 @@ function renderTryOptions() {
   const select = $('try-api');
   const chosen = select.value || 'url-shortener';
   select.replaceChildren();
-  for (const api of state.catalog) {
+  for (const api of tryApis()) {
     const option = document.createElement('option');
     option.value = api.id;
     option.textContent = `${apiName(api)} — POST ${api.path}${api.available === false ? ` (${t('unavailable')})` : ''}`;
@@ -662,6 +695,31 @@ function clearResult(message) {
   $('result-status').textContent = message;
   $('result-body').textContent = '';
   $('result-link').hidden = true;
+  $('result-verdict').hidden = true;
+}
+
+/**
+ * The message check's verdict in words above the JSON: smishing or not, the kind of scam, its
+ * score and what to do, each shown when the answer carries it (`scam_label`, `score` and `advice`
+ * come with the message judge).
+ */
+function showVerdict(answer) {
+  const box = $('result-verdict');
+  if (typeof answer?.is_smishing !== 'boolean') return;
+  const parts = [answer.is_smishing ? t('verdictScam') : t('verdictClean')];
+  if (answer.scam_label) parts.push(answer.scam_label);
+  if (typeof answer.score === 'number') parts.push(`${t('score')} ${answer.score.toFixed(2)}`);
+  const headline = document.createElement('strong');
+  headline.textContent = parts.join(' · ');
+  box.replaceChildren(headline);
+  const advice = Array.isArray(answer.advice) ? answer.advice.join(' ') : answer.advice;
+  if (typeof advice === 'string' && advice) {
+    const line = document.createElement('p');
+    line.textContent = `${t('advice')} ${advice}`;
+    box.append(line);
+  }
+  box.className = answer.is_smishing ? 'verdict scam' : 'verdict';
+  box.hidden = false;
 }
 
 async function send(event) {
@@ -681,6 +739,7 @@ async function send(event) {
   const res = await call('POST', api.path, body, { 'x-api-key': key });
   $('result-status').textContent = `HTTP ${res.status}`;
   $('result-body').textContent = JSON.stringify(res.json, null, 2);
+  if (api.id === MESSAGE_CHECK.id && res.status === 200) showVerdict(res.json);
   if (res.status === 0 || res.status >= 400) tryError(`HTTP ${res.status || '—'}: ${res.json?.error ?? ''}`);
   const shortUrl = res.json && res.json.short_url;
   $('result-link').hidden = !shortUrl;

@@ -138,7 +138,7 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
         guard,
         raw.public,
         async (ctx) => {
-          const parsed = command.schema.safeParse(raw);
+          const parsed = command.schema.safeParse(raw, { reportInput: true });
           const issue = parsed.error?.issues[0];
           const problem = issue && (ctx.locale === 'en' ? englishIssueMessage(issue) : issue.message);
           if (!parsed.success) return { ...usageReply(ctx, command, guard.usage, problem), public: false };

@@ -213,7 +213,7 @@ function svg(width: number, height: number, background: string, texts: Text[], e
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
     `<rect width="100%" height="100%" fill="${background}"/>${extra}` +
-    `<g font-family="NanumGothic, Noto Sans CJK KR, sans-serif" fill="#1a1a1a">${body}</g></svg>`
+    `<g font-family="NanumGothic, Noto Sans KR, sans-serif" fill="#1a1a1a">${body}</g></svg>`
   );
 }
 

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { makeDocument, type DocumentKind, type DocumentSpec } from './id-documents.js';
+import { assertKoreanFonts } from './korean-fonts.js';
 import { seededRandom } from './seeded-random.js';
 
 /**
@@ -16,23 +16,11 @@ export interface TestImage extends DocumentSpec {
   image: Buffer;
 }
 
-const KOREAN_FONTS = [
-  '/usr/share/fonts/truetype/nanum/NanumGothic.ttf',
-  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
-  '/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc',
-];
-
 /**
  * Without a Korean font librsvg draws empty boxes and every accuracy figure would be
- * meaningless: fail loudly instead of skipping.
+ * meaningless: the fonts come from npm packages (korean-fonts.ts), and a missing one fails loudly.
  */
-export function assertKoreanFonts(): void {
-  if (KOREAN_FONTS.some((file) => existsSync(file))) return;
-  throw new Error(
-    'Korean fonts are missing: the OCR tests draw their documents with them. ' +
-      'Install them with `apt-get install -y fonts-nanum` (or fonts-noto-cjk); .ci/run does this.',
-  );
-}
+export { assertKoreanFonts };
 
 /** A white page with lines of NanumGothic text, each `[x, baseline y, font size, text]`: for tests of the line detector and reader. */
 export async function drawnPage(

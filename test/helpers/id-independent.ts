@@ -1,10 +1,11 @@
 import sharp from 'sharp';
+import './korean-fonts.js';
 
 /**
  * A second, independent generator of Korean ID documents, written apart from id-documents.ts,
  * id-images.ts and id-photos.ts (no code, word list or layout shared) so that the reader is
- * measured on documents laid out in ways nobody tuned it to: other fonts (Un, Baekmuk, Noto
- * Serif CJK, Nanum Myeongjo / Barun), letter-spaced labels with and without colons, values in
+ * measured on documents laid out in ways nobody tuned it to: other fonts (Gowun Dodum / Batang,
+ * Song Myung, Noto Sans KR, Nanum Myeongjo; from npm, korean-fonts.ts), letter-spaced labels with and without colons, values in
  * other columns or right after their label, values wrapped onto a second line, the 법인 /
  * 개인 / 면세 / 간이 사업자등록증 (공동사업자, 본점소재지, 업태·종목 on several lines),
  * resident cards, old (region-prefixed number) and new driver's licences, addresses on two
@@ -286,16 +287,8 @@ const LICENCE_REGIONS: Record<string, number> = {
 // ---------------------------------------------------------------------------------------------
 // Drawing
 
-const FONTS = [
-  'UnDotum',
-  'UnBatang',
-  'Baekmuk Gulim',
-  'Baekmuk Batang',
-  'Baekmuk Dotum',
-  'Noto Serif CJK KR',
-  'NanumMyeongjo',
-  'NanumBarunGothic',
-];
+/** Every face but the first generator's NanumGothic (test/helpers/korean-fonts.ts). Hanja come from Noto Sans KR. */
+const FONTS = ['Gowun Dodum', 'Gowun Batang', 'Song Myung', 'Noto Sans KR', 'NanumMyeongjo'];
 const PAPER = ['#ffffff', '#fbf8ef', '#f4f1e4', '#eef2f7', '#f7f3f3', '#eaf0e6'];
 
 interface Run {
@@ -327,7 +320,7 @@ function page(width: number, height: number, paper: string, font: string, runs: 
   );
 }
 
-/** A red seal: a circle (tax office) or a square (city / police) with two rows of hanja, half see-through. */
+/** A red seal: a circle (tax office) or a square (city / police) with two rows of hanja (Noto Sans KR: the one face with hanja), half see-through. */
 function stamp(cx: number, cy: number, r: number, round: boolean, d: Dice): string {
   const tilt = d.range(-12, 12).toFixed(1);
   const frame = round
@@ -335,7 +328,7 @@ function stamp(cx: number, cy: number, r: number, round: boolean, d: Dice): stri
     : `<rect x="${cx - r}" y="${cy - r}" width="${2 * r}" height="${2 * r}" fill="none" stroke="#d22a2a" stroke-width="${(r * 0.09).toFixed(1)}"/>`;
   const glyphs = round ? '稅務署長' : d.one(['廳長之印', '署長之印', '市長之印']);
   return (
-    `<g transform="rotate(${tilt} ${cx} ${cy})" opacity="${d.range(0.55, 0.85).toFixed(2)}" font-family="'UnBatang'" fill="#d22a2a">${frame}` +
+    `<g transform="rotate(${tilt} ${cx} ${cy})" opacity="${d.range(0.55, 0.85).toFixed(2)}" font-family="'Noto Sans KR'" fill="#d22a2a">${frame}` +
     `<text x="${cx}" y="${cy - r * 0.08}" font-size="${(r * 0.55).toFixed(1)}" text-anchor="middle">${glyphs.slice(0, 2)}</text>` +
     `<text x="${cx}" y="${cy + r * 0.55}" font-size="${(r * 0.55).toFixed(1)}" text-anchor="middle">${glyphs.slice(2, 4)}</text></g>`
   );

@@ -52,8 +52,8 @@ function guilloche(rng: Rng, width: number, height: number): string {
 function seal(x: number, y: number, size: number): string {
   return (
     `<g opacity="0.75"><rect x="${x}" y="${y}" width="${size}" height="${size}" rx="${size * 0.08}" fill="none" stroke="#c8262c" stroke-width="${size * 0.06}"/>` +
-    `<text x="${x + size / 2}" y="${y + size * 0.45}" font-size="${size * 0.32}" text-anchor="middle" fill="#c8262c" font-family="NanumMyeongjo, serif">廳長</text>` +
-    `<text x="${x + size / 2}" y="${y + size * 0.85}" font-size="${size * 0.32}" text-anchor="middle" fill="#c8262c" font-family="NanumMyeongjo, serif">之印</text></g>`
+    `<text x="${x + size / 2}" y="${y + size * 0.45}" font-size="${size * 0.32}" text-anchor="middle" fill="#c8262c" font-family="NanumMyeongjo, Noto Sans KR, serif">廳長</text>` +
+    `<text x="${x + size / 2}" y="${y + size * 0.85}" font-size="${size * 0.32}" text-anchor="middle" fill="#c8262c" font-family="NanumMyeongjo, Noto Sans KR, serif">之印</text></g>`
   );
 }
 

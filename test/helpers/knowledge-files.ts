@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { GlobalFonts, PDFDocument } from '@napi-rs/canvas';
+import { PDFDocument } from '@napi-rs/canvas';
 import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
+import { registerCanvasFonts } from './korean-fonts.js';
 
 /**
  * Real files of each kind the knowledge base reads, written by real writers from text the
@@ -8,16 +8,10 @@ import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
  * embedded), a DOCX (the `docx` package), and Markdown, HTML and plain text as people write them.
  */
 
-const KOREAN_FONTS = ['/usr/share/fonts/truetype/nanum/NanumGothic.ttf', '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'];
-let family: string | undefined;
-
-/** The family name of an installed Korean font, registered once with @napi-rs/canvas. */
+/** The family name of a Korean font from npm, registered with @napi-rs/canvas (test/helpers/korean-fonts.ts). */
 export function koreanFont(): string {
-  if (family) return family;
-  const file = KOREAN_FONTS.find((path) => existsSync(path));
-  if (!file) throw new Error('Korean fonts are missing: install fonts-nanum (apt-get install -y fonts-nanum); .ci/run does this.');
-  GlobalFonts.registerFromPath(file, 'KnowledgeTestFont');
-  return (family = 'KnowledgeTestFont');
+  registerCanvasFonts();
+  return 'NanumGothic';
 }
 
 /** A PDF whose pages carry the given lines as real text (selectable, in the text layer). */
