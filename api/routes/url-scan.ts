@@ -23,7 +23,7 @@ export function urlScanRoutes(runtime: Runtime): Route[] {
       path: '/api/v1/url/scan',
       tag: '보안/안전',
       summary: '메시지·문자 캡처·QR 코드 속 URL을 모두 검사하고 스미싱인지 판단 (URL 하나에 유해 URL 탐지 1회)',
-      operationId: 'url-scan',
+      operationId: 'scanMessage',
       auth: 'key',
       // A screenshot in Base64 may be as large as an ID image.
       body: {
