@@ -97,7 +97,7 @@ const WHO_CALLS: Record<AuthKind, string> = {
 /** A route's description: its own text, who may call it and, for an operation, what a call costs. */
 function descriptionOf(route: Route): string {
   const charge = route.operation
-    ? `답한 호출마다 \`${route.operation.api}\` 한도에서 1회를 쓰고, 응답의 \`remaining\`이 남은 횟수입니다. 요청 잘못(4xx)은 차감하지 않습니다.`
+    ? `호출은 \`${route.operation.api}\` 한도에서 차감되고, 응답의 \`remaining\`이 이번 달 남은 횟수입니다. 요청이 잘못된 4xx는 차감하지 않습니다.`
     : '';
   return [route.description, WHO_CALLS[route.auth], charge].filter(Boolean).join('\n\n');
 }
