@@ -59,13 +59,14 @@ const E2E = 'test/**/*.e2e.test.ts';
  * Integration files whose subject does not depend on the database run once, on PGlite: the
  * tracker client against the real server's shapes, the LLM operations against the fake model
  * (their refunds are the executor's, which quota, security and the other files check there), the
- * OpenAPI document, the chatbot's storage and the messages (both on their own PGlite), URL
+ * OpenAPI document (its linters and generated client too), the chatbot's storage and the messages (both on their own PGlite), URL
  * accuracy on the real lists, and the doors — the Slack and Discord bots, the link guard's
  * channel side, the HTTP contract, logs and abuse limits — whose storage is each store's own
  * file (link-guard-store, watch, shorten, platform …), which runs on both.
  */
 const PGLITE_ONLY_INT = [
   ...['tracker-contract', 'generate', 'translate', 'tone', 'openapi', 'chatbot-storage', 'messages', 'url-accuracy'],
+  ...['openapi-lint', 'openapi-client'],
   ...['bots-slack', 'bots-discord', 'bots-knowledge', 'link-guard-slack', 'link-guard-discord', 'parcels-slack'],
   ...['short-links-slack', 'watch-slack', 'http-contract', 'logging', 'openapi-conformance', 'abuse-http', 'chatbot-llm', 'url-scan'],
 ].map((name) => `test/${name}.int.test.ts`);

@@ -17,9 +17,16 @@ export interface Route<Params = any, Body = any, Query = any> {
   method: 'get' | 'post' | 'delete' | 'patch';
   /** express syntax, absolute: `/api/v1/keys/:id` (OpenAPI: `/api/v1/keys/{id}`). */
   path: string;
+  /** One of the document's declared tags (`API_TAGS`, api/openapi-tags.ts). */
   tag: string;
   summary: string;
-  operationId?: string;
+  /**
+   * The operation's stable name for code generators (`detectUrl`, `createApiKey`): a camelCase
+   * verb phrase, unique in the document. Renaming one renames a generated client's method.
+   */
+  operationId: string;
+  /** More than the summary says, in Markdown; the document adds who may call it. */
+  description?: string;
   /**
    * `key` (`X-API-Key`), `token` (`Authorization: Bearer`), `either`, or `none`. The JSON body
    * is read after authentication (middleware/auth.ts); the 401s follow from the kind.

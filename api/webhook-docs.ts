@@ -11,6 +11,9 @@ export function webhookDocs(): Record<string, object> {
       event.name,
       {
         post: {
+          // `delivery.updated` → `onDeliveryUpdated`: what a generated receiver's handler is called.
+          operationId: `on${event.name.replace(/(^|\.)(\w)/g, (_whole, _dot: string, letter: string) => letter.toUpperCase())}`,
+          tags: ['택배 조회'],
           summary: event.summary,
           description:
             '`X-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under webhook_secret>`. 2xx로 받음, 410이면 알림 종료.',

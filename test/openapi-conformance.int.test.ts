@@ -1,19 +1,22 @@
 import { validate } from '@readme/openapi-parser';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { gzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriptions } from '../db/schema.js';
 import { startFakeNts, type FakeNts } from './fakes/nts-server.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fakes/openai-server.js';
 import { ev, startFakeTracker, type FakeTracker } from './fakes/tracker-server.js';
 import { startWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { answerChecker, callRoute, documentedOperations, type OpenApiDoc } from './helpers/openapi-answers.js';
 
 /**
  * `/openapi.json` checked with a real OpenAPI validator (@readme/openapi-parser), then every
  * documented route called as the document says (its example body, its auth, path parameters
  * of real objects) and answered as documented: a documented status, and a body that validates
- * (ajv, JSON Schema 2020-12) against that status's schema.
+ * (ajv, JSON Schema 2020-12) against that status's schema; then the usual errors of every
+ * operation (400, 401, 403, 404, 409, 413, 422, 429 where they apply), held against it the same way.
  */
-type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, object> } };
 
 let app: TestApp;
 let llm: FakeOpenAI;
@@ -21,7 +24,7 @@ let tracker: FakeTracker;
 let receiver: FakeWebhookReceiver;
 let nts: FakeNts;
 let user: TestUser;
-let doc: Doc;
+let doc: OpenApiDoc;
 
 /** The operator (ADMIN_EMAILS) whose token asks the operator route. */
 const OPERATOR = { email: 'conformance-operator@example.com', password: 'operator password' };
@@ -75,7 +78,8 @@ describe('the OpenAPI document', () => {
           Object.assign({}, ...(content?.schema?.anyOf ?? content?.schema?.oneOf ?? []).map((branch: any) => branch.properties ?? {}));
         const bad = operation.responses['400']?.content?.['application/json']?.example;
         if (content && !bad) problems.push(`${where}: no 400 example`);
-        if (bad && !Object.keys(properties).includes(String(bad.field))) problems.push(`${where}: 400 example names ${bad.field}`);
+        const fields = content ? Object.keys(properties) : (operation.parameters ?? []).map((parameter: any) => parameter.name);
+        if (bad && !fields.includes(String(bad.field))) problems.push(`${where}: 400 example names ${bad.field}`);
         if (bad && !String(bad.error).includes(`'${bad.field}'`)) problems.push(`${where}: 400 message does not name ${bad.field}`);
         for (const [name, schema] of Object.entries(properties as Record<string, any>)) {
           const strings = [schema, ...(schema.anyOf ?? [])].filter(
@@ -91,19 +95,7 @@ describe('the OpenAPI document', () => {
 
 describe('every documented route answers as documented', () => {
   it('answers each route with a documented status and a body that fits its schema', async () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    ajv.addSchema({ $id: 'doc', components: doc.components });
-    const check = (path: string, method: string, status: number, body: unknown) => {
-      const response = doc.paths[path]![method].responses[String(status)];
-      expect(response, `${method.toUpperCase()} ${path} answered ${status}: ${JSON.stringify(body)}`).toBeDefined();
-      const schema = response.content?.['application/json']?.schema;
-      if (!schema) return;
-      const validateBody = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
-      expect(
-        validateBody(body),
-        `${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText(validateBody.errors)}\n${JSON.stringify(body)}`,
-      ).toBe(true);
-    };
+    const check = answerChecker(doc);
 
     // Real objects for the path parameters, and what the upstream fakes answer.
     await app.post('/api/v1/subscriptions', { api: 'delivery-tracking' }, user.apiKey);
@@ -179,4 +171,125 @@ describe('every documented route answers as documented', () => {
     const failed = answered.filter((line) => !/ [23]\d\d$/.test(line));
     expect(failed).toEqual(['POST /api/v1/ocr/idcard 400']);
   }, 120_000);
+});
+
+describe('every operation answers its usual errors as documented', () => {
+  it('answers 400, 401, 403, 404, 409, 413, 422 and 429 in the documented shape', async () => {
+    const check = answerChecker(doc);
+    const [unsubscribed, exhausted] = [await app.signUp(), await app.signUp()];
+    await app.runtime.db.delete(subscriptions).where(eq(subscriptions.accountId, unsubscribed.accountId));
+    for (const api of ['delivery-tracking', 'harmful-url-detection']) await app.post('/api/v1/subscriptions', { api }, exhausted.apiKey);
+    await app.runtime.db.update(subscriptions).set({ remaining: 0 }).where(eq(subscriptions.accountId, exhausted.accountId));
+    for (const api of ['delivery-tracking', 'harmful-url-detection']) await app.post('/api/v1/subscriptions', { api }, user.apiKey);
+
+    // A body that inflates past every route's limit (15 MB at most), sent gzip'd: the limit counts inflated bytes.
+    const oversized = gzipSync(JSON.stringify({ text: ' '.repeat(16 * 1024 * 1024) }));
+    const keyOf = (who: TestUser, operation: any): Record<string, string> => {
+      const security: Array<Record<string, unknown>> = operation.security ?? [];
+      if (security.some((entry) => 'apiKey' in entry)) return { 'x-api-key': who.apiKey };
+      return security.some((entry) => 'bearer' in entry) ? { authorization: `Bearer ${who.token}` } : {};
+    };
+    const json = { 'content-type': 'application/json' };
+    // Path parameters naming nothing that exists: an id no row has, a code no link has.
+    const missing = (template: string) => template.replace(/\{(\w+)\}/g, (_whole, name: string) => (name === 'code' ? 'ZzZz9' : '999999'));
+    type Case = {
+      template: string;
+      method: string;
+      status: number;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string | Uint8Array;
+    };
+    const cases: Case[] = [];
+    for (const [template, method, operation] of documentedOperations(doc)) {
+      const statuses = Object.keys(operation.responses);
+      const example = operation.requestBody?.content?.['application/json']?.example;
+      const exampleBody =
+        example === undefined
+          ? undefined
+          : JSON.stringify(template === '/api/v1/delivery/watch' ? { ...example, webhook_url: receiver.url } : example);
+      const own = { ...keyOf(user, operation), ...(exampleBody ? json : {}) };
+      const path = missing(template);
+      const existing = path === template;
+      if ((operation.security ?? []).length > 0)
+        cases.push({ template, method, status: 401, path, headers: exampleBody ? json : {}, body: exampleBody });
+      if (operation.requestBody) {
+        cases.push({ template, method, status: 400, headers: own, body: '{"broken": ' });
+        cases.push({ template, method, status: 413, headers: { ...own, 'content-encoding': 'gzip' }, body: oversized });
+      } else if (statuses.includes('400')) {
+        // The parameter the documented 400 names, given a value it does not take.
+        const field = operation.responses['400'].content['application/json'].example.field;
+        const where = operation.parameters.find((parameter: any) => parameter.name === field).in;
+        const bad = where === 'path' ? template.replace(`{${field}}`, 'x') : `${path}?${field}=x`;
+        cases.push({ template, method, status: 400, path: bad, headers: own });
+      }
+      if (statuses.includes('404') && !existing) cases.push({ template, method, status: 404, path, headers: own, body: exampleBody });
+      const errorCode = (status: string) => operation.responses[status]?.content?.['application/json']?.example?.error_code;
+      if (errorCode('403') === 'SUBSCRIPTION_REQUIRED')
+        cases.push({ template, method, status: 403, headers: { ...own, ...keyOf(unsubscribed, operation) }, body: exampleBody });
+      if (errorCode('429') === 'QUOTA_EXCEEDED')
+        cases.push({ template, method, status: 429, headers: { ...own, ...keyOf(exhausted, operation) }, body: exampleBody });
+    }
+    const keyed = { ...json, 'x-api-key': user.apiKey };
+    cases.push(
+      {
+        template: '/api/v1/auth/login',
+        method: 'post',
+        status: 401,
+        headers: json,
+        body: JSON.stringify({ email: user.email, password: 'wrong password' }),
+      },
+      {
+        template: '/api/v1/auth/register',
+        method: 'post',
+        status: 409,
+        headers: json,
+        body: JSON.stringify({ email: user.email, password: 'another password' }),
+      },
+      { template: '/api/v1/operator/status', method: 'get', status: 403, headers: { authorization: `Bearer ${user.token}` } },
+      // The carrier does not know this parcel (the fake answers NOT_FOUND for a number it was not given).
+      {
+        template: '/api/v1/delivery/track',
+        method: 'post',
+        status: 404,
+        headers: keyed,
+        body: JSON.stringify({ carrier_id: 'kr.cjlogistics', track_id: '999999999999' }),
+      },
+      {
+        template: '/api/v1/url/shorten',
+        method: 'post',
+        status: 422,
+        headers: keyed,
+        body: JSON.stringify({ url: 'http://toto-mukti77.xyz/event', check_harmful: true }),
+      },
+    );
+
+    const answered = new Map<string, Set<number>>();
+    for (const { template, method, status, path = template, headers, body } of cases) {
+      const res = await callRoute(app.url, method, path, { headers, body });
+      check(template, method, res.status, res.body);
+      expect(res.status, `${method.toUpperCase()} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
+      const where = `${method.toUpperCase()} ${template}`;
+      answered.set(where, (answered.get(where) ?? new Set()).add(status));
+    }
+    // Log-in throttling: past the failures one account may have, the next attempt is a 429.
+    for (let attempt = 0; ; attempt++) {
+      const res = await callRoute(app.url, 'post', '/api/v1/auth/login', {
+        headers: json,
+        body: JSON.stringify({ email: exhausted.email, password: 'wrong password' }),
+      });
+      check('/api/v1/auth/login', 'post', res.status, res.body);
+      if (res.status === 429) break;
+      expect(attempt, 'no 429 after 20 failed log-ins').toBeLessThan(20);
+    }
+    // Every operation that takes a key, a body or a parameter answered one of its 4xx above.
+    const untried = documentedOperations(doc)
+      .filter(
+        ([, , operation]) => (operation.security ?? []).length > 0 || operation.requestBody || (operation.parameters ?? []).length > 0,
+      )
+      .map(([template, method]) => `${method.toUpperCase()} ${template}`)
+      .filter((where) => ![...(answered.get(where) ?? [])].some((status) => status >= 400 && status < 500));
+    expect(untried).toEqual([]);
+    expect(new Set([...answered.values()].flatMap((statuses) => [...statuses]))).toEqual(new Set([400, 401, 403, 404, 409, 413, 422, 429]));
+  }, 180_000);
 });

@@ -111,7 +111,7 @@ describe('POST /api/v1/url/scan', () => {
     const res = await app.post(SCAN, { text: 'https://a.example.com/' }, other.apiKey);
     expect(res.status).toBe(403);
     const doc = (await app.get('/openapi.json')).body as { paths: Record<string, { post?: { operationId?: string } }> };
-    expect(doc.paths[SCAN]?.post?.operationId).toBe('url-scan');
+    expect(doc.paths[SCAN]?.post?.operationId).toBe('scanMessage');
   });
 });
 

@@ -15,7 +15,14 @@ export const subscribeSchema = z.object({ api: z.enum(API_IDS) });
 const keyIdSchema = z.object({ id: z.coerce.number().int().positive() });
 
 const credentials = { email: 'dev@example.com', password: 'correct horse battery' };
-const keyExample = { id: 1, name: 'laptop', prefix: 'aik_3lWq8c', created_at: '2026-11-22T06:00:00.000Z', last_used_at: null };
+const keyExample = {
+  id: 1,
+  name: 'laptop',
+  prefix: 'aik_3lWq8c',
+  created_at: '2026-11-22T06:00:00.000Z',
+  last_used_at: null,
+  expires_at: null,
+};
 
 /** CONTRACT §3: sign-up, log-in, keys, catalogue, subscriptions and usage. */
 export function accountRoutes(runtime: Runtime): Route[] {
@@ -28,6 +35,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/auth/register',
+      operationId: 'register',
       tag,
       summary: '계정 만들기',
       auth: 'none',
@@ -45,6 +53,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/auth/login',
+      operationId: 'logIn',
       tag,
       summary: '로그인 (토큰 24시간 유효)',
       auth: 'none',
@@ -65,6 +74,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/auth/logout',
+      operationId: 'logOut',
       tag,
       summary: '로그아웃 (토큰 즉시 만료)',
       auth: 'token',
@@ -77,6 +87,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/keys',
+      operationId: 'createApiKey',
       tag,
       summary: 'API 키 만들기 (전체 키는 이 응답에서만 보입니다)',
       auth: 'token',
@@ -97,6 +108,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/keys',
+      operationId: 'listApiKeys',
       tag,
       summary: 'API 키 목록',
       auth: 'token',
@@ -108,6 +120,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'delete',
       path: '/api/v1/keys/:id',
+      operationId: 'revokeApiKey',
       tag,
       summary: 'API 키 폐기 (즉시 사용 불가)',
       auth: 'token',
@@ -122,6 +135,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/catalog',
+      operationId: 'getCatalog',
       tag,
       summary: '여덟 가지 API 목록',
       auth: 'none',
@@ -148,6 +162,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/subscriptions',
+      operationId: 'subscribe',
       tag,
       summary: 'API 구독 (멱등)',
       auth: 'either',
@@ -167,6 +182,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/usage',
+      operationId: 'getUsage',
       tag,
       summary: 'API별 남은 호출 수, 초기화 시각, 날짜별 호출 수 (from/to: 한국 날짜, 기본은 이번 달)',
       auth: 'either',

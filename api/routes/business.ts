@@ -39,9 +39,9 @@ export function businessRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/business/status',
-      tag: '문서/OCR',
+      operationId: 'checkBusinessStatus',
+      tag: '사업자 확인',
       summary: '사업자등록번호로 국세청 사업자 상태 조회 (계속·휴업·폐업, 과세 유형; 번호 하나에 신분증 OCR 1회)',
-      operationId: 'business-status',
       auth: 'key',
       body: { schema: status.schema, example: { b_no: ['124-81-00998'] }, validatedBy: 'core' },
       answers: {
@@ -58,9 +58,9 @@ export function businessRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/business/validate',
-      tag: '문서/OCR',
+      operationId: 'validateBusiness',
+      tag: '사업자 확인',
       summary: '사업자등록정보 진위확인: 번호·개업일자·대표자 성명(과 보낸 다른 항목)이 국세청 정보와 맞는지, 맞지 않는 항목은 무엇인지',
-      operationId: 'business-validate',
       auth: 'key',
       body: {
         schema: validate.schema,

@@ -28,6 +28,7 @@ export function openApiRoute(runtime: Runtime, routes: readonly Route[]): Route 
   const route = defineRoute({
     method: 'get',
     path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
     tag: '문서',
     summary: '이 문서 (OpenAPI 3.1)',
     auth: 'none',

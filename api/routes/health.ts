@@ -42,6 +42,7 @@ export function healthRoutes(runtime: Runtime, state: AppState): Route[] {
     defineRoute({
       ...common,
       path: '/healthz/live',
+      operationId: 'checkLiveness',
       summary: '프로세스 생존 여부',
       answers: { 200: { description: '살아 있음', schema: z.object({ status: z.literal('ok') }), example: { status: 'ok' } } },
       handler: () => ({ status: 'ok' }),
@@ -49,6 +50,7 @@ export function healthRoutes(runtime: Runtime, state: AppState): Route[] {
     defineRoute({
       ...common,
       path: '/healthz',
+      operationId: 'checkHealth',
       summary: '준비 상태 (/healthz/ready와 같음)',
       answers,
       handler: (_i, _req, res) => ready(res),
@@ -56,6 +58,7 @@ export function healthRoutes(runtime: Runtime, state: AppState): Route[] {
     defineRoute({
       ...common,
       path: '/healthz/ready',
+      operationId: 'checkReadiness',
       summary: '준비 상태: 데이터베이스가 응답하고 종료 중이 아님',
       answers,
       handler: (_i, _req, res) => ready(res),

@@ -16,11 +16,12 @@ export const feedbackNotFound = () => new AppError('NOT_FOUND', '해당 피드�
  * handled. Free; `X-API-Key` or a login token (the portal).
  */
 export function knowledgeFeedbackRoutes(runtime: Runtime): Route[] {
-  const tag = '지식 기반 챗봇';
+  const tag = '챗봇/커스터마이징';
   return [
     defineRoute({
       method: 'get',
       path: '/api/v1/chatbot/feedback',
+      operationId: 'listChatbotFeedback',
       tag,
       summary: '👎 받은 질문 목록 (최근 50개): 빠진 지식을 채울 때 참고합니다',
       auth: 'either',
@@ -36,6 +37,7 @@ export function knowledgeFeedbackRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'delete',
       path: '/api/v1/chatbot/feedback/:id',
+      operationId: 'resolveChatbotFeedback',
       tag,
       summary: '👎 피드백을 처리됨으로 지웁니다',
       auth: 'either',

@@ -29,6 +29,7 @@ export function linkGuardRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/guard/incidents',
+      operationId: 'listGuardIncidents',
       tag: '링크 가드',
       summary: '링크 가드가 연결된 Slack·Discord 채널에서 찾은 유해 링크 (최근 100건, 90일 보관)',
       auth: 'either',

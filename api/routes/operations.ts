@@ -47,7 +47,7 @@ export function operationRoutes(runtime: Runtime): Route[] {
       path: catalog.path,
       tag: catalog.category,
       summary: example.summary,
-      operationId: catalog.id,
+      operationId: example.operationId,
       auth: 'key',
       body: { schema: module.input, example: example.request, validatedBy: 'core', limitMb: module.bodyLimitMb },
       answers: {
@@ -71,9 +71,11 @@ export function operationRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/url/shorten/:code/stats',
+      operationId: 'getShortLinkStats',
       tag: '보안/안전',
-      summary:
-        '단축 URL 클릭 통계 (만든 계정만): 전체, 사람, 봇, 날짜별(한국 시간), QR 스캔, 순 방문자, 유입 경로, 기기·OS·브라우저, 국가(GEOIP_DB), 만료·클릭 제한 상태, 재검사(URL_RESCAN) 결과',
+      summary: '단축 URL 클릭 통계 (만든 계정만)',
+      description:
+        '전체, 사람, 봇, 날짜별(한국 시간), QR 스캔, 순 방문자, 유입 경로, 기기·OS·브라우저, 국가(GEOIP_DB), 만료·클릭 제한 상태, 재검사(URL_RESCAN) 결과.',
       auth: 'key',
       params: z.object({ code: z.string().meta({ pattern: '^[0-9A-Za-z]{5}$', examples: ['aZ3k9'] }) }),
       answers: {

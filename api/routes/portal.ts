@@ -34,6 +34,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/account',
+      operationId: 'getAccount',
       tag,
       summary: '로그인한 계정 (운영자 여부 포함)',
       auth: 'token',
@@ -52,6 +53,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'patch',
       path: '/api/v1/keys/:id',
+      operationId: 'updateApiKey',
       tag,
       summary: 'API 키 이름이나 만료일 바꾸기 (expires_at: null은 만료 없음)',
       auth: 'token',
@@ -64,6 +66,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/keys/:id/rotate',
+      operationId: 'rotateApiKey',
       tag,
       summary: 'API 키 교체: 새 키를 만들고, 이전 키는 grace_hours(기본 24시간) 동안 더 쓸 수 있습니다',
       auth: 'token',
@@ -91,6 +94,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/keys/errors',
+      operationId: 'listApiKeyErrors',
       tag,
       summary: '키마다 최근 거부된 호출: 상태, 시각, 오류 코드 (본문은 저장하지 않습니다)',
       auth: 'token',
@@ -113,6 +117,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/operator/status',
+      operationId: 'getOperatorStatus',
       tag,
       summary: '운영자용: 이 서버에 설정된 LLM, 택배 조회, 채팅, 데이터베이스 (ADMIN_EMAILS 계정만)',
       auth: 'token',

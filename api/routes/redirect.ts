@@ -62,6 +62,7 @@ export function redirectRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: `${basePath}/:code`,
+      operationId: 'followShortLink',
       tag: '보안/안전',
       summary: '단축 URL로 이동 (302). 나중에 유해 목록에 오른 주소는 경고 페이지(403, 브라우저에는 HTML)',
       auth: 'none',

@@ -27,7 +27,7 @@ export function shortLinkRoutes(runtime: Runtime): Route[] {
       path: '/api/v1/url/shorten/bulk',
       tag: '보안/안전',
       summary: `URL 여러 개를 한 번에 단축 (최대 100개): 항목마다 성공 또는 오류 본문, 새로 만든 링크마다 1회 차감`,
-      operationId: 'url-shorten-bulk',
+      operationId: 'shortenUrls',
       auth: 'key',
       body: {
         schema: operation.schema,
@@ -79,6 +79,7 @@ export function shortLinkPageRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: `${basePath}/:code/qr`,
+      operationId: 'getShortLinkQr',
       tag: '보안/안전',
       summary:
         '단축 URL의 QR 코드 (쿼리 format=svg|png, 기본 svg; size=64~2048 픽셀, 기본 300). 오류 정정 M, 여백 4칸. QR로 연 클릭은 통계에서 따로 셉니다 (?qr=1)',
@@ -103,6 +104,7 @@ export function shortLinkPageRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: `${basePath}/:code\\+`,
+      operationId: 'previewShortLink',
       tag: '보안/안전',
       summary: '단축 URL 미리보기: 이동하지 않고 목적지, 안전 검사 결과, 만든 날짜를 보여 줍니다 (브라우저에는 HTML, API에는 JSON)',
       auth: 'none',

@@ -11,7 +11,8 @@ export function urlListRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/url/lists',
-      tag: '유해 URL 탐지',
+      operationId: 'listUrlLists',
+      tag: '보안/안전',
       summary: '유해 URL 목록(피드) 상태: 이름, 분류, 항목 수, 받은 시각, 마지막 오류',
       auth: 'either',
       answers: {

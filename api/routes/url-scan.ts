@@ -10,6 +10,25 @@ import { RATE_LIMIT_HEADERS } from './operations.js';
 
 const EXAMPLE_RENEWAL = new Date('2026-11-30T15:00:00.000Z');
 
+/** The answer's example, typed by the output schema: a field the answer gains is a type error here until the example shows it. */
+const SCAN_EXAMPLE = {
+  urls: [
+    {
+      url: 'http://cj-track.example/a',
+      final_url: 'http://cj-track.example/a',
+      is_malicious: false,
+      category: 'clean',
+      reason: '알려진 위험 신호가 없습니다.',
+    },
+  ],
+  is_smishing: true,
+  reasons: [
+    "문자에 'CJ대한통운'이 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.",
+    "'주소확인', '주소지 불일치', '반송' 같은 배송·주소 확인 유도 문구가 링크와 함께 있습니다.",
+  ],
+  urls_found: 1,
+} satisfies z.output<typeof urlScanOutputSchema>;
+
 /**
  * CONTRACT §5: `POST /api/v1/url/scan` — a message's text, an SMS screenshot or a QR code photo:
  * every URL in it (at most 20 checked) with the detector's verdict, and whether it is smishing.
@@ -23,7 +42,7 @@ export function urlScanRoutes(runtime: Runtime): Route[] {
       path: '/api/v1/url/scan',
       tag: '보안/안전',
       summary: '메시지·문자 캡처·QR 코드 속 URL을 모두 검사하고 스미싱인지 판단 (URL 하나에 유해 URL 탐지 1회)',
-      operationId: 'url-scan',
+      operationId: 'scanMessage',
       auth: 'key',
       // A screenshot in Base64 may be as large as an ID image.
       body: {
@@ -40,26 +59,7 @@ export function urlScanRoutes(runtime: Runtime): Route[] {
             api: z.literal(operation.api),
             remaining: z.number().int().describe('이번 달 남은 호출 수 (검사한 URL마다 1회)'),
           }),
-          example: {
-            success: true,
-            urls: [
-              {
-                url: 'http://cj-track.example/a',
-                final_url: 'http://cj-track.example/a',
-                is_malicious: false,
-                category: 'clean',
-                reason: '알려진 위험 신호가 없습니다.',
-              },
-            ],
-            is_smishing: true,
-            reasons: [
-              "문자에 'CJ대한통운'이 나오지만 링크(cj-track.example)는 CJ대한통운의 공식 주소가 아닙니다.",
-              "'주소확인', '주소지 불일치', '반송' 같은 배송·주소 확인 유도 문구가 링크와 함께 있습니다.",
-            ],
-            urls_found: 1,
-            api: 'harmful-url-detection',
-            remaining: 999,
-          },
+          example: { success: true, ...SCAN_EXAMPLE, api: 'harmful-url-detection', remaining: 999 },
           headers: RATE_LIMIT_HEADERS,
         },
       },

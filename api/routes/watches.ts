@@ -36,6 +36,7 @@ export function watchRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/delivery/watch',
+      operationId: 'createDeliveryWatch',
       tag,
       summary: '배송 변경 알림(웹훅) 등록: 변경마다 X-Signature(HMAC-SHA256) 서명된 POST를 보냅니다',
       auth: 'either',
@@ -69,6 +70,7 @@ export function watchRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/delivery/watch',
+      operationId: 'listDeliveryWatches',
       tag,
       summary: '내 배송 알림 목록',
       auth: 'either',
@@ -78,6 +80,7 @@ export function watchRoutes(runtime: Runtime): Route[] {
     defineRoute({
       method: 'delete',
       path: '/api/v1/delivery/watch/:id',
+      operationId: 'deleteDeliveryWatch',
       tag,
       summary: '배송 알림 해제',
       auth: 'either',

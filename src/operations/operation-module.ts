@@ -53,7 +53,8 @@ export interface OperationModule<
   catalog: CatalogEntry<Id>;
   input: Input;
   output: Output;
-  example: { summary: string; request: z.input<Input>; response: z.output<Output> };
+  /** The docs: the route's OpenAPI `operationId` (camelCase verb, stable: generated clients name their method after it), summary and one example. */
+  example: { operationId: string; summary: string; request: z.input<Input>; response: z.output<Output> };
   /** Instances of what the code throws, for the docs: `config` gives the numbers they name (timeouts). */
   errors(config: Config): AppError[];
   /** A JSON body limit above the door's default (the ID reader's images). */

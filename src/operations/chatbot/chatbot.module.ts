@@ -26,6 +26,7 @@ export const chatbotModule = defineOperation({
   input: chatbotSchema,
   output: chatbotOutputSchema,
   example: {
+    operationId: 'askChatbot',
     summary: '저장한 지식으로 답하는 챗봇 (chat, index, list, delete, clear)',
     request: { action: 'chat', message: '환불은 며칠 안에 가능한가요?' },
     response: {

@@ -30,6 +30,7 @@ export const deliveryModule = defineOperation({
   input: deliveryTrackSchema,
   output: deliveryOutputSchema,
   example: {
+    operationId: 'trackDelivery',
     summary: '택배 배송 조회와 AI 지연 분석, 기사님께 보낼 메시지 추천',
     request: { carrier_id: 'kr.cjlogistics', track_id: '123456789012', ai: 1, situation: 'door', tone: 'polite' },
     response: {

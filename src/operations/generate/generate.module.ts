@@ -21,6 +21,7 @@ export const generateModule = defineOperation({
   input: generateSchema,
   output: generateOutputSchema,
   example: {
+    operationId: 'generateText',
     summary: '프롬프트로 글 생성',
     request: { prompt: '신제품 출시 안내 이메일을 써 줘', max_tokens: 300, temperature: 0.7, style: 'email' },
     response: { content: '안녕하세요, 고객님. 새로운 제품을 소개해 드립니다…', tokens_used: 212 },

@@ -27,6 +27,7 @@ export const ocrIdcardModule = defineOperation({
   input: ocrIdcardSchema,
   output: ocrIdcardOutputSchema,
   example: {
+    operationId: 'readIdCard',
     summary: '주민등록증·운전면허증·사업자등록증 이미지에서 항목 추출',
     request: { base64_image: 'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ…', mask: true },
     response: {

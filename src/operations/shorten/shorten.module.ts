@@ -28,6 +28,7 @@ export const shortenModule = defineOperation({
   input: shortenSchema,
   output: shortenOutputSchema,
   example: {
+    operationId: 'shortenUrl',
     summary: '긴 URL을 5자리 코드의 짧은 링크로',
     request: { url: 'https://www.example.com/events/2026?utm_source=newsletter', check_harmful: false },
     response: {

@@ -21,6 +21,7 @@ export const toneModule = defineOperation({
   input: toneSchema,
   output: toneOutputSchema,
   example: {
+    operationId: 'transformTone',
     summary: '열 가지 말투로 문장 바꾸기',
     request: { text: '내일 회의 3시로 옮겼어. 자료 챙겨 와.', target_tone: 'formal' },
     response: { transformed_text: '내일 회의를 3시로 옮겼습니다. 자료를 챙겨 오시기 바랍니다.', target_tone: 'formal' },

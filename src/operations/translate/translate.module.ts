@@ -21,6 +21,7 @@ export const translateModule = defineOperation({
   input: translateSchema,
   output: translateOutputSchema,
   example: {
+    operationId: 'translateText',
     summary: '한국어·영어·일본어·중국어 번역 (원문 언어 자동 감지)',
     request: { text: '내일 회의는 3시에 시작해요.', source_lang: 'auto', target_lang: 'en' },
     response: { translated: 'The meeting starts at 3 tomorrow.', source_lang: 'ko', target_lang: 'en' },

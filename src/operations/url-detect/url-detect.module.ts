@@ -20,6 +20,7 @@ export const urlDetectModule = defineOperation({
   input: urlDetectSchema,
   output: urlDetectOutputSchema,
   example: {
+    operationId: 'detectUrl',
     summary: 'URL이 유해한지 판별 (clean, spam, gambling, adult, phishing, malware)',
     request: { url: 'http://toto-mukti77.xyz/event' },
     response: {
