@@ -30,7 +30,7 @@ const pattern = lower.refine((text) => {
 }, 'a valid regular-expression fragment');
 
 /** What Korean smishing imitates: the look-alike rule (rules/lookalike.ts) watches these brands' names. */
-export const SMISHING_SECTORS = ['courier', 'bank', 'card', 'telecom', 'government', 'portal', 'shop'] as const;
+export const SMISHING_SECTORS = ['courier', 'bank', 'card', 'exchange', 'telecom', 'government', 'portal', 'shop'] as const;
 
 const brand = z.object({
   /** Korean display name used in reasons. */
@@ -135,6 +135,12 @@ const weights = z.object({
     hintWeight: points,
   }),
   families: z.object({ institutional: points, rotates: points, single: points }),
+  /** Hosts learned as shorteners from the harm feeds (expansion/learned-shorteners.ts). */
+  learnedShorteners: z.object({
+    minLinks: z.number().int().min(2),
+    minCode: z.number().int().min(1),
+    maxCode: z.number().int().min(2),
+  }),
 });
 
 const STRUCTURE_KEYS = [
