@@ -10,7 +10,7 @@ import { isWholeHostExpression, lookupExpressions } from './lists/expressions.js
 import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './lists/list-index.js';
 import { brandSignals, governmentSignals, vocabularySignals } from './rules/words.js';
 import { structureSignals } from './rules/structure.js';
-import { lookalikeSignals } from './rules/lookalike.js';
+import { lookalikeSignals, smsSenderSignals } from './rules/lookalike.js';
 import { randomLabelSignals } from './rules/random-labels.js';
 import { WEIGHTS } from './rules/tables.js';
 import type { DetectionLists } from './lists/detection-lists.js';
@@ -93,6 +93,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
       ...vocabularySignals(url),
       ...brandSignals(url),
       ...lookalikeSignals(url),
+      ...smsSenderSignals(url),
       ...randomLabelSignals(url),
       ...governmentSignals(url),
       ...structureSignals(url),

@@ -97,6 +97,8 @@ const domains = z.object({
   koreanRegions: z.array(z.string().regex(/^[a-z]+$/)),
   /** Sub-domain labels of ordinary service hosts (`cdn`, `img`, `api`…): never read as a campaign's random label. */
   serviceLabels: z.array(z.string().regex(/^[a-z0-9-]+$/)),
+  /** Romanized words of bulk text sending (`sms`, `munja` 문자, `balsong` 발송) that smishing hosts wear (rules/lookalike.ts). */
+  smsSenderWords: z.array(z.string().regex(/^[a-z]{3,}$/)).min(1),
 });
 
 const points = z.number().min(0).max(100);
@@ -116,6 +118,7 @@ const weights = z.object({
   lookalike: z.object({
     glued: points,
     misspelt: points,
+    smsSender: points,
     minStem: z.number().int().min(3),
     minTypoStem: z.number().int().min(4),
     maxRest: z.number().int().min(1),
