@@ -75,7 +75,7 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
   const stopping = new AbortController();
 
   for (const problem of deps.feeds.problems) deps.logger.warn({ problem }, 'URL_LIST_FEEDS entry skipped');
-  for (const notice of deps.feeds.notices ?? []) deps.logger.info(notice);
+  for (const notice of deps.feeds.notices ?? []) deps.logger.warn(notice);
   const usable = usableFeeds(deps.feeds, deps.serviceKey);
   if (usable.notice) deps.logger.info(usable.notice);
 
