@@ -27,13 +27,14 @@ import { createLlmSecondOpinion } from './operations/url-detect/second-opinion.j
 import { createUrlScanOperation } from './operations/url-scan/url-scan.js';
 import { createMessageJudge, type MessageJudge } from './operations/url-scan/message-judge.js';
 import { createMessageOpinion } from './operations/url-scan/message-llm.js';
-import { loadMessageModel } from './operations/url-scan/model/message-model-file.js';
+import { describeMessageModel, loadMessageModel } from './operations/url-scan/model/message-model-file.js';
 import { createBusiness, type Business } from './operations/business/business.js';
 import { parseFeedSpecs } from './operations/url-detect/lists/feeds.js';
 import { shortenerHosts } from './operations/url-detect/expansion/shorteners.js';
 import { createShortLinkExpander } from './operations/url-detect/expansion/short-links.js';
 import { createUrlDetection, type UrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
+import { learnedModelRegistry, type LearnedModelInfo } from './platform/learned-models.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
 import { createKeyCache } from './platform/key-cache.js';
 import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js';
@@ -125,6 +126,8 @@ export interface Runtime {
   operations: Operations;
   redirects: Redirects;
   urlDetection: UrlDetection;
+  /** The learned models in use (`GET /url/lists`, `/healthz/ready`; CONTRACT §5). */
+  learnedModels: { list(): LearnedModelInfo[] };
   linkStats: LinkStats;
   delivery: Delivery;
   /** Watched parcels, uncharged (the bots' `/track … watch` paid for its lookup). */
@@ -372,6 +375,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     operations,
     redirects,
     urlDetection,
+    // One provider per part that learns; a new learned model is one more entry here.
+    learnedModels: learnedModelRegistry([urlDetection.learnedModels, () => [describeMessageModel(messageModel)]]),
     linkStats: createLinkStats({
       links,
       clicks,

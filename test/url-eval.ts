@@ -6,6 +6,7 @@
  *   zero-hour  — lists and model built from the train part only; URLs on none of them
  *   time split — older snapshots loaded; URLs new in the later snapshot and on no loaded list
  *   no feeds   — team lists and hand-written rules only (the offline default)
+ * Then the Korean smishing part, forward in time and through the service's door (url-eval-forward.ts).
  * Only the dev part is printed unless `--heldout` is passed (the held-out figures are read once,
  * at the end, by whoever closes the work; tuning never passes it). `--only=<word>` runs the
  * settings whose name contains the word; `--model` adds the lexical model's own ROC and the engine's bound.
@@ -20,7 +21,7 @@ import { HARM_CATEGORIES, type HarmCategory } from '../src/operations/url-detect
 import { modelDecidesAlone } from '../src/operations/url-detect/model/model-signals.js';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
 import { FRESH, HOLDOUT, TUNE } from './data/url-labelled.js';
-import { evalKorean } from './url-eval-kr.js';
+import { evalKoreanForward } from './url-eval-forward.js';
 import { CLEAN, isKorean, LATEST, OLDER, partOf, readReal, realListsPresent, urlOf, type Part } from './data/url-real.js';
 
 const SAMPLE = Number(process.env.EVAL_SAMPLE ?? 3000);
@@ -236,12 +237,8 @@ async function main(): Promise<void> {
   }
 
   if (rows.length > 0) printTable();
-  // 5. Korean smishing (KISA): its own items and table (url-eval-kr.ts).
-  if (wanted('korean'))
-    await evalKorean(
-      PARTS.filter((part): part is 'dev' | 'heldout' => part !== 'train'),
-      verbose,
-    );
+  // 5. Korean smishing (KISA) forward in time, through the door: its own folds and table (url-eval-forward.ts).
+  if (wanted('korean')) await evalKoreanForward(process.argv);
   console.log(
     `\n(${((performance.now() - started) / 1000).toFixed(1)} s; sample ≤ ${SAMPLE} a category and part; set EVAL_SAMPLE to change)`,
   );

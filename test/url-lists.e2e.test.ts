@@ -37,6 +37,8 @@ beforeAll(async () => {
       '/gambling/domains': fixture('gambling-domains.txt'),
       '/flaky/domains': fixture('gambling-domains.txt'),
       '/empty.txt': Buffer.from('# nothing here\n'),
+      // A clean feed of their own keeps these tests offline (without one the built-in reference is added).
+      '/top-sites.txt': Buffer.from('example.com\nexample.org\n'),
       // 16 MB of zeros in about 16 KB of gzip.
       '/bomb.txt.gz': gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 }),
     },
@@ -203,6 +205,19 @@ describe('list update from a local server', () => {
     expect(Date.parse(gambling.fetched_at)).toBeGreaterThan(Date.now() - 600_000);
     const phish = res.body.lists.find((l: { name: string }) => l.name === `fixture-phish-${run}`);
     expect(phish).toMatchObject({ entries: 5, skipped_lines: 1, last_error: expect.stringContaining('/banner/*/img^') });
+    // The learned models in use, trained or not (CONTRACT §5), here and in readiness.
+    const names = ['url-host-model', 'url-smishing-model', 'url-shorteners', 'message-model'];
+    expect(res.body.models.map((m: { name: string }) => m.name)).toEqual(names);
+    for (const model of res.body.models)
+      expect(model).toEqual({
+        name: expect.any(String),
+        trained: expect.any(Boolean),
+        examples: expect.any(Number),
+        trained_at: model.trained ? expect.any(String) : null,
+      });
+    const ready = await app.get('/healthz/ready');
+    expect(ready.body).toEqual({ status: 'ok', models: res.body.models });
+    expect((await app.get('/healthz')).body).toEqual({ status: 'ok' });
   });
 
   it('answers the API with the list verdict, and the shortener refuses a listed URL with 422 free of charge', async () => {
@@ -223,7 +238,9 @@ describe('scheduled refresh (injected scheduler and clock)', () => {
     let clock = new Date(Date.now() + 7 * 3600_000);
     const name = `fixture-sched-${run}`;
     const scheduled = await startTestApp(
-      { URL_LIST_FEEDS: `${name}=adult:hosts:${feedBase}/adult.hosts, ${name}-bad=adult:rss:${feedBase}/x` },
+      {
+        URL_LIST_FEEDS: `${name}=adult:hosts:${feedBase}/adult.hosts, ${name}-bad=adult:rss:${feedBase}/x, ${name}-top=clean:domains:${feedBase}/top-sites.txt`,
+      },
       {
         urlLists: {
           scheduler: {
@@ -255,7 +272,7 @@ describe('scheduled refresh (injected scheduler and clock)', () => {
       const answers = Promise.all(Array.from({ length: 40 }, (_, i) => detection.engine.classify(`https://velvet-evenings.com/p${i}`)));
       const results = await tick?.();
       expect((await answers).every((v) => v.category === 'adult')).toBe(true);
-      expect(results).toEqual([expect.objectContaining({ name, ok: true })]);
+      expect(results).toEqual([expect.objectContaining({ name, ok: true }), expect.objectContaining({ name: `${name}-top`, ok: true })]);
       const second = (await detection.store.states()).find((s) => s.name === name)?.fetchedAt;
       expect(second?.getTime()).toBe(clock.getTime());
       expect(second?.getTime()).toBeGreaterThan(first?.getTime() ?? Infinity);
@@ -303,12 +320,13 @@ describe('npm run lists:update (scripts/update-url-lists.ts)', () => {
       const env = {
         LOG_LEVEL: 'silent',
         ...dbEnv,
-        URL_LIST_FEEDS: `fixture-script-${run}=adult:hosts:${feedBase}/adult.hosts, fixture-broken-${run}=spam:domains:${feedBase}/nope`,
+        URL_LIST_FEEDS: `fixture-script-${run}=adult:hosts:${feedBase}/adult.hosts, fixture-broken-${run}=spam:domains:${feedBase}/nope, fixture-top-${run}=clean:domains:${feedBase}/top-sites.txt`,
       };
       const results = await updateUrlLists(loadConfig(env));
       expect(results?.map((r) => [r.name, r.ok])).toEqual([
         [`fixture-script-${run}`, true],
         [`fixture-broken-${run}`, false],
+        [`fixture-top-${run}`, true],
       ]);
 
       const runtime = await createRuntime(loadConfig(env));

@@ -66,13 +66,28 @@ describe('random campaign labels (issue 31 item 4)', () => {
     expect(letterPairScore('qngcb')).toBeLessThan(letterPairScore('coupang'));
   });
 
-  it('weighs a random sub-domain on a random name, and a numbered batch label on a digit-among-letters name, short of a verdict alone', () => {
+  it('decides on a random sub-domain on a random name (issue 50), and weighs a numbered batch label on a digit-among-letters name short of a verdict alone', () => {
     const [both] = randomLabelSignals(canonicalizeUrl('http://vyosq.agdfv.com/'));
-    expect(both).toMatchObject({ category: 'phishing', weight: 40 });
+    expect(both).toMatchObject({ category: 'phishing', weight: 50 });
     expect(both?.reason).toContain('무작위 글자');
+    expect(verdict('http://vyosq.agdfv.com/').isMalicious).toBe(true);
     const [numbered] = randomLabelSignals(canonicalizeUrl('http://xb05.h9ts.wtf/'));
     expect(numbered).toMatchObject({ category: 'phishing', weight: 25 });
-    expect(verdict('http://vyosq.agdfv.com/').isMalicious).toBe(false);
+    expect(verdict('http://xb05.h9ts.wtf/').isMalicious).toBe(false);
+  });
+
+  it('reads a name of bulk text sending beside a batch sub-domain label as a smishing host (issue 50), never an SMS service’s own site', () => {
+    const sms = verdict('http://qzk.textsmsgo.com/');
+    expect([sms.isMalicious, sms.category]).toEqual([true, 'phishing']);
+    expect(sms.reason).toContain("문자 발송을 뜻하는 이름('sms')의 도메인(textsmsgo.com)에 무작위 하위 도메인('qzk')");
+    expect(verdict('http://mk.munjamall.com/').isMalicious).toBe(true);
+    for (const url of [
+      'https://www.textsmsgo.com/',
+      'https://api.textsmsgo.com/send',
+      'https://textsmsgo.com/',
+      'https://qzk.example.com/',
+    ])
+      expect(verdict(url).isMalicious, url).toBe(false);
   });
 
   it('leaves ordinary hosts alone', () => {

@@ -1,10 +1,17 @@
+import { z } from 'zod';
+import { LEARNED_MODELS_EXAMPLE, learnedModelSchema } from '../../src/platform/learned-models.js';
 import type { Runtime } from '../../src/runtime.js';
 import { urlListsBody } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
 
+/** The feeds and, beside them, the learned models in use (CONTRACT §5). */
+const urlListsWithModels = urlListsBody.extend({
+  models: z.array(learnedModelSchema).describe('사용 중인 학습 모델: 이름, 학습 여부, 학습 예시 수, 학습 시각'),
+});
+
 /**
- * CONTRACT §5: `GET /api/v1/url/lists` (API key, free) shows each harmful-URL feed's state;
- * the portal's feed panel calls it with the login token.
+ * CONTRACT §5: `GET /api/v1/url/lists` (API key, free) shows each harmful-URL feed's state and
+ * the learned models in use; the portal's feed panel calls it with the login token.
  */
 export function urlListRoutes(runtime: Runtime): Route[] {
   return [
@@ -13,12 +20,12 @@ export function urlListRoutes(runtime: Runtime): Route[] {
       path: '/api/v1/url/lists',
       operationId: 'listUrlLists',
       tag: '보안/안전',
-      summary: '유해 URL 목록(피드) 상태: 이름, 분류, 항목 수, 받은 시각, 마지막 오류',
+      summary: '유해 URL 목록(피드) 상태: 이름, 분류, 항목 수, 받은 시각, 마지막 오류, 사용 중인 학습 모델',
       auth: 'either',
       answers: {
         200: {
           description: '피드 상태',
-          schema: urlListsBody,
+          schema: urlListsWithModels,
           example: {
             success: true,
             lists: [
@@ -35,6 +42,7 @@ export function urlListRoutes(runtime: Runtime): Route[] {
             ],
             loaded_entries: 18234,
             model: { examples: { clean: 90000, malware: 18234 }, threshold: 0.97 },
+            models: LEARNED_MODELS_EXAMPLE,
           },
         },
       },
@@ -55,6 +63,7 @@ export function urlListRoutes(runtime: Runtime): Route[] {
           })),
           loaded_entries: runtime.urlDetection.engine.listSize,
           model: model ? { examples: model.examples, threshold: Number(model.threshold.toFixed(4)) } : null,
+          models: runtime.learnedModels.list(),
         };
       },
     }),

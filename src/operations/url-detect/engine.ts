@@ -10,7 +10,7 @@ import { isWholeHostExpression, lookupExpressions } from './lists/expressions.js
 import { HARM_CATEGORIES, ListIndex, type HarmCategory, type ListHit } from './lists/list-index.js';
 import { brandSignals, governmentSignals, vocabularySignals } from './rules/words.js';
 import { structureSignals } from './rules/structure.js';
-import { lookalikeSignals } from './rules/lookalike.js';
+import { lookalikeSignals, smsSenderSignals } from './rules/lookalike.js';
 import { randomLabelSignals } from './rules/random-labels.js';
 import { WEIGHTS } from './rules/tables.js';
 import type { DetectionLists } from './lists/detection-lists.js';
@@ -19,6 +19,7 @@ import { modelSignals } from './model/model-signals.js';
 import { smishingSignals } from './model/smishing-model.js';
 import type { SecondOpinionJudge } from './second-opinion.js';
 import { describeChain, type ShortLinkExpander } from './expansion/short-links.js';
+import { learnedShortenerOf, learnedShortenerSignals, type LearnedShorteners } from './expansion/learned-shorteners.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
 
 /** At or above: harmful (data/weights.json `verdict`). */
@@ -45,6 +46,8 @@ export interface EngineOptions {
   families?: DomainFamilies | undefined;
   /** Korean smishing's host model, trained on the Korean feeds. */
   smishing?: LexicalModel | undefined;
+  /** Shorteners learned from the feeds' reported links. */
+  shorteners?: LearnedShorteners | undefined;
   judge?: SecondOpinionJudge | undefined;
   /** Follows public shorteners' redirects (`URL_EXPAND`); without it a short link is judged alone. */
   expander?: ShortLinkExpander | undefined;
@@ -63,6 +66,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
   let popular = options.popular;
   let families = options.families;
   let smishing = options.smishing;
+  let shorteners = options.shorteners;
   let listVersion = 0;
   const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
 
@@ -89,12 +93,14 @@ export function createUrlEngine(options: EngineOptions = {}) {
       ...vocabularySignals(url),
       ...brandSignals(url),
       ...lookalikeSignals(url),
+      ...smsSenderSignals(url),
       ...randomLabelSignals(url),
       ...governmentSignals(url),
       ...structureSignals(url),
       ...familySignals(url, families),
+      ...learnedShortenerSignals(url, shorteners),
     ];
-    const learned = [...(model ? modelSignals(url, model, ruleSignals) : []), ...smishingSignals(url, smishing)];
+    const learned = [...(model ? modelSignals(url, model, ruleSignals) : []), ...smishingSignals(url, smishing, shorteners)];
     const verdict = scoreVerdict(url.href, [...ruleSignals, ...learned]);
     if (verdict.isMalicious && isPopular(url) && !verdict.signals.some((signal) => signal.decisive)) {
       return {
@@ -147,10 +153,15 @@ export function createUrlEngine(options: EngineOptions = {}) {
     return { verdict: { ...own, reason: `단축 URL의 목적지(${chain})에서 알려진 유해 신호가 발견되지 않았습니다.` }, keep: true };
   }
 
+  /** A link the expander follows: a shipped shortener's, or a learned one's (beyond its root). */
+  function follows(url: CanonicalUrl, expander: ShortLinkExpander): boolean {
+    return expander.follows(url) || (url.path.length > 1 && shorteners?.hosts.has(url.domain ?? '') === true);
+  }
+
   async function classifyCanonical(url: CanonicalUrl): Promise<Classification> {
     const cached = cache.get(url.href);
     if (cached) return cached;
-    if (options.expander?.follows(url)) {
+    if (options.expander && follows(url, options.expander)) {
       const { verdict, keep } = await classifyShortLink(url, options.expander);
       if (keep) cache.set(url.href, verdict);
       return verdict;
@@ -222,12 +233,31 @@ export function createUrlEngine(options: EngineOptions = {}) {
       popular = next.popular;
       families = next.families;
       smishing = next.smishing;
+      shorteners = next.shorteners;
       listVersion++;
       cache.clear();
     },
 
     get model(): LexicalModel | undefined {
       return model;
+    },
+
+    /** Korean smishing's host model, when trained. */
+    get smishingModel(): LexicalModel | undefined {
+      return smishing;
+    },
+
+    /** The shorteners learned at the last load (the shipped ones aside). */
+    get learnedShorteners(): LearnedShorteners | undefined {
+      return shorteners;
+    },
+
+    /**
+     * The shortener serving a host (`www.` aside), shipped or learned from the feeds, or
+     * undefined: what a caller (the message check) asks to know that a link hides its target.
+     */
+    shortenerOf(host: string): string | undefined {
+      return learnedShortenerOf(host, shorteners);
     },
 
     /** Bumped on every list change, so callers holding verdicts know when to re-check. */

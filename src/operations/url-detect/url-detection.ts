@@ -8,6 +8,8 @@ import { createListStore, createRefreshLock, type FeedResult, type FeedState, ty
 import type { SecondOpinionJudge } from './second-opinion.js';
 import type { ShortLinkExpander } from './expansion/short-links.js';
 import { smishingNeedsSample } from './model/smishing-model.js';
+import type { LearnedModelInfo } from '../../platform/learned-models.js';
+import { describeLearnedModels, untrainedNotice } from './learned-model-info.js';
 
 /** Runs a job on a cron expression (src/jobs/watch-cron.ts's `cronScheduler`; a fake in tests). */
 export interface Scheduler {
@@ -27,6 +29,8 @@ export interface UrlDetection {
    */
   refreshFeeds(): Promise<FeedResult[] | undefined>;
   feedStates(): Promise<FeedState[]>;
+  /** The learned models in use now (the runtime's registry lists them: `/url/lists`, `/healthz/ready`). */
+  learnedModels(): LearnedModelInfo[];
   /** `URL_LIST_REFRESH`: the schedule, plus one refresh soon after start when the lists are older than one period. */
   start(schedule: string, scheduler?: Scheduler): void;
   stop(): Promise<void>;
@@ -71,6 +75,7 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
   const stopping = new AbortController();
 
   for (const problem of deps.feeds.problems) deps.logger.warn({ problem }, 'URL_LIST_FEEDS entry skipped');
+  for (const notice of deps.feeds.notices ?? []) deps.logger.warn(notice);
   const usable = usableFeeds(deps.feeds, deps.serviceKey);
   if (usable.notice) deps.logger.info(usable.notice);
 
@@ -83,7 +88,8 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     const saved = await store.loadModel(current).catch(() => undefined);
     // Sorted hashes merge in a fraction of a second; the host samples are read only to train:
     // all of them without a saved model, else only what the Korean smishing model trains on.
-    const lists = await assembleDetectionLists(await store.loadFeeds({ sample: saved ? smishingNeedsSample : true }), { trained: saved });
+    const feeds = await store.loadFeeds({ sample: saved ? smishingNeedsSample : true });
+    const lists = await assembleDetectionLists(feeds, { trained: saved, now });
     // Another instance may be saving the same model at this moment: losing that race is harmless.
     if (lists.model && !saved)
       await store.saveModel(current, lists.model).catch((error: unknown) => deps.logger.warn({ err: error }, 'url lists: model not saved'));
@@ -93,6 +99,9 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
       { entries: lists.index.size, model: lists.model?.info, ms: Math.round(performance.now() - started) },
       'url lists loaded',
     );
+    // A model the feeds cannot train is said, never silently left out (CONTRACT §5).
+    const untrained = untrainedNotice(feeds, lists);
+    if (untrained) deps.logger.warn(untrained);
     return true;
   }
 
@@ -137,6 +146,7 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     reload,
     refreshFeeds,
     feedStates: () => store.states(),
+    learnedModels: () => describeLearnedModels(engine),
     start(schedule, givenScheduler) {
       const poll = setInterval(
         safely('reload', () => reload()),

@@ -7,6 +7,7 @@ import { entryExpression, expressionHost, isWholeHostExpression } from './expres
 import { DomainFamilies, FamilyCollector } from '../model/domain-families.js';
 import { campaignExpression } from './campaigns.js';
 import { KOREAN_FEED, trainSmishingModel } from '../model/smishing-model.js';
+import { learnShorteners, ShortCodeCounter, type LearnedShorteners } from '../expansion/learned-shorteners.js';
 
 /** A feed's entries as loaded from the database (or read by the evaluation). */
 export interface LoadedFeed {
@@ -26,6 +27,8 @@ export interface DetectionLists {
   families?: DomainFamilies;
   /** Korean smishing's own host model, trained on the Korean feeds (smishing-model.ts). */
   smishing?: LexicalModel | undefined;
+  /** Shorteners the feeds' reported links show (expansion/learned-shorteners.ts). */
+  shorteners?: LearnedShorteners;
 }
 
 /**
@@ -80,6 +83,8 @@ export interface CompactFeed {
   entries: number;
   /** The feed's name families, one line a stem (`FamilyCollector`; absent in feeds stored before families). */
   families?: string;
+  /** Short-code links per host, `host⇥count` a line (`ShortCodeCounter`; absent in feeds stored before them). */
+  shortLinks?: string;
 }
 
 /**
@@ -96,6 +101,7 @@ export class FeedCompactor {
   private readonly expressions = new HashCollector();
   private readonly sample: HostSample;
   private readonly families = new FamilyCollector();
+  private readonly shortCodes = new ShortCodeCounter();
   /** Only Korean smishing feeds (KISA) report campaigns whose sub-domains rotate. */
   private readonly campaignFeed: boolean;
 
@@ -122,6 +128,7 @@ export class FeedCompactor {
       this.families.add(domain);
     } else {
       this.entries.add(expression);
+      this.shortCodes.add(host, expression);
       // A listed page is often a hacked site: only whole hosts and domains name a family or a campaign.
       if (isWholeHostExpression(expression)) {
         this.families.add(host);
@@ -149,6 +156,7 @@ export class FeedCompactor {
       exceptions: this.exceptions.finish(),
       sample: this.sample.values(),
       families: this.families.finish(),
+      shortLinks: this.shortCodes.finish(),
     };
   }
 }
@@ -162,6 +170,10 @@ export async function assembleDetectionLists(
   feeds: readonly CompactFeed[],
   training: TrainingOptions & { model?: boolean; trained?: LexicalModel | undefined } = {},
 ): Promise<DetectionLists> {
+  const shorteners = learnShorteners(
+    feeds.flatMap((feed) => (feed.category === 'clean' ? [] : [feed.shortLinks ?? ''])),
+    training.now?.() ?? new Date(),
+  );
   const parts: ListPart[] = teamParts();
   for (const feed of feeds) {
     if (feed.category === 'clean') continue;
@@ -191,8 +203,9 @@ export async function assembleDetectionLists(
       : await trainSmishingModel(
           feeds.flatMap((feed) => (feed.category !== 'clean' && KOREAN_FEED.test(feed.name) ? feed.sample : [])),
           feeds.flatMap((feed) => (feed.category === 'clean' ? feed.sample : [])),
+          { shorteners, now: training.now },
         );
-  return { index, model, popular, families, smishing };
+  return { index, model, popular, families, smishing, shorteners };
 }
 
 /**

@@ -85,6 +85,24 @@ export interface FeedSpecs {
   feeds: FeedSpec[];
   /** Entries that were skipped, each with why (reported at start and in the feed state). */
   problems: string[];
+  /** What was added to the configured feeds, and why (said in the log at start). */
+  notices?: string[];
+}
+
+/**
+ * CONTRACT §5: a `URL_LIST_FEEDS` without a `clean` feed keeps the built-in clean reference (the
+ * default top-sites feed). Without clean examples no learned model trains, and the detector
+ * would fall back to its rules alone with nothing saying so.
+ */
+function withCleanReference(feeds: FeedSpec[]): { feeds: FeedSpec[]; notices: string[] } {
+  if (feeds.length === 0 || feeds.some((feed) => feed.category === 'clean')) return { feeds, notices: [] };
+  const reference = DEFAULT_FEEDS.filter((feed) => feed.category === 'clean' && !feeds.some((f) => f.name === feed.name));
+  return {
+    feeds: [...feeds, ...reference.map((feed) => ({ ...feed }))],
+    notices: [
+      `URL_LIST_FEEDS has no clean feed: the built-in clean reference (${reference.map((f) => f.name).join(', ')}) is kept, so the learned URL models can train; add your own 'name=clean:domains:URL' to replace it`,
+    ],
+  };
 }
 
 /**
@@ -114,5 +132,5 @@ export function parseFeedSpecs(text: string | undefined, options: { dataGoKrApiU
         feeds.push({ name: match[1] ?? `feed-${index + 1}`, category, format, url: match[4] ?? '' });
       }
     });
-  return { feeds, problems };
+  return { ...withCleanReference(feeds), problems };
 }

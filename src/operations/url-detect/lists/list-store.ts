@@ -163,7 +163,10 @@ export function createListStore(db: Database) {
       const bytes = await readChunks(db, MODEL_CHUNKS, stored.generation, 'weights', stored.chunks ?? 0);
       // Replaced while it was read: the caller trains its own.
       if (!bytes) return undefined;
-      return LexicalModel.fromBytes(await gunzipAsync(bytes), JSON.parse(row.info) as LexicalModelInfo);
+      const info = JSON.parse(row.info) as LexicalModelInfo;
+      // Saved before the training time was kept in the info: the time it was saved.
+      info.trainedAt ??= row.trainedAt.toISOString();
+      return LexicalModel.fromBytes(await gunzipAsync(bytes), info);
     },
 
     /** The weights go in chunks like the feeds (tens of MB in one statement would hold PGlite, and the event loop, for a second). */
@@ -256,7 +259,7 @@ function chunksOf(bytes: Buffer): string[] {
   return out;
 }
 
-type ChunkKind = 'hashes' | 'exceptions' | 'sample' | 'families' | 'weights';
+type ChunkKind = 'hashes' | 'exceptions' | 'sample' | 'families' | 'shortlinks' | 'weights';
 
 /** Writes a new generation of `name`'s blobs chunk by chunk (short statements, the event loop free in between). */
 async function writeChunks(
@@ -307,6 +310,7 @@ async function storeFeed(db: Database, feed: FeedSpec, parsed: CompactParse, now
     exceptions: hashesToBytes(parsed.compact.exceptions),
     sample: await gzipAsync(parsed.compact.sample.join('\n'), { level: 6 }),
     families: await gzipAsync(parsed.compact.families ?? '', { level: 6 }),
+    shortlinks: await gzipAsync(parsed.compact.shortLinks ?? '', { level: 6 }),
   });
   const source = {
     url: feed.url,
@@ -347,7 +351,9 @@ async function readFeed(
   const sample = withSample ? await read('sample') : Buffer.alloc(0);
   // Needed on every load; a generation stored before families has none (zero chunks).
   const families = await read('families');
-  if (!hashes || !exceptions || !sample || !families) {
+  // Likewise the short-code links (learned shorteners): none in a generation stored before them.
+  const shortLinks = await read('shortlinks');
+  if (!hashes || !exceptions || !sample || !families || !shortLinks) {
     // Switched to a newer generation while it was read: read that one.
     if (attempt >= 5) throw new Error(`url list '${name}' kept changing while it was read`);
     return readFeed(db, name, category, withSample, attempt + 1);
@@ -362,6 +368,7 @@ async function readFeed(
     exceptions: hashesFromBytes(exceptions),
     sample: hosts,
     families: relatives,
+    shortLinks: shortLinks.length > 0 ? (await gunzipAsync(shortLinks)).toString('utf8') : '',
   };
 }
 

@@ -28,6 +28,8 @@ export interface TrainingOptions {
    * (api.x.com): false positives are counted on sites, and hosts far outnumber them.
    */
   siteWeight?: number;
+  /** The clock the training time is read from (`trainedAt`). */
+  now?: () => Date;
 }
 
 export interface LexicalPrediction {
@@ -54,6 +56,8 @@ export interface LexicalModelInfo {
   /** The feature set the weights were trained on: weights of another version are not loaded. */
   features?: number;
   trainedMs: number;
+  /** When it was trained (ISO 8601; a model saved before this existed has the time it was saved). */
+  trainedAt?: string;
 }
 
 /**
@@ -155,6 +159,7 @@ export class LexicalModel {
     model.info.thresholds = categoryThresholds(scored, target, Math.max(0.5, quantile(target * 2)));
     model.info.features = FEATURE_VERSION;
     model.info.trainedMs = Math.round(performance.now() - started);
+    model.info.trainedAt = (options.now?.() ?? new Date()).toISOString();
     return model;
   }
 

@@ -1,7 +1,7 @@
 import type { CanonicalUrl } from '../canonicalize.js';
 import { isInstitutionalSuffix, isSharedPlatformHost, SHARED_HOSTING } from '../rules/domains.js';
 import { LexicalModel } from './lexical-model.js';
-import { shortenerOf } from '../expansion/shorteners.js';
+import { learnedShortenerOf, type LearnedShorteners } from '../expansion/learned-shorteners.js';
 import type { Signal } from '../signals.js';
 import { DOMAINS, WEIGHTS } from '../rules/tables.js';
 
@@ -45,26 +45,32 @@ export function smishingNeedsSample(
   return (feed.category === 'clean' || korean(feed)) && feeds.some(korean);
 }
 
-export async function trainSmishingModel(koreanHosts: readonly string[], cleanHosts: readonly string[]): Promise<LexicalModel | undefined> {
-  const reported = koreanHosts.filter((host) => !shortenerOf(host));
+/** A shortener's host (shipped or learned) says nothing of the campaigns behind its links: no example. */
+export async function trainSmishingModel(
+  koreanHosts: readonly string[],
+  cleanHosts: readonly string[],
+  options: { shorteners?: LearnedShorteners; now?: (() => Date) | undefined } = {},
+): Promise<LexicalModel | undefined> {
+  const reported = koreanHosts.filter((host) => !learnedShortenerOf(host, options.shorteners));
   if (reported.length < MIN_HOSTS || cleanHosts.length === 0) return undefined;
   return LexicalModel.train(
     new Map([
       ['phishing', reported],
       ['clean', cleanHosts],
     ]),
+    { now: options.now },
   );
 }
 
 /** Where the smishing model may speak: not on restricted Korean suffixes, shared platforms or shorteners. */
-function mayJudge(url: CanonicalUrl): boolean {
-  if (url.ipVersion || !url.domain || shortenerOf(url.host)) return false;
+function mayJudge(url: CanonicalUrl, shorteners: LearnedShorteners | undefined): boolean {
+  if (url.ipVersion || !url.domain || learnedShortenerOf(url.host, shorteners)) return false;
   if (RESTRICTED_KR.has(url.publicSuffix) || REGIONAL_KR.test(url.host) || isInstitutionalSuffix(url.publicSuffix)) return false;
   return !isSharedPlatformHost(url.host) && !SHARED_HOSTING.has(url.domain);
 }
 
-export function smishingSignals(url: CanonicalUrl, model: LexicalModel | undefined): Signal[] {
-  if (!model || !mayJudge(url)) return [];
+export function smishingSignals(url: CanonicalUrl, model: LexicalModel | undefined, shorteners?: LearnedShorteners): Signal[] {
+  if (!model || !mayJudge(url, shorteners)) return [];
   const prediction = model.predict(url.host);
   if (prediction.harm < HINT) return [];
   const evidence = prediction.evidence.length > 0 ? `, 근거: ${prediction.evidence.map((e) => `'${e}'`).join(', ')}` : '';

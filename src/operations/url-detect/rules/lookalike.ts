@@ -85,6 +85,28 @@ function gluedTo(label: string, stem: string, batchHost: boolean): { head: strin
   return undefined;
 }
 
+const SMS_SENDER = new RegExp(DOMAINS.smsSenderWords.join('|'));
+
+/**
+ * A registered name that wears bulk text sending (`smsmak`, `halfsmsni`, `balsongkin`,
+ * `munjastor`) beside a short random sub-domain label (`bsm.halfsmsni.com`): the shape of a
+ * smishing campaign's host that poses as the text's sender. Without the batch label (`www.`,
+ * `api.`, none) an SMS service's own site is left alone.
+ */
+export function smsSenderSignals(url: CanonicalUrl): Signal[] {
+  if (url.ipVersion || !url.domain || SHARED_HOSTING.has(url.domain) || isInfrastructure(url.domain)) return [];
+  if (isInstitutionalSuffix(url.publicSuffix) || !randomSubdomain(url)) return [];
+  const word = SMS_SENDER.exec(url.domainLabel.replace(/-/g, ''))?.[0];
+  if (!word) return [];
+  return [
+    {
+      category: 'phishing',
+      weight: POINTS.smsSender,
+      reason: `문자 발송을 뜻하는 이름('${word}')의 도메인(${url.domain})에 무작위 하위 도메인('${url.subdomain}')을 붙인 주소: 대량 발송 스미싱 주소의 특징`,
+    },
+  ];
+}
+
 export function lookalikeSignals(url: CanonicalUrl): Signal[] {
   const glued = gluedBrand(url);
   if (!glued) return [];

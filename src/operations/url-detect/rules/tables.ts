@@ -30,7 +30,7 @@ const pattern = lower.refine((text) => {
 }, 'a valid regular-expression fragment');
 
 /** What Korean smishing imitates: the look-alike rule (rules/lookalike.ts) watches these brands' names. */
-export const SMISHING_SECTORS = ['courier', 'bank', 'card', 'telecom', 'government', 'portal', 'shop'] as const;
+export const SMISHING_SECTORS = ['courier', 'bank', 'card', 'exchange', 'telecom', 'government', 'portal', 'shop'] as const;
 
 const brand = z.object({
   /** Korean display name used in reasons. */
@@ -97,6 +97,8 @@ const domains = z.object({
   koreanRegions: z.array(z.string().regex(/^[a-z]+$/)),
   /** Sub-domain labels of ordinary service hosts (`cdn`, `img`, `api`…): never read as a campaign's random label. */
   serviceLabels: z.array(z.string().regex(/^[a-z0-9-]+$/)),
+  /** Romanized words of bulk text sending (`sms`, `munja` 문자, `balsong` 발송) that smishing hosts wear (rules/lookalike.ts). */
+  smsSenderWords: z.array(z.string().regex(/^[a-z]{3,}$/)).min(1),
 });
 
 const points = z.number().min(0).max(100);
@@ -116,6 +118,7 @@ const weights = z.object({
   lookalike: z.object({
     glued: points,
     misspelt: points,
+    smsSender: points,
     minStem: z.number().int().min(3),
     minTypoStem: z.number().int().min(4),
     maxRest: z.number().int().min(1),
@@ -135,6 +138,12 @@ const weights = z.object({
     hintWeight: points,
   }),
   families: z.object({ institutional: points, rotates: points, single: points }),
+  /** Hosts learned as shorteners from the harm feeds (expansion/learned-shorteners.ts). */
+  learnedShorteners: z.object({
+    minLinks: z.number().int().min(2),
+    minCode: z.number().int().min(1),
+    maxCode: z.number().int().min(2),
+  }),
 });
 
 const STRUCTURE_KEYS = [

@@ -1,4 +1,5 @@
 import { projectPath } from '../../../paths.js';
+import type { LearnedModelInfo } from '../../../platform/learned-models.js';
 import { MessageModel } from './message-model.js';
 
 /** The model shipped with the service (`npm run train:messages` writes it). */
@@ -16,4 +17,10 @@ export async function loadMessageModel(path: string | undefined): Promise<Messag
     const why = error instanceof Error ? error.message : String(error);
     throw new Error(`${path ? 'MESSAGE_MODEL' : 'the shipped message model'} (${file}) could not be loaded: ${why}`);
   }
+}
+
+/** The message model as `/url/lists` and `/healthz/ready` list it (CONTRACT §5 `models`). */
+export function describeMessageModel(model: MessageModel): LearnedModelInfo {
+  const { scam, ordinary, notifications } = model.meta.examples;
+  return { name: 'message-model', trained: true, examples: scam + ordinary + notifications, trained_at: model.meta.trainedAt };
 }
