@@ -134,7 +134,8 @@ async function docx(data: Uint8Array, job: { maxChars: number; maxHtmlElements: 
 }
 
 async function pdf(job: Extract<ChildJob, { kind: 'pdf' }>): Promise<ChildAnswer> {
-  const doc = await openPdf(job.data, job.maxImagePixels, 0);
+  // verbosity 1: pdf.js's warning about a too large image is what sets imageTooLarge.
+  const doc = await openPdf(job.data, job.maxImagePixels, 1);
   if (doc.numPages > job.maxPages) return { error: 'TooManyPages', pages: doc.numPages };
   const pages: Array<{ text?: string; png?: Uint8Array }> = [];
   let scanned = 0;
@@ -152,6 +153,7 @@ async function pdf(job: Extract<ChildJob, { kind: 'pdf' }>): Promise<ChildAnswer
       scanned++;
       if (scanned > job.maxOcrPages) return { error: 'TooManyScannedPages', pages: doc.numPages };
       const canvas = await renderOnWhite(page, job.longSide);
+      if (imageTooLarge) return { error: 'ImageTooLarge' };
       pages.push({ png: new Uint8Array(await canvas.encode('png')) });
     }
     page.cleanup();

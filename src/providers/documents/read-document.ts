@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { OcrEngine } from '../ocr/tesseract-pool.js';
+import { MAX_IMAGE_PIXELS } from '../ocr/image-limits.js';
 import { ZIP_LIMITS, type ZipRefusal } from './bounded-unzip.js';
 import { MAX_HTML_ELEMENTS, runDocumentWorker, type DocumentKind, type WorkerResult } from './document-worker.js';
 import { SANDBOX_LIMITS } from './sandbox.js';
@@ -241,6 +242,12 @@ function workerError(result: Extract<WorkerResult, { error: string }>, kind: Doc
   switch (result.error) {
     case 'TooLong':
       return tooLong();
+    case 'ImageTooLarge':
+      return refuse(
+        `PDF 안의 이미지 해상도가 너무 큽니다 (이미지 하나에 최대 ${MAX_IMAGE_PIXELS / 1_000_000}백만 화소). 더 작은 해상도로 스캔해 보내 주세요.`,
+        `An image inside the PDF is too large (at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels each). Scan it at a lower resolution.`,
+        'PAYLOAD_TOO_LARGE',
+      );
     case 'TooManyElements':
       return refuse(
         `${name}의 요소(태그)가 너무 많습니다 (최대 ${MAX_HTML_ELEMENTS.toLocaleString('en-US')}개). 더 작은 파일로 나누어 보내 주세요.`,
