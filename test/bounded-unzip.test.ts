@@ -14,7 +14,9 @@ const refusal = (read: () => unknown) => {
 
 describe('bounded unzip (issue 46)', () => {
   it('reads ordinary parts, deflated and stored, and lists the names', () => {
-    const zip = openBoundedZip(zipArchive([deflatedEntry('word/document.xml', '<w:document>본문</w:document>'), storedEntry('a.txt', 'plain')]));
+    const zip = openBoundedZip(
+      zipArchive([deflatedEntry('word/document.xml', '<w:document>본문</w:document>'), storedEntry('a.txt', 'plain')]),
+    );
     expect(zip.names()).toEqual(['word/document.xml', 'a.txt']);
     expect(zip.read('word/document.xml').toString()).toBe('<w:document>본문</w:document>');
     expect(zip.read('a.txt').toString()).toBe('plain');

@@ -3,15 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfWithHugeImage } from './helpers/id-pdf.js';
 import { base64, docxWithText } from './helpers/knowledge-files.js';
-import {
-  animatedGif,
-  billionLaughsDocx,
-  docxBomb,
-  nestedHtml,
-  nestedZipDocx,
-  pdfOfPages,
-  pngPixelBomb,
-} from './helpers/hostile-files.js';
+import { animatedGif, billionLaughsDocx, docxBomb, nestedHtml, nestedZipDocx, pdfOfPages, pngPixelBomb } from './helpers/hostile-files.js';
 import { callJson, migratedDataDir, signUpOver, startServerProcess, stopServerProcess, type ServerProcess } from './helpers/process.js';
 
 /**
@@ -92,7 +84,12 @@ describe('knowledge files (chatbot index)', () => {
   it("refuses the issue's DOCX (1.4 MB inflating to 400 MB) at the unzip limit, free of charge", async () => {
     const before = await remaining('chatbot-rag');
     const answer = await indexFile('폭탄.docx', await docxBomb(400_000_000));
-    await expectRefused(answer, { status: 413, code: 'PAYLOAD_TOO_LARGE', message: /압축을 풀면 너무 큽니다 \(파일 하나에 32MB/, seconds: 30 });
+    await expectRefused(answer, {
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: /압축을 풀면 너무 큽니다 \(파일 하나에 32MB/,
+      seconds: 30,
+    });
     expect(await remaining('chatbot-rag')).toBe(before);
   });
 

@@ -41,7 +41,10 @@ const unreadable = () =>
 /** A pipeline that failed: past its time limit (422), else a picture sharp cannot decode (400). */
 const decodeFailure = (error: unknown) => {
   if (/timeout/i.test(String((error as Error)?.message)))
-    return new AppError('UNPROCESSABLE', `이미지를 해독하는 데 시간이 너무 오래 걸립니다 (최대 ${DECODE_SECONDS}초). 더 작은 사진으로 보내 주세요.`);
+    return new AppError(
+      'UNPROCESSABLE',
+      `이미지를 해독하는 데 시간이 너무 오래 걸립니다 (최대 ${DECODE_SECONDS}초). 더 작은 사진으로 보내 주세요.`,
+    );
   return unreadable();
 };
 

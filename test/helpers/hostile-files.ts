@@ -77,7 +77,8 @@ export async function repeatedEntry(name: string, prefix: string, chunk: string,
   const deflate = createDeflateRaw({ level: 9 });
   const out: Buffer[] = [];
   deflate.on('data', (part: Buffer) => out.push(part));
-  const flushed = () => new Promise<Buffer>((resolve) => deflate.flush(constants.Z_SYNC_FLUSH, () => resolve(Buffer.concat(out.splice(0)))));
+  const flushed = () =>
+    new Promise<Buffer>((resolve) => deflate.flush(constants.Z_SYNC_FLUSH, () => resolve(Buffer.concat(out.splice(0)))));
   deflate.write(Buffer.concat([head, body]));
   const first = await flushed();
   deflate.write(body);
@@ -118,7 +119,9 @@ export const documentXml = (body: string) => `${XML}<w:document xmlns:w="${W}"><
 export async function docxBomb(bytes = 400_000_000): Promise<Buffer> {
   const chunk = paragraph('가나다라마바사 아자차카타파하 hello world').repeat(20_000);
   const times = Math.max(1, Math.floor(bytes / Buffer.byteLength(chunk)));
-  return docxPackage(await repeatedEntry('word/document.xml', `${XML}<w:document xmlns:w="${W}"><w:body>`, chunk, times, '</w:body></w:document>'));
+  return docxPackage(
+    await repeatedEntry('word/document.xml', `${XML}<w:document xmlns:w="${W}"><w:body>`, chunk, times, '</w:body></w:document>'),
+  );
 }
 
 /**
@@ -135,7 +138,9 @@ export async function nestedZipDocx(text: string, copies = 5, bytes = 100_000_00
 export function billionLaughsDocx(): Buffer {
   const entities = ['<!ENTITY lol0 "lol">'];
   for (let i = 1; i <= 9; i++) entities.push(`<!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">`);
-  return docxPackage(`${XML}<!DOCTYPE w:document [${entities.join('')}]><w:document xmlns:w="${W}"><w:body>${paragraph('&lol9;')}</w:body></w:document>`);
+  return docxPackage(
+    `${XML}<!DOCTYPE w:document [${entities.join('')}]><w:document xmlns:w="${W}"><w:body>${paragraph('&lol9;')}</w:body></w:document>`,
+  );
 }
 
 /** A PDF of `pages` empty pages (a valid page tree and cross-reference table). */
@@ -162,7 +167,9 @@ export function animatedGif(frames: number, side = 100): Buffer {
   const palette = Buffer.from([0xff, 0xff, 0xff, 0, 0, 0]);
   const loop = Buffer.from([0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0'), 0x03, 0x01, 0x00, 0x00, 0x00]);
   // Graphic control (10 ms), a 1 × 1 image at (0, 0), LZW of one pixel: clear, 0, end at 3 bits.
-  const frame = Buffer.from([0x21, 0xf9, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00]);
+  const frame = Buffer.from([
+    0x21, 0xf9, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00,
+  ]);
   return Buffer.concat([screen, palette, loop, ...Array<Buffer>(frames).fill(frame), Buffer.from([0x3b])]);
 }
 

@@ -111,7 +111,7 @@ export function openBoundedZip(zip: Buffer, limits: ZipLimits = ZIP_LIMITS): Bou
       } else if (entry.method === 8) {
         out = inflateBounded(data, cap, over);
       } else throw new ZipLimitError('Damaged');
-      if ((crc32(out) >>> 0) !== entry.crc >>> 0) throw new ZipLimitError('Damaged');
+      if (crc32(out) >>> 0 !== entry.crc >>> 0) throw new ZipLimitError('Damaged');
       total += out.length;
       return out;
     },

@@ -22,12 +22,16 @@ export type ChildAnswer =
 
 /** Set by pdf.js's warning (through console.log) about an image over `maxImageSize`, which it drops. */
 let imageTooLarge = false;
-console.log = console.info = console.warn = (message: unknown) => {
-  if (String(message).includes('exceeded maximum allowed size')) imageTooLarge = true;
-};
+console.log =
+  console.info =
+  console.warn =
+    (message: unknown) => {
+      if (String(message).includes('exceeded maximum allowed size')) imageTooLarge = true;
+    };
 console.error = () => {};
 
-const BLOCK = /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|BR|DD|DIV|DL|DT|FIGCAPTION|FIGURE|FOOTER|FORM|H[1-6]|HEADER|HR|LI|MAIN|NAV|OL|P|PRE|SECTION|TABLE|TBODY|TD|TH|THEAD|TR|UL)$/;
+const BLOCK =
+  /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|BR|DD|DIV|DL|DT|FIGCAPTION|FIGURE|FOOTER|FORM|H[1-6]|HEADER|HR|LI|MAIN|NAV|OL|P|PRE|SECTION|TABLE|TBODY|TD|TH|THEAD|TR|UL)$/;
 const SKIP = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|SVG|IFRAME|OBJECT|EMBED|CANVAS|HEAD)$/;
 
 interface DomNode {
@@ -92,7 +96,9 @@ async function html(source: string, main: boolean, job: { maxChars: number; maxH
   if (main) {
     const { Readability } = await import('@mozilla/readability');
     try {
-      const article = new Readability(document.cloneNode(true) as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
+      const article = new Readability(document.cloneNode(true) as ConstructorParameters<typeof Readability>[0], {
+        charThreshold: 200,
+      }).parse();
       if (article?.content) {
         const inner = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document;
         const text = tidy(blockText(inner.body as unknown as DomNode));
@@ -184,7 +190,8 @@ async function run(job: ChildJob): Promise<ChildAnswer> {
 
 function errorName(error: unknown): string {
   if (error instanceof ZipLimitError) return `Zip:${error.reason}`;
-  if (error instanceof RangeError && /allocation failed|Invalid (string|array|typed array) length/i.test(error.message)) return 'OutOfMemory';
+  if (error instanceof RangeError && /allocation failed|Invalid (string|array|typed array) length/i.test(error.message))
+    return 'OutOfMemory';
   return String((error as { name?: string } | undefined)?.name ?? error);
 }
 

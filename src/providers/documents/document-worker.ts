@@ -30,7 +30,12 @@ const PAGE_LONG_SIDE = 2000;
 export const MAX_HTML_ELEMENTS = 200_000;
 
 /** Runs one extraction in a fresh child process; `Timeout`, `OutOfMemory` and the limits come back as errors. */
-export async function runDocumentWorker(kind: DocumentKind, bytes: Buffer, limits: WorkerLimits, signal?: AbortSignal): Promise<WorkerResult> {
+export async function runDocumentWorker(
+  kind: DocumentKind,
+  bytes: Buffer,
+  limits: WorkerLimits,
+  signal?: AbortSignal,
+): Promise<WorkerResult> {
   const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   const answer: ChildAnswer | { error: SandboxFailure } =
     kind === 'pdf'

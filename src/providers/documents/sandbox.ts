@@ -40,7 +40,16 @@ function childEntry(): string {
   mkdirSync(dir, { recursive: true });
   const out = join(dir, 'document-child.mjs');
   const partial = `${out}.${process.pid}.partial`;
-  buildSync({ entryPoints: [source], bundle: true, packages: 'external', format: 'esm', platform: 'node', target: 'node20', outfile: partial, logLevel: 'error' });
+  buildSync({
+    entryPoints: [source],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outfile: partial,
+    logLevel: 'error',
+  });
   renameSync(partial, out);
   return (entry = out);
 }
@@ -52,11 +61,7 @@ export type SandboxFailure = 'Timeout' | 'Aborted' | 'OutOfMemory' | 'Failed' | 
 
 /** The command line: node with the heap cap (and tsx when the service runs from its sources), under the memory cap. */
 function commandLine(): [string, string[]] {
-  const node = [
-    `--max-old-space-size=${SANDBOX_LIMITS.heapMb}`,
-    '--max-semi-space-size=16',
-    childEntry(),
-  ];
+  const node = [`--max-old-space-size=${SANDBOX_LIMITS.heapMb}`, '--max-semi-space-size=16', childEntry()];
   if (!SHELL) return [process.execPath, node];
   return [SHELL, ['-c', `ulimit -d ${SANDBOX_LIMITS.memoryMb * 1024} && exec "$0" "$@"`, process.execPath, ...node]];
 }
@@ -96,7 +101,8 @@ export function runInChild(job: ChildJob, timeoutMs: number, signal?: AbortSigna
     child.once('error', () => finish({ error: 'Unavailable' }));
     child.once('exit', (code, killedBy) => {
       // V8 prints why it gave up; a native allocation refused by the memory cap aborts or faults.
-      const outOfMemory = /out of memory|allocation failed|Cannot allocate|std::bad_alloc/i.test(stderr) || killedBy === 'SIGABRT' || killedBy === 'SIGSEGV';
+      const outOfMemory =
+        /out of memory|allocation failed|Cannot allocate|std::bad_alloc/i.test(stderr) || killedBy === 'SIGABRT' || killedBy === 'SIGSEGV';
       finish({ error: code === 0 ? 'Failed' : outOfMemory ? 'OutOfMemory' : 'Failed' });
     });
     child.send(job, (error) => {

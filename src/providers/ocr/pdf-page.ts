@@ -70,7 +70,11 @@ export async function renderPdfFirstPage(bytes: Buffer, signal?: AbortSignal): P
 
 async function renderInWorker(bytes: Buffer, signal?: AbortSignal): Promise<RawImage> {
   const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-  const answer = await runInChild({ kind: 'pdf-page', data, longSide: PAGE_LONG_SIDE, maxImagePixels: MAX_IMAGE_PIXELS }, RENDER_TIMEOUT_MS, signal);
+  const answer = await runInChild(
+    { kind: 'pdf-page', data, longSide: PAGE_LONG_SIDE, maxImagePixels: MAX_IMAGE_PIXELS },
+    RENDER_TIMEOUT_MS,
+    signal,
+  );
   if ('pixels' in answer && answer.pixels) {
     const { pixels, width, height } = answer;
     return { data: Buffer.from(pixels.buffer, pixels.byteOffset, pixels.length), width, height, channels: 4 };
