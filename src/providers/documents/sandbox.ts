@@ -76,7 +76,7 @@ export function runInChild(job: ChildJob, timeoutMs: number, signal?: AbortSigna
     const [command, args] = commandLine();
     const child = spawn(command, args, {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', MALLOC_ARENA_MAX: '2' },
+      env: { MALLOC_ARENA_MAX: '2' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
