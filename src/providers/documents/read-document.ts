@@ -17,6 +17,13 @@ const READ_TIMEOUT_MS = 20_000;
 /** Files read at once in the process, and callers that may wait for a turn (503 past them). */
 const AT_ONCE = 1;
 const MAX_WAITING = 8;
+/**
+ * Longest wait for a turn: with the chatbot's own 5 s account queue before it and the 20 s read
+ * after it, every file is answered within 30 s however many arrive at once
+ * (bench/hostile-files.bench.ts measured 52 s without both on a loaded machine); past it, 503
+ * with `Retry-After`, refunded.
+ */
+const MAX_WAIT_MS = 5_000;
 
 export interface DocumentText {
   text: string;
@@ -94,10 +101,27 @@ export function createDocumentReader(deps: { ocr: () => OcrEngine; timeoutMs?: n
     maxChars: MAX_DOCUMENT_CHARS,
   };
 
+  const busy = () => new AppError('UNAVAILABLE', '문서를 읽는 요청이 많습니다. 잠시 후 다시 보내 주세요.', {}, 5);
+
+  /** Resolves when a turn is handed over; rejects with 503 once MAX_WAIT_MS have passed without one. */
+  function waitForTurn(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(turn), 1);
+        reject(busy());
+      }, MAX_WAIT_MS);
+      waiting.push(turn);
+    });
+  }
+
   async function inTurn<T>(work: () => Promise<T>): Promise<T> {
     if (running >= AT_ONCE) {
-      if (waiting.length >= MAX_WAITING) throw new AppError('UNAVAILABLE', '문서를 읽는 요청이 많습니다. 잠시 후 다시 보내 주세요.', {}, 5);
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      if (waiting.length >= MAX_WAITING) throw busy();
+      await waitForTurn();
     } else running++;
     try {
       return await work();
