@@ -3,6 +3,7 @@ import { DataDirLockedError } from '../db/lock.js';
 import type { WatchCron } from '../src/jobs/watch-cron.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
 import { createLogger, wantsPrettyLog } from '../src/logger.js';
+import { exitOnUncaughtErrors } from '../src/process-errors.js';
 import type { AppState } from './app.js';
 import { listenOrExplain, StartupError } from './listen.js';
 import { createStartingServer } from './starting-server.js';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // Readable lines at a terminal in development, JSON otherwise (a file, a pipe, production).
   const logger = createLogger(config.LOG_LEVEL, undefined, { pretty: wantsPrettyLog(process.stdout.isTTY, config.NODE_ENV) });
+  exitOnUncaughtErrors(logger);
   // The port first: a taken port is reported at once, not after the database start-up.
   const { server, serve } = createStartingServer(config);
   await listenOrExplain(server, config.PORT, config.HOST);

@@ -30,10 +30,23 @@ export interface MessageImageDecoder {
   ocrPng(bytes: Buffer): Promise<Buffer>;
 }
 
+/** Seconds libvips may spend on one decoding pipeline (sharp's `timeout`): a picture of a message takes well under one. */
+const DECODE_SECONDS = 8;
+
 const unreadable = () =>
   new AppError('INVALID_REQUEST', "'base64_image' 필드: 이미지를 해독하지 못했습니다. 손상된 파일인지 확인하세요.", {
     field: 'base64_image',
   });
+
+/** A pipeline that failed: past its time limit (422), else a picture sharp cannot decode (400). */
+const decodeFailure = (error: unknown) => {
+  if (/timeout/i.test(String((error as Error)?.message)))
+    return new AppError(
+      'UNPROCESSABLE',
+      `이미지를 해독하는 데 시간이 너무 오래 걸립니다 (최대 ${DECODE_SECONDS}초). 더 작은 사진으로 보내 주세요.`,
+    );
+  return unreadable();
+};
 
 async function checkedSize(bytes: Buffer): Promise<{ width: number; height: number }> {
   const meta = await sharp(bytes, { limitInputPixels: false })
@@ -46,13 +59,24 @@ async function checkedSize(bytes: Buffer): Promise<{ width: number; height: numb
   if (width * height > MAX_MESSAGE_IMAGE_PIXELS) {
     throw new AppError('PAYLOAD_TOO_LARGE', `이미지 해상도가 너무 큽니다 (최대 ${MAX_MESSAGE_IMAGE_PIXELS / 1_000_000}백만 화소).`);
   }
+  // Only the first frame is decoded, but an animation's frames all count, as the ID reader counts them.
+  const frames = Math.max(1, meta.pages ?? 1);
+  if (width * height * frames > MAX_MESSAGE_IMAGE_PIXELS) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `움직이는 이미지의 프레임이 너무 많습니다 (${frames.toLocaleString('en-US')}개; 모든 프레임을 합쳐 최대 ${MAX_MESSAGE_IMAGE_PIXELS / 1_000_000}백만 화소). 화면을 캡처한 사진 한 장으로 보내 주세요.`,
+    );
+  }
   return { width, height };
 }
 
 /** Decodes with sharp (EXIF orientation applied, transparency on white) and reads QR codes with jsQR. */
 export function createMessageImageDecoder(): MessageImageDecoder {
   const decode = (bytes: Buffer) =>
-    sharp(bytes, { limitInputPixels: MAX_MESSAGE_IMAGE_PIXELS, failOn: 'none' }).rotate().flatten({ background: '#ffffff' });
+    sharp(bytes, { limitInputPixels: MAX_MESSAGE_IMAGE_PIXELS, failOn: 'none' })
+      .timeout({ seconds: DECODE_SECONDS })
+      .rotate()
+      .flatten({ background: '#ffffff' });
 
   return {
     async qrText(bytes) {
@@ -64,8 +88,8 @@ export function createMessageImageDecoder(): MessageImageDecoder {
           .ensureAlpha()
           .raw()
           .toBuffer({ resolveWithObject: true })
-          .catch(() => {
-            throw unreadable();
+          .catch((error: unknown) => {
+            throw decodeFailure(error);
           });
         const pixels = new Uint8ClampedArray(raw.data.buffer, raw.data.byteOffset, raw.data.length);
         const code = jsQR(pixels, raw.info.width, raw.info.height, { inversionAttempts: 'attemptBoth' });
@@ -79,8 +103,8 @@ export function createMessageImageDecoder(): MessageImageDecoder {
       const grey = decode(bytes).greyscale();
       const { channels } = await decode(bytes)
         .stats()
-        .catch(() => {
-          throw unreadable();
+        .catch((error: unknown) => {
+          throw decodeFailure(error);
         });
       const colour = channels.slice(0, 3);
       // A dark phone theme (light letters on black) reads far better inverted.
@@ -96,8 +120,8 @@ export function createMessageImageDecoder(): MessageImageDecoder {
       return image
         .png({ compressionLevel: 1 })
         .toBuffer()
-        .catch(() => {
-          throw unreadable();
+        .catch((error: unknown) => {
+          throw decodeFailure(error);
         });
     },
   };

@@ -32,7 +32,7 @@ export async function pdfWithImage(image: Buffer, pages = 1): Promise<Buffer> {
 }
 
 /** Objects numbered from 1, the first the catalog, with a valid cross-reference table. */
-function assemblePdf(objects: Array<string | Buffer>): Buffer {
+export function assemblePdf(objects: Array<string | Buffer>): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
   const offsets: number[] = [];
   let position = parts[0]!.length;

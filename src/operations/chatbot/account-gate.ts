@@ -5,6 +5,8 @@ export interface AccountGateOptions {
   concurrent: number;
   /** Calls of one account waiting for a turn; more are refused with 429. */
   queued: number;
+  /** Longest wait for a turn, past which the caller is refused with 429 too (a deadline on the whole answer). */
+  maxWaitMs?: number;
 }
 
 /**
@@ -13,6 +15,9 @@ export interface AccountGateOptions {
  * instead of filling the database pool (or PGlite's single connection) ahead of every other
  * tenant. In process: each instance bounds its own share of the work.
  */
+const tooMany = () =>
+  new AppError('RATE_LIMITED', '이 계정의 지식 검색·저장 요청이 너무 많이 동시에 들어왔습니다. 잠시 후 다시 시도하세요.', {}, 1);
+
 export function createAccountGate(options: AccountGateOptions) {
   const running = new Map<number, number>();
   const waiting = new Map<number, Array<() => void>>();
@@ -24,11 +29,21 @@ export function createAccountGate(options: AccountGateOptions) {
       return;
     }
     const queue = waiting.get(accountId) ?? [];
-    if (queue.length >= options.queued) {
-      throw new AppError('RATE_LIMITED', '이 계정의 지식 검색·저장 요청이 너무 많이 동시에 들어왔습니다. 잠시 후 다시 시도하세요.', {}, 1);
-    }
-    await new Promise<void>((resolve) => {
-      queue.push(resolve);
+    if (queue.length >= options.queued) throw tooMany();
+    await new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer =
+        options.maxWaitMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              queue.splice(queue.indexOf(turn), 1);
+              if (queue.length === 0 && waiting.get(accountId) === queue) waiting.delete(accountId);
+              reject(tooMany());
+            }, options.maxWaitMs);
+      queue.push(turn);
       waiting.set(accountId, queue);
     });
   }

@@ -65,7 +65,8 @@ export function createChatbotOperation(deps: ChatbotDeps): Operation<typeof chat
   const contextChunks = deps.contextChunks ?? 4;
   const useEmbeddings = deps.useEmbeddings && deps.llm.configured;
 
-  const gate = deps.gate ?? createAccountGate({ concurrent: 2, queued: 8 });
+  // Waits are bounded (5 s here, 5 s for a document reader's turn, 20 s to read): a file is answered within 30 s.
+  const gate = deps.gate ?? createAccountGate({ concurrent: 2, queued: 8, maxWaitMs: 5_000 });
 
   const isRelevant = (chunk: RetrievedChunk) => chunk.coverage >= DEFAULT_MIN_COVERAGE || (chunk.similarity ?? 0) >= minSimilarity;
 

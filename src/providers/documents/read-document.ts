@@ -1,6 +1,9 @@
 import { AppError } from '../../errors.js';
 import type { OcrEngine } from '../ocr/tesseract-pool.js';
-import { runDocumentWorker, type DocumentKind, type WorkerResult } from './document-worker.js';
+import { MAX_IMAGE_PIXELS } from '../ocr/image-limits.js';
+import { ZIP_LIMITS, type ZipRefusal } from './bounded-unzip.js';
+import { MAX_HTML_ELEMENTS, runDocumentWorker, type DocumentKind, type WorkerResult } from './document-worker.js';
+import { SANDBOX_LIMITS } from './sandbox.js';
 
 /** Bytes of one uploaded file at most (the ID reader's image limit). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -14,6 +17,13 @@ const READ_TIMEOUT_MS = 20_000;
 /** Files read at once in the process, and callers that may wait for a turn (503 past them). */
 const AT_ONCE = 1;
 const MAX_WAITING = 8;
+/**
+ * Longest wait for a turn: with the chatbot's own 5 s account queue before it and the 20 s read
+ * after it, every file is answered within 30 s however many arrive at once
+ * (bench/hostile-files.bench.ts measured 52 s without both on a loaded machine); past it, 503
+ * with `Retry-After`, refunded.
+ */
+const MAX_WAIT_MS = 5_000;
 
 export interface DocumentText {
   text: string;
@@ -84,12 +94,34 @@ export function decodeText(bytes: Buffer): string {
 export function createDocumentReader(deps: { ocr: () => OcrEngine; timeoutMs?: number }): DocumentReader {
   let running = 0;
   const waiting: Array<() => void> = [];
-  const limits = { timeoutMs: deps.timeoutMs ?? READ_TIMEOUT_MS, maxPages: MAX_PDF_PAGES, maxOcrPages: MAX_OCR_PAGES };
+  const limits = {
+    timeoutMs: deps.timeoutMs ?? READ_TIMEOUT_MS,
+    maxPages: MAX_PDF_PAGES,
+    maxOcrPages: MAX_OCR_PAGES,
+    maxChars: MAX_DOCUMENT_CHARS,
+  };
+
+  const busy = () => new AppError('UNAVAILABLE', '문서를 읽는 요청이 많습니다. 잠시 후 다시 보내 주세요.', {}, 5);
+
+  /** Resolves when a turn is handed over; rejects with 503 once MAX_WAIT_MS have passed without one. */
+  function waitForTurn(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(turn), 1);
+        reject(busy());
+      }, MAX_WAIT_MS);
+      waiting.push(turn);
+    });
+  }
 
   async function inTurn<T>(work: () => Promise<T>): Promise<T> {
     if (running >= AT_ONCE) {
-      if (waiting.length >= MAX_WAITING) throw new AppError('UNAVAILABLE', '문서를 읽는 요청이 많습니다. 잠시 후 다시 보내 주세요.', {}, 5);
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      if (waiting.length >= MAX_WAITING) throw busy();
+      await waitForTurn();
     } else running++;
     try {
       return await work();
@@ -169,18 +201,87 @@ function checked(document: DocumentText): DocumentText {
       'No readable text was found in the document.',
       'UNPROCESSABLE',
     );
-  if ([...document.text].length > MAX_DOCUMENT_CHARS)
-    throw refuse(
-      `문서의 글이 너무 깁니다 (한 문서에 ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')}자까지). 여러 파일로 나누어 보내 주세요.`,
-      `The document's text is too long (at most ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')} characters). Split it into several files.`,
-      'PAYLOAD_TOO_LARGE',
-    );
+  if (longerThan(document.text, MAX_DOCUMENT_CHARS)) throw tooLong();
   return document;
+}
+
+const tooLong = () =>
+  refuse(
+    `문서의 글이 너무 깁니다 (한 문서에 ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')}자까지). 여러 파일로 나누어 보내 주세요.`,
+    `The document's text is too long (at most ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')} characters). Split it into several files.`,
+    'PAYLOAD_TOO_LARGE',
+  );
+
+/** More code points than `max`, counted without copying the text into an array. */
+function longerThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let count = 0;
+  for (const _ of text) if (++count > max) return true;
+  return false;
+}
+
+const MB = (bytes: number) => `${bytes / 1024 / 1024}MB`;
+
+/** A DOCX refused by the bounded unzip (bounded-unzip.ts), the limit named. */
+function zipRefusal(reason: ZipRefusal): AppError {
+  switch (reason) {
+    case 'EntryTooLarge':
+    case 'TotalTooLarge':
+      return refuse(
+        `'file' 필드: DOCX의 압축을 풀면 너무 큽니다 (파일 하나에 ${MB(ZIP_LIMITS.maxEntryBytes)}, 모두 합쳐 ${MB(ZIP_LIMITS.maxTotalBytes)}까지). 더 작은 파일로 나누어 보내 주세요.`,
+        `'file': the DOCX is too large once unpacked (at most ${MB(ZIP_LIMITS.maxEntryBytes)} per part, ${MB(ZIP_LIMITS.maxTotalBytes)} in all).`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    case 'RatioTooHigh':
+      return refuse(
+        `'file' 필드: DOCX의 압축률이 비정상적으로 높습니다 (최대 ${ZIP_LIMITS.maxRatio}배). 압축 폭탄으로 보여 읽지 않았습니다.`,
+        `'file': the DOCX inflates more than ${ZIP_LIMITS.maxRatio} times its size; it looks like a decompression bomb and was not read.`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    case 'TooManyEntries':
+      return refuse(
+        `'file' 필드: DOCX 안의 파일이 너무 많습니다 (최대 ${ZIP_LIMITS.maxEntries.toLocaleString('en-US')}개).`,
+        `'file': the DOCX holds too many parts (at most ${ZIP_LIMITS.maxEntries.toLocaleString('en-US')}).`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    case 'DtdInPart':
+      return refuse(
+        "'file' 필드: DOCX 안의 XML에 문서 형식 선언(DOCTYPE·ENTITY)이 있습니다. Word가 만든 파일이 아니어서 읽지 않았습니다.",
+        "'file': an XML part of the DOCX declares a DOCTYPE or entities, which Word never writes; it was not read.",
+        'UNPROCESSABLE',
+      );
+    case 'Encrypted':
+      return refuse("'file' 필드: 암호가 걸린 DOCX는 읽을 수 없습니다.", "'file': a password-protected DOCX cannot be read.");
+    default:
+      return refuse(
+        "'file' 필드: DOCX를 읽지 못했습니다. 손상된 파일인지 확인하세요.",
+        "'file': the DOCX file could not be read. Check that it is not damaged.",
+      );
+  }
 }
 
 function workerError(result: Extract<WorkerResult, { error: string }>, kind: DocumentKind): AppError {
   const name = kind === 'pdf' ? 'PDF' : kind === 'docx' ? 'DOCX' : '문서';
+  if (result.error.startsWith('Zip:')) return zipRefusal(result.error.slice(4) as ZipRefusal);
   switch (result.error) {
+    case 'TooLong':
+      return tooLong();
+    case 'ImageTooLarge':
+      return refuse(
+        `PDF 안의 이미지 해상도가 너무 큽니다 (이미지 하나에 최대 ${MAX_IMAGE_PIXELS / 1_000_000}백만 화소). 더 작은 해상도로 스캔해 보내 주세요.`,
+        `An image inside the PDF is too large (at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels each). Scan it at a lower resolution.`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    case 'TooManyElements':
+      return refuse(
+        `${name}의 요소(태그)가 너무 많습니다 (최대 ${MAX_HTML_ELEMENTS.toLocaleString('en-US')}개). 더 작은 파일로 나누어 보내 주세요.`,
+        `The document has too many elements (at most ${MAX_HTML_ELEMENTS.toLocaleString('en-US')}). Split it.`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    case 'Unavailable':
+      return new AppError('UNAVAILABLE', '문서를 읽는 프로세스를 시작하지 못했습니다. 잠시 후 다시 보내 주세요.', {}, 5).en(
+        'The document reader could not be started. Try again shortly.',
+      );
     case 'TooManyPages':
       return refuse(
         `PDF가 ${result.pages}쪽입니다. ${MAX_PDF_PAGES}쪽까지 읽을 수 있으니 나누어 보내 주세요.`,
@@ -195,14 +296,14 @@ function workerError(result: Extract<WorkerResult, { error: string }>, kind: Doc
       );
     case 'Timeout':
       return refuse(
-        `${name}를 읽는 데 시간이 너무 오래 걸립니다. 더 작은 파일로 나누어 보내 주세요.`,
-        'Reading the file took too long.',
+        `${name}를 읽는 데 시간이 너무 오래 걸립니다 (한 파일에 ${READ_TIMEOUT_MS / 1000}초까지). 더 작은 파일로 나누어 보내 주세요.`,
+        `Reading the file took too long (at most ${READ_TIMEOUT_MS / 1000} s per file).`,
         'UNPROCESSABLE',
       );
     case 'OutOfMemory':
       return refuse(
-        `${name}가 너무 복잡해 읽지 못했습니다. 더 작은 파일로 나누어 보내 주세요.`,
-        'The file is too complex to read.',
+        `${name}가 너무 복잡해 읽지 못했습니다 (한 파일에 메모리 ${SANDBOX_LIMITS.memoryMb}MB까지). 더 작은 파일로 나누어 보내 주세요.`,
+        `The file is too complex to read (at most ${SANDBOX_LIMITS.memoryMb} MB of memory per file).`,
         'PAYLOAD_TOO_LARGE',
       );
     case 'PasswordException':
