@@ -16,6 +16,28 @@ export const DISCARD_BOUND = { timesLimit: 4, ms: 10_000 } as const;
 /** The most one socket read brings (libuv reads 64 KiB at a time): the cut comes before a read could cross the bound. */
 const SOCKET_READ_BYTES = 64 * 1024;
 
+/**
+ * All refused bodies together are read at most this fast (in windows of a tenth of a second),
+ * however many arrive at once: dropping bytes costs the event loop that serves everyone else.
+ */
+export const DISCARD_BYTES_PER_SECOND = 32 * 1024 * 1024;
+const DISCARD_WINDOW_MS = 100;
+
+/** The bytes of refused bodies still allowed in the current window; `take` says how long to wait (0: read on). */
+const discardBudget = {
+  windowEnds: 0,
+  left: 0,
+  take(bytes: number): number {
+    const now = Date.now();
+    if (now >= this.windowEnds) {
+      this.windowEnds = now + DISCARD_WINDOW_MS;
+      this.left = (DISCARD_BYTES_PER_SECOND * DISCARD_WINDOW_MS) / 1000;
+    }
+    this.left -= bytes;
+    return this.left >= 0 ? 0 : this.windowEnds - now;
+  },
+};
+
 export const invalidJson = () => new AppError('INVALID_JSON', '요청 본문이 올바른 JSON이 아닙니다.');
 export const payloadTooLarge = (limitBytes: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `요청 본문이 너무 큽니다 (최대 ${Math.floor(limitBytes / 1024 / 1024)}MB).`);
@@ -117,6 +139,7 @@ function refuseTooLarge(req: IncomingMessage, limitBytes: number, alreadyRead: n
   return payloadTooLarge(limitBytes);
 }
 
+/** Reads and drops the request's rest: `allowance` bytes at most, `DISCARD_BOUND.ms` at most, within the shared budget. */
 function discardRest(req: IncomingMessage, allowance: number): void {
   let left = allowance;
   const cutOff = () => req.destroy();
@@ -132,7 +155,13 @@ function discardRest(req: IncomingMessage, allowance: number): void {
   req.once('end', finish).once('close', finish);
   req.on('data', (chunk: Buffer) => {
     left -= chunk.length;
-    if (left < SOCKET_READ_BYTES) cutOff();
+    if (left < SOCKET_READ_BYTES) return cutOff();
+    // Paused after each read, resumed when the shared budget allows: libuv reads a socket up to
+    // 32 times a turn, and 50 uploads dropped at full speed held every other request up for seconds.
+    req.pause();
+    const wait = discardBudget.take(chunk.length);
+    if (wait > 0) setTimeout(() => req.resume(), wait);
+    else setImmediate(() => req.resume());
   });
   req.resume();
 }
