@@ -20,21 +20,38 @@ const SOCKET_READ_BYTES = 64 * 1024;
  * All refused bodies together are read at most this fast (in windows of a tenth of a second),
  * however many arrive at once: dropping bytes costs the event loop that serves everyone else.
  */
-export const DISCARD_BYTES_PER_SECOND = 32 * 1024 * 1024;
+export const DISCARD_BYTES_PER_SECOND = 16 * 1024 * 1024;
 const DISCARD_WINDOW_MS = 100;
 
-/** The bytes of refused bodies still allowed in the current window; `take` says how long to wait (0: read on). */
+/**
+ * The refused bodies' shared budget. After each read a connection goes on (`setImmediate`) while
+ * the window has bytes left and nobody waits; else it waits its turn, and each new window wakes
+ * only as many waiters as its bytes allow (one socket read each), so 150 waiting connections
+ * cannot all read at once.
+ */
 const discardBudget = {
   windowEnds: 0,
   left: 0,
-  take(bytes: number): number {
+  waiting: [] as Array<() => void>,
+  timer: undefined as NodeJS.Timeout | undefined,
+  refill(): void {
     const now = Date.now();
-    if (now >= this.windowEnds) {
-      this.windowEnds = now + DISCARD_WINDOW_MS;
-      this.left = (DISCARD_BYTES_PER_SECOND * DISCARD_WINDOW_MS) / 1000;
-    }
+    if (now < this.windowEnds) return;
+    this.windowEnds = now + DISCARD_WINDOW_MS;
+    this.left = (DISCARD_BYTES_PER_SECOND * DISCARD_WINDOW_MS) / 1000;
+  },
+  afterRead(bytes: number, readOn: () => void): void {
+    this.refill();
     this.left -= bytes;
-    return this.left >= 0 ? 0 : this.windowEnds - now;
+    if (this.left >= 0 && this.waiting.length === 0) return void setImmediate(readOn);
+    this.waiting.push(readOn);
+    this.timer ??= setTimeout(() => this.wake(), this.windowEnds - Date.now());
+  },
+  wake(): void {
+    this.timer = undefined;
+    this.refill();
+    for (let turns = Math.floor(this.left / SOCKET_READ_BYTES); turns > 0 && this.waiting.length > 0; turns--) this.waiting.shift()!();
+    if (this.waiting.length > 0) this.timer = setTimeout(() => this.wake(), Math.max(1, this.windowEnds - Date.now()));
   },
 };
 
@@ -159,9 +176,7 @@ function discardRest(req: IncomingMessage, allowance: number): void {
     // Paused after each read, resumed when the shared budget allows: libuv reads a socket up to
     // 32 times a turn, and 50 uploads dropped at full speed held every other request up for seconds.
     req.pause();
-    const wait = discardBudget.take(chunk.length);
-    if (wait > 0) setTimeout(() => req.resume(), wait);
-    else setImmediate(() => req.resume());
+    discardBudget.afterRead(chunk.length, () => req.resume());
   });
   req.resume();
 }

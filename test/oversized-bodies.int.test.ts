@@ -125,15 +125,19 @@ describe('a body over the limit is answered 413 that the client reads (#49)', ()
     },
   );
 
-  it('node:http: a 40 MB upload, ten times, ten 413s, on a 15 MB and on a 1 MB route', { timeout: 120_000 }, async () => {
-    for (const [path, limitMb] of [
-      [OCR, 15],
-      [SHORTEN, 1],
-    ] as const) {
-      const answers = await uploadFromNode('http', path, UPLOAD);
-      expect(parsed(answers)).toEqual(Array.from({ length: RUNS }, () => ({ status: 413, body: tooLarge(limitMb) })));
-    }
-  });
+  it(
+    'node:http: a 40 MB upload, ten times, ten 413s; and on a 1 MB route, where it is cut at 4 MB, still the 413',
+    { timeout: 120_000 },
+    async () => {
+      for (const [path, limitMb, runs] of [
+        [OCR, 15, RUNS],
+        [SHORTEN, 1, 3],
+      ] as const) {
+        const answers = await uploadFromNode('http', path, UPLOAD, runs);
+        expect(parsed(answers)).toEqual(Array.from({ length: runs }, () => ({ status: 413, body: tooLarge(limitMb) })));
+      }
+    },
+  );
 
   it('a chunked body that passes the limit mid-stream: 413, read at most to the bound', async () => {
     const head = `POST ${OCR} HTTP/1.1\r\nhost: x\r\nx-api-key: ${user.apiKey}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`;
