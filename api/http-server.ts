@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Runtime } from '../src/runtime.js';
 import { createDoors, type AppOptions } from './app.js';
+import { continueWhenBodyRead } from './json-body.js';
 import { sendRedirect, type RedirectTarget } from './routes/redirect.js';
 import { closeStalledRequests, stallTimeouts } from './starting-server.js';
 
@@ -11,7 +12,7 @@ import { closeStalledRequests, stallTimeouts } from './starting-server.js';
  * api/routes/redirect.ts), and every operation call (api/operation-door.ts).
  */
 export function createHttpServer(runtime: Runtime, options: AppOptions = {}): Server {
-  return closeStalledRequests(createServer(stallTimeouts(runtime.config), createRequestListener(runtime, options)));
+  return continueWhenBodyRead(closeStalledRequests(createServer(stallTimeouts(runtime.config), createRequestListener(runtime, options))));
 }
 
 export function createRequestListener(runtime: Runtime, options: AppOptions = {}): RequestListener {

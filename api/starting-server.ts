@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type RequestListener, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import type { Config } from '../src/config.js';
 import { AppError, errorBody } from '../src/errors.js';
+import { continueWhenBodyRead } from './json-body.js';
 
 /*
  * The HTTP server before the service exists, and node:http's own guards. Kept apart from
@@ -28,7 +29,7 @@ export function createStartingServer(config: Config): { server: Server; serve(li
       path === '/healthz' || path === '/healthz/ready' ? JSON.stringify({ status: 'starting' }) : JSON.stringify(errorBody(STARTING)),
     );
   };
-  const server = closeStalledRequests(createServer(stallTimeouts(config), (req, res) => listener(req, res)));
+  const server = continueWhenBodyRead(closeStalledRequests(createServer(stallTimeouts(config), (req, res) => listener(req, res))));
   return { server, serve: (next) => (listener = next) };
 }
 
