@@ -2,7 +2,7 @@ import { AppError } from '../../src/errors.js';
 import { MAX_SCAN_CHARS } from '../../src/operations/url-scan/extract-urls.js';
 import { defang } from './guard-warning.js';
 import { readIdImage } from './idcard.js';
-import { remainingLine } from './texts.js';
+import { remainingLine, TEXTS, translateText } from './texts.js';
 import type { CommandContext, ImageSource, Reply } from './types.js';
 import { categoryName } from './urls.js';
 
@@ -13,7 +13,26 @@ export interface SmishingTarget {
   image?: ImageSource;
   /** A DM's picture: read as an ID document first; one that is none is checked for smishing (CONTRACT §6). */
   idFirst?: boolean;
+  /** A text sent to the bot in a DM: a message found clean also says what else the bot can do. */
+  withHelp?: boolean;
 }
+
+/**
+ * The message judgement's part of `POST /url/scan`'s answer (CONTRACT §5). Read defensively: the
+ * operation's output schema gains these fields with the message judge (issue 50).
+ */
+interface ScamJudgement {
+  scam_type?: string | null;
+  scam_label?: string | null;
+  advice?: string;
+  score?: number;
+}
+
+/** What to do, when the answer brings no advice of its own (an older answer, or harmful links alone). */
+const DEFAULT_ADVICE = {
+  ko: '링크를 누르거나 앱을 설치하지 말고, 개인정보·인증번호를 입력하지 마세요. 의심되면 118(KISA)로 신고하세요.',
+  en: 'Do not open the link or install anything, and never type personal data or codes. Report it to 118 (KISA) if in doubt.',
+};
 
 /**
  * "스미싱 검사": the message's text, screenshot (OCR) or QR code through the message check
@@ -48,27 +67,32 @@ export async function smishingCheck(ctx: CommandContext, target: SmishingTarget)
       url.final_url !== url.url ? `\n→ ${url.is_malicious ? defang(url.final_url) : url.final_url}` : ''
     }`,
   }));
+  const judged = body as typeof body & ScamJudgement;
+  const label = body.is_smishing && judged.scam_label ? judged.scam_label : undefined;
   const title = body.is_smishing
-    ? ctx.t({ ko: '🚨 스미싱으로 보입니다', en: '🚨 This looks like smishing' })
+    ? label
+      ? ctx.t({ ko: `🚨 스미싱으로 보입니다: ${label}`, en: `🚨 This looks like smishing: ${label}` })
+      : ctx.t({ ko: '🚨 스미싱으로 보입니다', en: '🚨 This looks like smishing' })
     : harmful > 0
       ? ctx.t({ ko: `⚠️ 위험한 링크 ${harmful}개`, en: `⚠️ ${harmful} harmful link(s)` })
       : body.urls.length > 0
         ? ctx.t({ ko: '✅ 스미싱 징후를 찾지 못했습니다', en: '✅ No sign of smishing found' })
-        : ctx.t({ ko: '링크를 찾지 못했습니다', en: 'No link found' });
+        : ctx.t({ ko: '스미싱 징후를 찾지 못했습니다', en: 'No sign of smishing found' });
   // Reasons name hosts (`casino-king.xyz`): written so no client links them.
   const reasons = body.reasons.map((reason) => `• ${defang(reason)}`).join('\n');
+  // The judge's advice is Korean, written for the kind of scam found; an English reader gets the general one.
   const advice =
     body.is_smishing || harmful > 0
-      ? ctx.t({
-          ko: '링크를 누르거나 앱을 설치하지 말고, 개인정보·인증번호를 입력하지 마세요. 의심되면 118(KISA)로 신고하세요.',
-          en: 'Do not open the link or install anything, and never type personal data or codes. Report it to 118 (KISA) if in doubt.',
-        })
+      ? ctx.locale === 'ko' && judged.advice?.trim()
+        ? judged.advice.trim()
+        : ctx.t(DEFAULT_ADVICE)
       : undefined;
+  const help = target.withHelp && !body.is_smishing && harmful === 0 ? translateText(ctx.locale, TEXTS.dmHelp) : undefined;
   return {
     title,
     text: [reasons, advice].filter(Boolean).join('\n\n') || undefined,
     fields,
-    context: remainingLine(ctx.locale, body.remaining),
+    context: [remainingLine(ctx.locale, body.remaining), help].filter(Boolean).join('\n'),
     tone: body.is_smishing || harmful > 0 ? 'warn' : 'ok',
   };
 }
