@@ -75,9 +75,8 @@ export async function smishingCheck(ctx: CommandContext, target: SmishingTarget)
       : ctx.t({ ko: '🚨 스미싱으로 보입니다', en: '🚨 This looks like smishing' })
     : harmful > 0
       ? ctx.t({ ko: `⚠️ 위험한 링크 ${harmful}개`, en: `⚠️ ${harmful} harmful link(s)` })
-      : body.urls.length > 0
-        ? ctx.t({ ko: '✅ 스미싱 징후를 찾지 못했습니다', en: '✅ No sign of smishing found' })
-        : ctx.t({ ko: '스미싱 징후를 찾지 못했습니다', en: 'No sign of smishing found' });
+      : // The message itself is judged too (issue 50): a text without links can be clean or not.
+        ctx.t({ ko: '✅ 스미싱 징후를 찾지 못했습니다', en: '✅ No sign of smishing found' });
   // Reasons name hosts (`casino-king.xyz`): written so no client links them.
   const reasons = body.reasons.map((reason) => `• ${defang(reason)}`).join('\n');
   // The judge's advice is Korean, written for the kind of scam found; an English reader gets the general one.
