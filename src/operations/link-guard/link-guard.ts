@@ -1,16 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../../db/client.js';
-import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
 import type { Account } from '../../platform/accounts.js';
 import { executeOperation, type Operation } from '../../platform/execute.js';
-import type { Quota } from '../../platform/quota.js';
-import type { BotPlatform, WorkspaceLinks } from '../../platform/workspace-links.js';
+import type { BotPlatform } from '../../platform/workspace-links.js';
 import type { UrlSafetyChecker, UrlVerdict } from '../url-detect/checker.js';
 import { urlDetectSchema } from '../url-detect/url-detect.schema.js';
 import { extractUrls, MAX_URLS } from '../url-scan/extract-urls.js';
-import type { MessageJudge } from '../url-scan/message-judge.js';
 import type { CheckedUrl } from '../url-scan/smishing-signals.js';
 import {
   createGuardStore,
@@ -22,71 +17,12 @@ import {
 } from './guard-store.js';
 import { hostOf, isAllowed, sha256 } from './guard-hosts.js';
 import { scamFinding, scamWarningOperation, type ScamFinding } from './message-warning.js';
-import { createTenantQueue, type TenantQueueOptions } from './tenant-queue.js';
+import { createTenantQueue } from './tenant-queue.js';
+import type { Finding, GuardedMessage, GuardOutcome, GuardResponder, LinkGuardDeps, Submitted } from './guard-types.js';
 
 export { isAllowed, normaliseHost } from './guard-hosts.js';
 export type { ScamFinding } from './message-warning.js';
-
-/** A message seen in a channel: its link-bearing texts and its own text, never stored or logged. */
-export interface GuardedMessage extends ChannelRef {
-  /** A Discord thread's parent channel: a thread of a guarded channel is guarded too. */
-  parentChannelId?: string;
-  messageId: string;
-  posterId: string;
-  /** The message's texts (text, link labels, attachments, blocks, unfurls, embeds). */
-  parts: string[];
-  /** The message's own text as its reader sees it: judged as a message when the channel has `/guard messages on`. */
-  text?: string;
-}
-
-/** A harmful link, as a warning may show it: never the URL itself (no clickable copy). */
-export interface Finding {
-  host: string;
-  /** Where a short link led, when it led elsewhere. */
-  finalHost?: string;
-  category: UrlVerdict['category'];
-  reason: string;
-}
-
-export interface GuardWarning {
-  channel: GuardedChannel;
-  /** Harmful links (may be empty when the message itself was judged a scam). */
-  findings: Finding[];
-  /** With `/guard messages on`: the message judged a scam at the firm level. */
-  scam?: ScamFinding;
-}
-
-/** What a door does for the guard: post into the channel (and hide, where it can). */
-export interface GuardResponder {
-  /** Warns in the message's thread / as a reply; hides it when the mode is `hide` and it can. */
-  warn(message: GuardedMessage, warning: GuardWarning): Promise<GuardAction>;
-  /** The one notice, in the guarded channel, that the linked account's `harmful-url-detection` calls are used up (or not subscribed). */
-  quotaNotice(message: GuardedMessage, channel: GuardedChannel, why: 'quota' | 'subscription'): Promise<void>;
-}
-
-export type Submitted = 'not_guarded' | 'no_links' | 'queued' | 'dropped';
-
-export interface LinkGuardDeps {
-  db: Database;
-  clock: Clock;
-  logger: Logger;
-  quota: Quota;
-  checker: UrlSafetyChecker;
-  workspaceLinks: Pick<WorkspaceLinks, 'accountFor'>;
-  /** Judges a message's text with its links' verdicts (channels with `/guard messages on`). */
-  messageJudge: MessageJudge;
-  queue?: Partial<TenantQueueOptions>;
-  /** Told how each submitted message ended (tests wait on it instead of sleeping). */
-  observe?: (event: GuardOutcome) => void;
-}
-
-/** How the guard's look at one message ended. */
-export interface GuardOutcome {
-  platform: BotPlatform;
-  workspaceId: string;
-  messageId: string;
-  outcome: Submitted | 'unlinked' | 'clean' | 'warned' | 'quota_stopped' | 'failed';
-}
+export type { Finding, GuardedMessage, GuardOutcome, GuardResponder, GuardWarning, LinkGuardDeps, Submitted } from './guard-types.js';
 
 /** The same URL in the same workspace within this time is answered from the cache (issue 40). */
 export const VERDICT_TTL_MS = 10 * 60_000;
