@@ -44,7 +44,7 @@ export function createBotDoors(runtime: Runtime, options: BotOptions = {}): BotD
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
   const replays = runtime.platform.replayGuard;
   const doors = [
-    createSlackDoor(runtime.config, runtime.logger, runner, replays, runtime.linkGuard),
+    createSlackDoor(runtime.config, runtime.logger, runner, replays, runtime.platform.botEvents, runtime.linkGuard),
     createDiscordDoor(runtime.config, runtime.logger, runner, replays, runtime.linkGuard),
   ];
   return doors.filter((door): door is BotDoor => door !== undefined);

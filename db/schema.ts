@@ -504,6 +504,27 @@ export const botRequestSignatures = pgTable(
 );
 
 /**
+ * Chat events claimed for handling (issue 47): Slack resends an event it thinks lost with the
+ * same `event_id`; the first instance whose insert lands handles it, every other delivery is
+ * acknowledged and dropped. Keyed by platform, app and workspace (event ids are unique per app);
+ * kept past the platform's last retry, then deleted by housekeeping. No content is stored.
+ */
+export const botEvents = pgTable(
+  'bot_events',
+  {
+    platform: text('platform').notNull(),
+    appId: text('app_id').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    eventId: text('event_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.platform, table.appId, table.workspaceId, table.eventId] }),
+    index('bot_events_expiry_idx').on(table.expiresAt),
+  ],
+);
+
+/**
  * The link guard (issue 40): channels whose every message's links are checked without asking,
  * per Slack workspace / Discord server. `/guard off` deletes the row. `quota_notice_at` is
  * when the channel was told the linked account's quota ran out (one notice, not one per message).
@@ -520,6 +541,8 @@ export const linkGuardChannels = pgTable(
     locale: text('locale').notNull().default('ko'),
     enabledBy: text('enabled_by').notNull(),
     quotaNoticeAt: timestamp('quota_notice_at', { withTimezone: true }),
+    /** `/guard messages on` (issue 50): every message's text is judged too, link or not; a firm scam gets a warning. */
+    messages: boolean('messages').notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.platform, table.workspaceId, table.channelId] })],
@@ -622,6 +645,7 @@ export const schema = {
   deliveryWatches,
   throttleWindows,
   botRequestSignatures,
+  botEvents,
   quotaHolds,
   linkGuardChannels,
   linkGuardAllowedHosts,

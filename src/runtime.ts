@@ -41,6 +41,7 @@ import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js
 import { createLoginGuard } from './platform/login-guard.js';
 import { createPasswordHasher, type PasswordHasherOptions } from './platform/password-hasher.js';
 import { createReplayGuard, type ReplayGuard } from './platform/replay-store.js';
+import { createBotEventClaims, type BotEventClaims } from './platform/bot-event-store.js';
 import { createSubscriptions, type Subscriptions } from './platform/subscriptions.js';
 import { createUsageLog, type UsageLog } from './platform/usage-store.js';
 import { startupStatusLines } from './server-status.js';
@@ -92,8 +93,8 @@ export interface RuntimeOptions {
   watches?: WatchOptions;
   /** Harmful-URL feeds: download settings, scheduler and clock (tests). */
   urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists' | 'expander'>;
-  /** The link guard's queue bounds (tests make them small) and an observer of its outcomes (tests wait on it). */
-  linkGuard?: Pick<LinkGuardDeps, 'queue' | 'observe'>;
+  /** The link guard's queue bounds (tests make them small), an observer of its outcomes (tests wait on it), its message judge (tests' fakes). */
+  linkGuard?: Partial<Pick<LinkGuardDeps, 'queue' | 'observe' | 'messageJudge'>>;
 }
 
 export type { Operations };
@@ -106,6 +107,8 @@ export interface Platform {
   workspaceLinks: WorkspaceLinks;
   /** Signatures of recent Slack/Discord requests: a replay is refused. */
   replayGuard: ReplayGuard;
+  /** Chat events already handled (Slack's retries): each event runs once, across instances (issue 47). */
+  botEvents: BotEventClaims;
   /** Answered calls per day and the last refused calls per key (the portal's usage view). */
   usageLog: UsageLog;
 }
@@ -222,6 +225,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     apiKeys: createApiKeys(db, keyCache, clock),
     workspaceLinks: createWorkspaceLinks(db, clock),
     replayGuard: createReplayGuard(db, clock),
+    botEvents: createBotEventClaims(db, clock),
     usageLog,
   };
 
@@ -232,6 +236,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sessions: () => platform.accounts.purgeExpiredSessions(),
       throttles: () => throttles.purge(),
       botSignatures: () => platform.replayGuard.purge(),
+      botEvents: () => platform.botEvents.purge(),
       guardIncidents: async () => (linkGuard ? linkGuard.purge() : 0),
       // Parcels (issue 38): durations past a year, carrier corrections unused for 180 days (`delivery` is built below).
       deliveryHistory: () => delivery.history.prune(),
@@ -302,6 +307,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     quota: subscriptions,
     checker: options.urlChecker ?? urlDetection.engine,
     workspaceLinks: platform.workspaceLinks,
+    // `/guard messages on` (issue 50): the same offline judge as the message check.
+    messageJudge,
     ...options.linkGuard,
   });
 

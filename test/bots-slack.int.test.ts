@@ -497,13 +497,17 @@ describe('Slack text decoded once at the door', () => {
 });
 
 describe.skipIf(!hasPayloads)('every direct message is answered (recorded DM payloads)', () => {
-  it("a plain text DM gets what the bot can do, in the user's language", async () => {
+  it("a plain text DM is checked as a message and, clean, told what else the bot can do, in the user's language", async () => {
+    // The check is the message check's: the linked account subscribes to it (idempotent).
+    await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, owner.apiKey);
     const event = recorded('vercel-chat_dm-slack-direct.json').directDM.event;
     const before = slack.api('chat.postMessage').length;
     expect((await postSigned(recordedEvent(event, 'Ev-DM-TEXT'), 'application/json')).status).toBe(200);
     expect(shownIn(await postedTo(event.channel, before))).toContain('/translate');
     await postSigned(recordedEvent(event, 'Ev-DM-TEXT-EN', { user: 'UEN' }), 'application/json');
-    expect(shownIn(await postedTo(event.channel, before + 1))).toContain('What I can do');
+    const english = shownIn(await postedTo(event.channel, before + 1));
+    expect(english).toContain('No sign of smishing found');
+    expect(english).toContain('Paste a suspicious text message');
   });
 
   it('a Slack Connect file (check_file_info) is looked up with files.info and read', async () => {

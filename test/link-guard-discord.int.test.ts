@@ -139,6 +139,26 @@ describe.skipIf(!sharedDataPresent(PAYLOADS))('link guard on Discord', () => {
     expect(JSON.stringify(status.body)).toContain('warn');
   });
 
+  it('/guard messages on|off: channel managers only; a message without a link is then judged, and status shows it', async () => {
+    const state = (value: string) => [{ name: 'state', type: 3, value }];
+    expect(JSON.stringify((await interact(guard('messages', {}, state('on')))).body)).toContain('채널 관리자만');
+    const on = await interact(guard('messages', { permissions: MANAGE_CHANNELS }, state('on')));
+    expect(JSON.stringify(on.body)).toContain('메시지 판단을 켰습니다');
+    expect(JSON.stringify((await interact(guard('status'))).body)).toMatch(/메시지 판단.*on/);
+    // An ordinary message: judged (not passed over as linkless), nothing posted, nothing charged.
+    const before = await app.remaining(owner.apiKey, 'harmful-url-detection');
+    const message = recordedMessage('내일 점심은 12시 반에 1층 식당에서 먹어요');
+    discord.dispatch('MESSAGE_CREATE', message);
+    expect(await outcomeOf(message.id)).toBe('clean');
+    expect(postsIn(CHANNEL)).toHaveLength(0);
+    expect(await app.remaining(owner.apiKey, 'harmful-url-detection')).toBe(before);
+    const off = await interact(guard('messages', { permissions: MANAGE_CHANNELS }, state('off')));
+    expect(JSON.stringify(off.body)).toContain('메시지 판단을 껐습니다');
+    const after = recordedMessage('점심 메뉴 정했어요?');
+    discord.dispatch('MESSAGE_CREATE', after);
+    expect(await outcomeOf(after.id)).toBe('no_links');
+  });
+
   it('posts nothing for a clean link and charges its check', async () => {
     const before = await app.remaining(owner.apiKey, 'harmful-url-detection');
     const message = recordedMessage('회의록은 여기 있어요 https://www.google.com/docs');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defang, guardWarning } from '../bots/commands/guard-warning.js';
 import { isAllowed, normaliseHost } from '../src/operations/link-guard/link-guard.js';
+import { scamFinding } from '../src/operations/link-guard/message-warning.js';
+import type { MessageJudge, MessageJudgement, MessageLevel } from '../src/operations/url-scan/message-judge.js';
 import { createTenantQueue } from '../src/operations/link-guard/tenant-queue.js';
 import { messageParts } from '../src/operations/url-scan/message-parts.js';
 
@@ -85,5 +87,62 @@ describe('hosts and warnings', () => {
     };
     expect(messageParts(message)).toHaveLength(3);
     expect(messageParts(message, { images: false })).toEqual(['https://a.example/x']);
+  });
+});
+
+/** A message judge that answers what the test decided, per level (the real one is tested with its model). */
+function judgeAnswering(level: MessageLevel): MessageJudge & { seen: string[] } {
+  const seen: string[] = [];
+  return {
+    seen,
+    judge(text): MessageJudgement {
+      seen.push(text);
+      const scam = level === 'firm' || level === 'likely';
+      return {
+        is_smishing: scam,
+        scam_type: scam ? 'family_impersonation' : null,
+        scam_label: scam ? '가족·지인 사칭' : null,
+        advice: scam ? '가족에게 이미 알고 있는 번호로 직접 전화해 확인하세요.' : '',
+        score: scam ? 0.97 : 0.1,
+        level,
+        reasons: ['메시지 속 번호 010-1234-5678로 연락을 요구합니다.'],
+      };
+    },
+  };
+}
+
+describe('scam warnings of the link guard (/guard messages on)', () => {
+  const text = '엄마 나 폰 액정 깨져서 수리 맡겼어 010-1234-5678 이 번호로 문자줘';
+
+  it('warns only at the firm level, and keeps nothing of the judgement that could quote the message', () => {
+    expect(scamFinding(judgeAnswering('firm'), text, [])).toEqual({
+      scam_type: 'family_impersonation',
+      scam_label: '가족·지인 사칭',
+      advice: '가족에게 이미 알고 있는 번호로 직접 전화해 확인하세요.',
+    });
+    for (const level of ['likely', 'uncertain', 'unlikely'] as const) expect(scamFinding(judgeAnswering(level), text, [])).toBeUndefined();
+  });
+
+  it('shows the kind of scam and what to do, in the channel, without the message, its number or a mention', () => {
+    const scam = scamFinding(judgeAnswering('firm'), text, [])!;
+    const warning = guardWarning({ locale: 'ko' }, [], 'warn', scam);
+    const shown = JSON.stringify(warning);
+    expect(warning.title).toBe('⚠️ 사기(스미싱)로 보이는 메시지입니다');
+    expect(shown).toContain('가족·지인 사칭');
+    expect(shown).toContain('이미 알고 있는 번호로 직접 전화해');
+    expect(shown).toContain('/guard messages off');
+    expect(shown).not.toMatch(/010-1234-5678|액정|문자줘|<[!@#]/);
+    expect(warning.public).toBe(true);
+  });
+
+  it('adds the scam to a warning about harmful links, and falls back to general advice in English or without advice', () => {
+    const link = { host: 'kbstar-login.xyz', category: 'phishing' as const, reason: '피싱' };
+    const both = JSON.stringify(guardWarning({ locale: 'ko' }, [link], 'warn', { scam_type: 'other', scam_label: null, advice: '' }));
+    expect(both).toContain('위험한 링크');
+    expect(both).toContain('사기 의심: 스미싱');
+    expect(both).toContain('118(KISA)');
+    const english = JSON.stringify(guardWarning({ locale: 'en' }, [], 'warn', scamFinding(judgeAnswering('firm'), text, [])));
+    expect(english).toContain('This message looks like a scam');
+    expect(english).toContain('a number you already know');
   });
 });

@@ -1,5 +1,5 @@
 import type { GuardedChannel } from '../../src/operations/link-guard/guard-store.js';
-import type { Finding } from '../../src/operations/link-guard/link-guard.js';
+import type { Finding, ScamFinding } from '../../src/operations/link-guard/link-guard.js';
 import type { Locale, Reply, Text } from './types.js';
 import { translateText } from './texts.js';
 import { categoryName } from './urls.js';
@@ -37,11 +37,40 @@ function why(locale: Locale, finding: Finding): string {
   return `this link ${meaning}. Detector's note (Korean): ${reason}`;
 }
 
-/** The warning a guarded channel sees under a message with harmful links (no link, no mention). */
+/** What to do about a scam message when the judge gave no advice of its own. */
+const SCAM_ADVICE: Text = {
+  ko: '답장하거나 돈·상품권을 보내지 말고, 앱을 설치하거나 메시지에 적힌 번호로 연락하지 마세요. 가족이나 기관에는 이미 알고 있는 번호로 직접 확인하고, 의심되면 118(KISA)로 신고하세요.',
+  en: 'Do not reply, send money or gift cards, install an app or call a number the message gives. Check with the person or office on a number you already know, and report it to 118 (KISA) if in doubt.',
+};
+
+const SCAM_HOW: Text = {
+  ko: '잘못된 경고라면 채널 관리자가 `/guard messages off`로 메시지 판단을 끌 수 있습니다.',
+  en: 'If this is a false alarm, a channel manager can turn message judging off with `/guard messages off`.',
+};
+
+/**
+ * The part of a warning about the message itself (`/guard messages on`): the scam's kind and what
+ * to do. Its words come from the judge's tables, never from the message: nothing posted is repeated.
+ */
+function scamField(locale: Locale, scam: ScamFinding) {
+  const t = (text: Text) => translateText(locale, text);
+  const label = scam.scam_label ?? t({ ko: '스미싱', en: 'smishing' });
+  const advice = locale === 'ko' && scam.advice.trim() ? scam.advice.trim() : t(SCAM_ADVICE);
+  return {
+    name: `🚨 ${locale === 'en' ? `Looks like a scam (${label})` : `사기 의심: ${label}`}`,
+    value: advice,
+  };
+}
+
+/**
+ * The warning a guarded channel sees under a message with harmful links, or judged a scam with
+ * `/guard messages on` (no link, no mention, nothing of the message's text).
+ */
 export function guardWarning(
   channel: Pick<GuardedChannel, 'locale'>,
   findings: Finding[],
   hidden: 'hidden' | 'not_hidden' | 'warn',
+  scam?: ScamFinding,
 ): Reply {
   const locale: Locale = channel.locale;
   const t = (text: Text) => translateText(locale, text);
@@ -49,7 +78,9 @@ export function guardWarning(
     name: `⚠️ ${defang(finding.host)}${finding.finalHost ? ` → ${defang(finding.finalHost)}` : ''}`,
     value: `${categoryName(t, finding.category)} · ${why(locale, finding)}`,
   }));
-  const notes = [t(HOW)];
+  if (scam) fields.unshift(scamField(locale, scam));
+  const notes = findings.length > 0 ? [t(HOW)] : [];
+  if (scam) notes.push(t(SCAM_HOW));
   if (hidden === 'hidden') notes.unshift(t({ ko: '원래 메시지는 숨겼습니다.', en: 'The original message was removed.' }));
   if (hidden === 'not_hidden')
     notes.unshift(
@@ -60,13 +91,15 @@ export function guardWarning(
     );
   return {
     title:
-      findings.length === 1
-        ? t({ ko: '⚠️ 위험한 링크가 있습니다', en: '⚠️ This message has a harmful link' })
-        : translateText(
-            locale,
-            { ko: '⚠️ 위험한 링크가 {n}개 있습니다', en: '⚠️ This message has {n} harmful links' },
-            { n: findings.length },
-          ),
+      findings.length === 0
+        ? t({ ko: '⚠️ 사기(스미싱)로 보이는 메시지입니다', en: '⚠️ This message looks like a scam' })
+        : findings.length === 1
+          ? t({ ko: '⚠️ 위험한 링크가 있습니다', en: '⚠️ This message has a harmful link' })
+          : translateText(
+              locale,
+              { ko: '⚠️ 위험한 링크가 {n}개 있습니다', en: '⚠️ This message has {n} harmful links' },
+              { n: findings.length },
+            ),
     fields,
     context: notes.join('\n'),
     tone: 'warn',

@@ -17,9 +17,16 @@ const guardSchema = z.discriminatedUnion(
       sub: z.literal('mode'),
       mode: z.enum(['warn', 'hide'], { error: "모드는 'warn'(경고)이나 'hide'(숨김) 중 하나입니다." }),
     }),
+    z.object({
+      sub: z.literal('messages'),
+      state: z.preprocess(
+        (value) => (typeof value === 'string' ? value.toLowerCase() : value),
+        z.enum(['on', 'off'], { error: "메시지 판단은 'on'(켜기)이나 'off'(끄기) 중 하나입니다." }),
+      ),
+    }),
     z.object({ sub: z.literal('allow'), host: text('host') }),
   ],
-  { error: "'on', 'off', 'status', 'mode', 'log', 'allow' 중 하나를 고르세요." },
+  { error: "'on', 'off', 'status', 'mode', 'messages', 'log', 'allow' 중 하나를 고르세요." },
 );
 
 const LOG_LINES = 10;
@@ -43,7 +50,10 @@ const T = {
   },
 } satisfies Record<string, Text>;
 
-/** `/guard on | off | status | mode warn|hide | log | allow host`: the link guard of this channel (issue 40). */
+/**
+ * `/guard on | off | status | mode warn|hide | messages on|off | log | allow host`: the link guard of
+ * this channel (issue 40); `messages on` judges every message's text too (issue 50).
+ */
 export const guardCommand = defineCommand({
   name: 'guard',
   description: { ko: '이 채널의 링크를 자동으로 검사합니다 (링크 가드)', en: "Check this channel's links automatically (link guard)" },
@@ -65,6 +75,22 @@ export const guardCommand = defineCommand({
         },
       ],
     },
+    {
+      name: 'messages',
+      description: {
+        ko: '링크가 없어도 메시지 글을 판단해 확실한 사기에 경고 (on/off)',
+        en: 'Judge message texts too, link or not, and warn on sure scams (on/off)',
+      },
+      options: [
+        {
+          name: 'state',
+          type: 'string',
+          required: true,
+          choices: ['on', 'off'],
+          description: { ko: 'on 또는 off', en: 'on or off' },
+        },
+      ],
+    },
     { name: 'log', description: { ko: '최근 발견한 유해 링크', en: 'Harmful links found lately' }, options: [] },
     {
       name: 'allow',
@@ -76,8 +102,8 @@ export const guardCommand = defineCommand({
   ],
   schema: guardSchema,
   usage: {
-    ko: '/guard on | off | status | mode warn|hide | log | allow <호스트>',
-    en: '/guard on | off | status | mode warn|hide | log | allow <host>',
+    ko: '/guard on | off | status | mode warn|hide | messages on|off | log | allow <호스트>',
+    en: '/guard on | off | status | mode warn|hide | messages on|off | log | allow <host>',
   },
   slow: false,
   async handle(ctx, options): Promise<Reply> {
@@ -147,11 +173,27 @@ export const guardCommand = defineCommand({
           tone: 'ok',
         };
       }
+      case 'messages':
+        return messages(ctx, ref, options.state === 'on');
       case 'log':
         return log(ctx, ref);
     }
   },
 });
+
+async function messages(ctx: CommandContext, ref: ChannelRef, on: boolean): Promise<Reply> {
+  if (!(await ctx.extra.linkGuard.setMessages(ref, on))) return note(ctx, T.notOn, 'info');
+  return on
+    ? note(
+        ctx,
+        {
+          ko: '메시지 판단을 켰습니다: 링크가 없어도 이 채널의 모든 메시지 글을 판단해, 확실한 사기(스미싱)로 보이는 메시지에만 스레드로 경고합니다. 판단은 무료이고, 경고 한 번에 연결된 계정의 harmful-url-detection 호출 1회가 쓰입니다. 메시지 글은 저장하지 않습니다.',
+          en: 'Message judging on: every message here is judged, link or not, and only messages that are surely a scam get a warning in the thread. Judging is free; each such warning uses one harmful-url-detection call of the linked account. Message texts are never stored.',
+        },
+        'ok',
+      )
+    : note(ctx, { ko: '메시지 판단을 껐습니다. 링크는 계속 검사합니다.', en: 'Message judging off. Links are still checked.' }, 'ok');
+}
 
 async function status(ctx: CommandContext, ref: ChannelRef): Promise<Reply> {
   const { channel, allowed } = await ctx.extra.linkGuard.status(ref);
@@ -164,6 +206,11 @@ async function status(ctx: CommandContext, ref: ChannelRef): Promise<Reply> {
   ];
   if (channel) {
     fields.push({ name: ctx.t({ ko: '모드', en: 'Mode' }), value: channel.mode, inline: true });
+    fields.push({
+      name: ctx.t({ ko: '메시지 판단', en: 'Message judging' }),
+      value: channel.messages ? 'on' : 'off',
+      inline: true,
+    });
     fields.push({ name: ctx.t({ ko: '경고 언어', en: 'Language' }), value: channel.locale === 'en' ? 'English' : '한국어', inline: true });
     if (channel.quotaNoticeAt)
       fields.push({

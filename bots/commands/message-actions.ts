@@ -57,6 +57,8 @@ export interface TargetMessage {
   image?: ImageSource;
   /** A DM's picture: read as an ID document first, checked for smishing when it is none ("스미싱 검사" only). */
   idFirst?: boolean;
+  /** A text sent to the bot in a DM: a clean answer also says what else the bot can do ("스미싱 검사" only). */
+  withHelp?: boolean;
   /** The message's thread ("지식으로 저장"). */
   thread?: ThreadSource;
 }

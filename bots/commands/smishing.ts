@@ -2,7 +2,7 @@ import { AppError } from '../../src/errors.js';
 import { MAX_SCAN_CHARS } from '../../src/operations/url-scan/extract-urls.js';
 import { defang } from './guard-warning.js';
 import { readIdImage } from './idcard.js';
-import { remainingLine } from './texts.js';
+import { remainingLine, TEXTS, translateText } from './texts.js';
 import type { CommandContext, ImageSource, Reply } from './types.js';
 import { categoryName } from './urls.js';
 
@@ -13,7 +13,15 @@ export interface SmishingTarget {
   image?: ImageSource;
   /** A DM's picture: read as an ID document first; one that is none is checked for smishing (CONTRACT §6). */
   idFirst?: boolean;
+  /** A text sent to the bot in a DM: a message found clean also says what else the bot can do. */
+  withHelp?: boolean;
 }
+
+/** What to do, for a reader of English (the judge's advice is Korean). */
+const DEFAULT_ADVICE = {
+  ko: '링크를 누르거나 앱을 설치하지 말고, 개인정보·인증번호를 입력하지 마세요. 의심되면 118(KISA)로 신고하세요.',
+  en: 'Do not open the link or install anything, and never type personal data or codes. Report it to 118 (KISA) if in doubt.',
+};
 
 /**
  * "스미싱 검사": the message's text, screenshot (OCR) or QR code through the message check
@@ -48,27 +56,25 @@ export async function smishingCheck(ctx: CommandContext, target: SmishingTarget)
       url.final_url !== url.url ? `\n→ ${url.is_malicious ? defang(url.final_url) : url.final_url}` : ''
     }`,
   }));
+  const label = body.is_smishing && body.scam_label ? body.scam_label : undefined;
   const title = body.is_smishing
-    ? ctx.t({ ko: '🚨 스미싱으로 보입니다', en: '🚨 This looks like smishing' })
+    ? label
+      ? ctx.t({ ko: `🚨 스미싱으로 보입니다: ${label}`, en: `🚨 This looks like smishing: ${label}` })
+      : ctx.t({ ko: '🚨 스미싱으로 보입니다', en: '🚨 This looks like smishing' })
     : harmful > 0
       ? ctx.t({ ko: `⚠️ 위험한 링크 ${harmful}개`, en: `⚠️ ${harmful} harmful link(s)` })
-      : body.urls.length > 0
-        ? ctx.t({ ko: '✅ 스미싱 징후를 찾지 못했습니다', en: '✅ No sign of smishing found' })
-        : ctx.t({ ko: '링크를 찾지 못했습니다', en: 'No link found' });
+      : // The message itself is judged too (issue 50): a text without links can be clean or not.
+        ctx.t({ ko: '✅ 스미싱 징후를 찾지 못했습니다', en: '✅ No sign of smishing found' });
   // Reasons name hosts (`casino-king.xyz`): written so no client links them.
   const reasons = body.reasons.map((reason) => `• ${defang(reason)}`).join('\n');
-  const advice =
-    body.is_smishing || harmful > 0
-      ? ctx.t({
-          ko: '링크를 누르거나 앱을 설치하지 말고, 개인정보·인증번호를 입력하지 마세요. 의심되면 118(KISA)로 신고하세요.',
-          en: 'Do not open the link or install anything, and never type personal data or codes. Report it to 118 (KISA) if in doubt.',
-        })
-      : undefined;
+  // The judge's advice is Korean, written for the kind of scam found; an English reader gets the general one.
+  const advice = body.is_smishing || harmful > 0 ? (ctx.locale === 'ko' ? body.advice : ctx.t(DEFAULT_ADVICE)) : undefined;
+  const help = target.withHelp && !body.is_smishing && harmful === 0 ? translateText(ctx.locale, TEXTS.dmHelp) : undefined;
   return {
     title,
     text: [reasons, advice].filter(Boolean).join('\n\n') || undefined,
     fields,
-    context: remainingLine(ctx.locale, body.remaining),
+    context: [remainingLine(ctx.locale, body.remaining), help].filter(Boolean).join('\n'),
     tone: body.is_smishing || harmful > 0 ? 'warn' : 'ok',
   };
 }

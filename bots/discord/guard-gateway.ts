@@ -54,7 +54,7 @@ export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger)
           },
         );
       }
-      const reply = toDiscordMessage(guardWarning(warning.channel, warning.findings, hidden));
+      const reply = toDiscordMessage(guardWarning(warning.channel, warning.findings, hidden, warning.scam));
       await rest.post(`/channels/${message.channelId}/messages`, {
         body: {
           ...reply,
@@ -89,6 +89,8 @@ export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger)
         posterId: message.author?.id ?? message.webhook_id ?? 'unknown',
         // Attachments are files on Discord's CDN, not links a person follows: only text and embeds.
         parts: [message.content ?? '', ...messageParts({ embeds: (message.embeds ?? []).map(withoutMedia) }, { images: false })],
+        // Judged as a message with `/guard messages on` (a partial update without content is not judged again).
+        ...(message.content ? { text: message.content } : {}),
       };
       void guard.submit(guarded, responder).catch((error: unknown) => logger.warn({ err: error }, 'guard submit failed'));
     },

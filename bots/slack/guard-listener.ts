@@ -3,6 +3,7 @@ import type { Logger } from '../../src/logger.js';
 import { messageParts } from '../../src/operations/url-scan/message-parts.js';
 import type { GuardedMessage, GuardResponder, LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import { guardWarning, quotaNotice } from '../commands/guard-warning.js';
+import { decodeSlackText } from './mrkdwn.js';
 import { toSlackMessage } from './render.js';
 
 interface ChannelMessage {
@@ -37,7 +38,8 @@ const CONTENT_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast', '
 /**
  * The link guard's Slack side: `message` events of public and private channels
  * (`message.channels`, `message.groups`) and `link_shared` go to the guard; only a harmful link
- * gets an answer, in the message's thread. No user token is needed: a bot cannot delete other
+ * (or, with `/guard messages on`, a message judged a scam at the firm level) gets an answer, in
+ * the message's thread. No user token is needed: a bot cannot delete other
  * people's messages, so Slack warns only. Message texts are handed over, never logged.
  */
 export function registerSlackGuard(app: App, guard: LinkGuard, logger: Logger): void {
@@ -46,7 +48,7 @@ export function registerSlackGuard(app: App, guard: LinkGuard, logger: Logger): 
       await client.chat.postMessage({
         channel: message.channelId,
         thread_ts: threadOf(message),
-        ...toSlackMessage(guardWarning(warning.channel, warning.findings, 'warn')),
+        ...toSlackMessage(guardWarning(warning.channel, warning.findings, 'warn', warning.scam)),
         unfurl_links: false,
         unfurl_media: false,
       });
@@ -78,6 +80,8 @@ export function registerSlackGuard(app: App, guard: LinkGuard, logger: Logger): 
         messageId: message.thread_ts && message.thread_ts !== message.ts ? `${message.ts}@${message.thread_ts}` : message.ts,
         posterId: message.user ?? message.bot_id ?? 'unknown',
         parts: slackParts(message),
+        // Judged as a message with `/guard messages on`: the text as the reader sees it, links as their URLs.
+        text: decodeSlackText(message.text ?? '', 'url'),
       },
       client,
     );

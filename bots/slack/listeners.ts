@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { App, RespondArguments } from '@slack/bolt';
-import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../src/logger.js';
 import { MESSAGE_ACTIONS } from '../commands/message-actions.js';
 import { COMMANDS } from '../commands/registry.js';
@@ -10,7 +9,6 @@ import type { Invocation, Reply } from '../commands/types.js';
 import { isReadableDocument, resolveSlackFile, slackImage, type SlackFile } from './files.js';
 import { decodeSlackText, slackMessageUrls } from './mrkdwn.js';
 import { parseSlackText } from './parse-text.js';
-import { extractUrls } from '../../src/operations/url-scan/extract-urls.js';
 import { FEEDBACK_DOWN, FEEDBACK_UP, toSlackMessage } from './render.js';
 import { MAX_THREAD_MESSAGES, type ThreadSource } from '../commands/save-thread.js';
 import type { SlackUsers } from './users.js';
@@ -50,26 +48,12 @@ function respondWith(reply: Reply, acked = false): RespondArguments {
 
 /**
  * The Slack listeners: they only translate between Bolt and the command runner (slash
- * commands, message shortcuts, images sent to the bot in a DM), after dropping Slack's
- * retries of an event already seen.
+ * commands, message shortcuts, images sent to the bot in a DM). Slack's retries of an event
+ * already handled never reach them (events-once.ts).
  */
 export function registerSlackListeners(app: App, deps: SlackListenerDeps): void {
   const { runner, users, logger } = deps;
   const image = (file: SlackFile) => slackImage(file, deps.botToken, deps.apiUrl);
-
-  // Slack retries an event it thinks was not received (x-slack-retry-num); each event id runs once.
-  const seenEvents = new LRUCache<string, true>({ max: 20_000, ttl: 60 * 60_000 });
-  app.use(async ({ body, context, next }) => {
-    const eventId = (body as { event_id?: unknown }).event_id;
-    if (typeof eventId === 'string') {
-      if (seenEvents.has(eventId)) {
-        logger.info({ eventId, retryNum: context.retryNum, retryReason: context.retryReason }, 'slack retry skipped');
-        return;
-      }
-      seenEvents.set(eventId, true);
-    }
-    await next();
-  });
 
   for (const command of COMMANDS) {
     app.command(`/${command.name}`, async ({ command: payload, ack, respond, client }) => {
@@ -192,7 +176,7 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
 
   // Every direct message is answered: an image or PDF is read as `/idcard`, and an image that is
   // no ID document is checked as "스미싱 검사" (an SMS screenshot or a QR code); another file is refused with what the
-  // bot can read; a text with links is checked, another gets what the bot can do. The answer stays in the DM.
+  // bot can read; a text is checked as a message (with what else the bot can do when it is clean). The answer stays in the DM.
   app.event('message', async ({ event, body, client }) => {
     const message = event as DirectMessage;
     if (message.channel_type !== 'im' || message.bot_id || !message.user) return;
@@ -229,7 +213,8 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     }
     const links = slackMessageUrls(message);
     const text = decodeSlackText(message.text ?? '');
-    if (links.length > 0 || extractUrls(text, 1).found > 0) return runner.runAction(who, 'smishing_check', { text, urls: links });
+    // A pasted message is judged as a message, link or not (issue 50); a clean one also gets what the bot can do.
+    if (links.length > 0 || text.trim()) return runner.runAction(who, 'smishing_check', { text, urls: links, withHelp: true });
     return { title: translateText(who.locale, TEXTS.dmHelpTitle), text: translateText(who.locale, TEXTS.dmHelp), tone: 'info' };
   }
 

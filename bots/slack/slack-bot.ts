@@ -2,12 +2,14 @@ import { App, ExpressReceiver, LogLevel, type Logger as BoltLogger } from '@slac
 import { Router } from 'express';
 import type { Config } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
+import type { BotEventClaims } from '../../src/platform/bot-event-store.js';
 import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
 import { createSlackClient, slackClientOptions } from './client.js';
 import { registerSlackListeners } from './listeners.js';
 import { registerSlackGuard } from './guard-listener.js';
+import { onceEachEvent } from './events-once.js';
 import type { LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import { createSlackUsers } from './users.js';
 import { slackRequestGuard } from './verify.js';
@@ -22,6 +24,7 @@ export function createSlackDoor(
   rootLogger: Logger,
   runner: CommandRunner,
   replays: ReplayGuard,
+  events: BotEventClaims,
   guard?: LinkGuard,
 ): BotDoor | undefined {
   const logger = rootLogger.child({ door: 'slack' });
@@ -51,6 +54,8 @@ export function createSlackDoor(
     });
     app = new App({ ...common, receiver });
   }
+  // First: a retried event (same event_id) stops here, whichever instance handled it (issue 47).
+  app.use(onceEachEvent(events, logger));
   registerSlackListeners(app, { runner, users: createSlackUsers(logger), logger, botToken, apiUrl: config.SLACK_API_URL });
   if (guard) registerSlackGuard(app, guard, logger);
 

@@ -20,6 +20,8 @@ export interface GuardedChannel extends ChannelRef {
   locale: GuardLocale;
   enabledBy: string;
   quotaNoticeAt: Date | null;
+  /** `/guard messages on`: every message's text is judged too, link or not (issue 50). */
+  messages: boolean;
   createdAt: Date;
 }
 
@@ -93,6 +95,15 @@ export function createGuardStore(db: Database, clock: Clock) {
 
     async setMode(ref: ChannelRef, mode: GuardMode): Promise<boolean> {
       const rows = await db.update(linkGuardChannels).set({ mode }).where(channelWhere(ref)).returning({ id: linkGuardChannels.channelId });
+      return rows.length > 0;
+    },
+
+    async setMessages(ref: ChannelRef, messages: boolean): Promise<boolean> {
+      const rows = await db
+        .update(linkGuardChannels)
+        .set({ messages })
+        .where(channelWhere(ref))
+        .returning({ id: linkGuardChannels.channelId });
       return rows.length > 0;
     },
 

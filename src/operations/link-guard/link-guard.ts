@@ -1,16 +1,12 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../../db/client.js';
-import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
 import type { Account } from '../../platform/accounts.js';
 import { executeOperation, type Operation } from '../../platform/execute.js';
-import type { Quota } from '../../platform/quota.js';
-import type { BotPlatform, WorkspaceLinks } from '../../platform/workspace-links.js';
+import type { BotPlatform } from '../../platform/workspace-links.js';
 import type { UrlSafetyChecker, UrlVerdict } from '../url-detect/checker.js';
 import { urlDetectSchema } from '../url-detect/url-detect.schema.js';
 import { extractUrls, MAX_URLS } from '../url-scan/extract-urls.js';
+import type { CheckedUrl } from '../url-scan/smishing-signals.js';
 import {
   createGuardStore,
   type ChannelRef,
@@ -19,61 +15,14 @@ import {
   type GuardLocale,
   type GuardStore,
 } from './guard-store.js';
-import { createTenantQueue, type TenantQueueOptions } from './tenant-queue.js';
+import { hostOf, isAllowed, sha256 } from './guard-hosts.js';
+import { scamFinding, scamWarningOperation, type ScamFinding } from './message-warning.js';
+import { createTenantQueue } from './tenant-queue.js';
+import type { Finding, GuardedMessage, GuardOutcome, GuardResponder, LinkGuardDeps, Submitted } from './guard-types.js';
 
-/** A message seen in a channel: only its link-bearing texts, never stored or logged. */
-export interface GuardedMessage extends ChannelRef {
-  /** A Discord thread's parent channel: a thread of a guarded channel is guarded too. */
-  parentChannelId?: string;
-  messageId: string;
-  posterId: string;
-  /** The message's texts (text, link labels, attachments, blocks, unfurls, embeds). */
-  parts: string[];
-}
-
-/** A harmful link, as a warning may show it: never the URL itself (no clickable copy). */
-export interface Finding {
-  host: string;
-  /** Where a short link led, when it led elsewhere. */
-  finalHost?: string;
-  category: UrlVerdict['category'];
-  reason: string;
-}
-
-export interface GuardWarning {
-  channel: GuardedChannel;
-  findings: Finding[];
-}
-
-/** What a door does for the guard: post into the channel (and hide, where it can). */
-export interface GuardResponder {
-  /** Warns in the message's thread / as a reply; hides it when the mode is `hide` and it can. */
-  warn(message: GuardedMessage, warning: GuardWarning): Promise<GuardAction>;
-  /** The one notice, in the guarded channel, that the linked account's `harmful-url-detection` calls are used up (or not subscribed). */
-  quotaNotice(message: GuardedMessage, channel: GuardedChannel, why: 'quota' | 'subscription'): Promise<void>;
-}
-
-export type Submitted = 'not_guarded' | 'no_links' | 'queued' | 'dropped';
-
-export interface LinkGuardDeps {
-  db: Database;
-  clock: Clock;
-  logger: Logger;
-  quota: Quota;
-  checker: UrlSafetyChecker;
-  workspaceLinks: Pick<WorkspaceLinks, 'accountFor'>;
-  queue?: Partial<TenantQueueOptions>;
-  /** Told how each submitted message ended (tests wait on it instead of sleeping). */
-  observe?: (event: GuardOutcome) => void;
-}
-
-/** How the guard's look at one message ended. */
-export interface GuardOutcome {
-  platform: BotPlatform;
-  workspaceId: string;
-  messageId: string;
-  outcome: Submitted | 'unlinked' | 'clean' | 'warned' | 'quota_stopped' | 'failed';
-}
+export { isAllowed, normaliseHost } from './guard-hosts.js';
+export type { ScamFinding } from './message-warning.js';
+export type { Finding, GuardedMessage, GuardOutcome, GuardResponder, GuardWarning, LinkGuardDeps, Submitted } from './guard-types.js';
 
 /** The same URL in the same workspace within this time is answered from the cache (issue 40). */
 export const VERDICT_TTL_MS = 10 * 60_000;
@@ -168,6 +117,8 @@ export function createLinkGuard(deps: LinkGuardDeps) {
     let stopped = false;
     const allowed = await allowedHosts(message.platform, message.workspaceId);
     const findings: Finding[] = [];
+    /** The verdicts the message judge reads with the text. */
+    const checked: CheckedUrl[] = [];
     const incidents: Array<Finding & { urlHash: string }> = [];
     let charged = false;
     for (const url of urls) {
@@ -178,17 +129,20 @@ export function createLinkGuard(deps: LinkGuardDeps) {
         verdict = await verdictFor(account, message, url);
         charged = true;
       } catch (error) {
-        if (error instanceof AppError && (error.code === 'QUOTA_EXCEEDED' || error.code === 'SUBSCRIPTION_REQUIRED')) {
-          if (await store.claimQuotaNotice(channel)) {
-            channels.delete(channelKey(channel));
-            await responder.quotaNotice(message, channel, error.code === 'QUOTA_EXCEEDED' ? 'quota' : 'subscription');
-          }
+        if (await quotaStopped(error, message, channel, responder)) {
           stopped = true;
           break;
         }
         logger.warn({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard check failed');
         continue;
       }
+      checked.push({
+        url,
+        final_url: verdict.finalUrl ?? url,
+        is_malicious: verdict.isMalicious,
+        category: verdict.category,
+        reason: verdict.reason,
+      });
       if (!verdict.isMalicious) continue;
       const finalHost = verdict.finalUrl ? hostOf(verdict.finalUrl) : undefined;
       if (finalHost && isAllowed(finalHost, allowed)) continue;
@@ -204,15 +158,24 @@ export function createLinkGuard(deps: LinkGuardDeps) {
       findings.push(finding);
       incidents.push({ ...finding, urlHash: sha256(url) });
     }
+    let scam: ScamFinding | undefined;
+    if (!stopped && channel.messages && message.text?.trim()) {
+      const judged = await judgeMessage(account, message, message.text, checked, channel, responder);
+      if (judged === 'quota_stopped') stopped = true;
+      else if (judged) {
+        scam = judged;
+        charged = true;
+      }
+    }
     // The quota works again (renewed, or more bought): a later exhaustion is told again.
     if (charged && channel.quotaNoticeAt) {
       await store.clearQuotaNotice(channel);
       channels.delete(channelKey(channel));
     }
-    if (findings.length === 0) return stopped ? 'quota_stopped' : 'clean';
+    if (findings.length === 0 && !scam) return stopped ? 'quota_stopped' : 'clean';
     let action: GuardAction = 'not_warned';
     try {
-      action = await responder.warn(message, { channel, findings });
+      action = await responder.warn(message, { channel, findings, ...(scam ? { scam } : {}) });
     } catch (error) {
       logger.warn({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard warning not posted');
     }
@@ -230,8 +193,55 @@ export function createLinkGuard(deps: LinkGuardDeps) {
         action,
       })),
     );
-    logger.info({ platform: message.platform, workspace: message.workspaceId, harmful: findings.length, action }, 'guard warned');
+    logger.info(
+      { platform: message.platform, workspace: message.workspaceId, harmful: findings.length, scamType: scam?.scam_type, action },
+      'guard warned',
+    );
     return 'warned';
+  }
+
+  /**
+   * A used-up quota or a missing subscription stops the guard's look at the message: the channel is
+   * told once (a single claim, across instances), then the guard stays silent. True when it stopped.
+   */
+  async function quotaStopped(error: unknown, message: GuardedMessage, channel: GuardedChannel, responder: GuardResponder) {
+    if (!(error instanceof AppError && (error.code === 'QUOTA_EXCEEDED' || error.code === 'SUBSCRIPTION_REQUIRED'))) return false;
+    if (await store.claimQuotaNotice(channel)) {
+      channels.delete(channelKey(channel));
+      await responder.quotaNotice(message, channel, error.code === 'QUOTA_EXCEEDED' ? 'quota' : 'subscription');
+    }
+    return true;
+  }
+
+  /**
+   * `/guard messages on`: the text judged offline (free); a firm scam not yet warned about under
+   * this message costs one call, charged before the warning. The text is neither kept nor logged.
+   */
+  async function judgeMessage(
+    account: Account,
+    message: GuardedMessage,
+    text: string,
+    checked: readonly CheckedUrl[],
+    channel: GuardedChannel,
+    responder: GuardResponder,
+  ): Promise<ScamFinding | 'quota_stopped' | undefined> {
+    const finding = scamFinding(deps.messageJudge, text, checked);
+    const warnedKey = `${channelKey(message)}\n${message.messageId}\n#message`;
+    if (!finding || warned.has(warnedKey)) return undefined;
+    try {
+      await executeOperation(
+        deps.quota,
+        scamWarningOperation,
+        { account, logger, requestId: `guard:${message.platform}:${message.messageId}` },
+        {},
+      );
+    } catch (error) {
+      if (await quotaStopped(error, message, channel, responder)) return 'quota_stopped';
+      logger.warn({ err: error, platform: message.platform, workspace: message.workspaceId }, 'guard message charge failed');
+      return undefined;
+    }
+    warned.set(warnedKey, true);
+    return finding;
   }
 
   const done = (message: GuardedMessage, outcome: Submitted): Submitted => {
@@ -252,7 +262,9 @@ export function createLinkGuard(deps: LinkGuardDeps) {
         (message.parentChannelId ? await channelOf({ ...message, channelId: message.parentChannelId }) : undefined);
       if (!channel) return done(message, 'not_guarded');
       const urls = extractUrls(message.parts, MAX_URLS).urls.filter((url) => urlDetectSchema.safeParse({ url }).success);
-      if (urls.length === 0) return done(message, 'no_links');
+      // Without a link, a message is looked at only where `/guard messages on` asks for its text to be judged.
+      const judged = channel.messages && Boolean(message.text?.trim());
+      if (urls.length === 0 && !judged) return done(message, 'no_links');
       const tenant = workspaceKey(message.platform, message.workspaceId);
       const result = queue.push(tenant, () =>
         inspect(message, channel, urls, responder).then(
@@ -288,6 +300,13 @@ export function createLinkGuard(deps: LinkGuardDeps) {
       return changed;
     },
 
+    /** `/guard messages on|off`; false when the channel is not guarded. */
+    async setMessages(ref: ChannelRef, on: boolean): Promise<boolean> {
+      const changed = await store.setMessages(ref, on);
+      channels.delete(channelKey(ref));
+      return changed;
+    },
+
     async disable(ref: ChannelRef): Promise<boolean> {
       const removed = await store.disable(ref);
       channels.delete(channelKey(ref));
@@ -310,29 +329,3 @@ export function createLinkGuard(deps: LinkGuardDeps) {
 }
 
 export type LinkGuard = ReturnType<typeof createLinkGuard>;
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return '';
-  }
-}
-
-/** The host itself or a subdomain of an allowed host. */
-export function isAllowed(host: string, allowed: readonly string[]): boolean {
-  return host !== '' && allowed.some((entry) => host === entry || host.endsWith(`.${entry}`));
-}
-
-/** A host typed by a person (`example.com`, `https://example.com/x`, `<https://…|…>`), lower-cased; undefined when it is none. */
-export function normaliseHost(input: string): string | undefined {
-  const trimmed = input.trim().replace(/^<|>$/g, '').split('|')[0]!.trim();
-  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
-  if (!URL.canParse(candidate)) return undefined;
-  const host = new URL(candidate).hostname.toLowerCase().replace(/\.$/, '');
-  return /^[a-z0-9.-]+\.[a-z0-9-]{2,}$/.test(host) || /^\[[0-9a-f:]+\]$/.test(host) ? host : undefined;
-}
-
-function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}

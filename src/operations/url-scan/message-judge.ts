@@ -32,7 +32,10 @@ export interface MessageJudgement {
 /** The offline judge (rules + message model + link verdicts); synchronous, no I/O. */
 export interface MessageJudge {
   judge(text: string, checked: readonly CheckedUrl[]): MessageJudgement;
-  /** The judgement with another verdict on its scam-ness (the LLM's on the uncertain middle). */
+}
+
+/** The message check's judge: it also takes another verdict on the uncertain middle (the LLM's). */
+export interface OverrulableJudge extends MessageJudge {
   overrule(judgement: MessageJudgement, text: string, verdict: { scam: boolean; scamType?: ScamType }): MessageJudgement;
 }
 
@@ -58,7 +61,7 @@ const NOT_A_SCAM_ADVICE =
  * message without a link can be a scam. The reasons name what was found; they never call a link
  * safe or harmful against its own verdict.
  */
-export function createMessageJudge(options: MessageJudgeOptions = {}): MessageJudge {
+export function createMessageJudge(options: MessageJudgeOptions = {}): OverrulableJudge {
   const scripts = options.scripts ?? SCAM_SCRIPTS;
   const rules = options.rules ?? MESSAGE_RULES;
   const model = options.model;

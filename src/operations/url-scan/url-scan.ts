@@ -12,7 +12,7 @@ import { decodeBase64Image, sniffFormat } from '../ocr-idcard/image-input.js';
 import { extractUrls, MAX_URLS } from './extract-urls.js';
 import { MESSAGE_RULES, type MessageRules } from './message-rules.js';
 import { screenText } from './screen-text.js';
-import type { MessageJudge, MessageJudgement } from './message-judge.js';
+import type { MessageJudgement, OverrulableJudge } from './message-judge.js';
 import type { MessageOpinionJudge } from './message-llm.js';
 import type { CheckedUrl } from './smishing-signals.js';
 import { urlScanSchema, type urlScanOutputSchema } from './url-scan.schema.js';
@@ -22,7 +22,7 @@ export type UrlScanOutput = z.output<typeof urlScanOutputSchema>;
 export interface UrlScanDeps {
   checker: UrlSafetyChecker;
   /** The offline judgement of the message (rules, message model, link verdicts). */
-  judge: MessageJudge;
+  judge: OverrulableJudge;
   /** The LLM's opinion on the uncertain middle, when one is configured. */
   opinion?: MessageOpinionJudge;
   /** The ID reader's OCR engine (started on first use). */
