@@ -40,9 +40,13 @@ describe('"스미싱 검사" reply', () => {
     expect(reply.tone).toBe('warn');
   });
 
-  it('keeps the general advice when the answer has none, and defangs harmful hosts', async () => {
+  it('defangs harmful hosts in the reasons and fields', async () => {
     const { ctx } = contextAnswering({
       is_smishing: true,
+      scam_type: 'other',
+      scam_label: '기타 스미싱',
+      advice: '링크를 누르지 말고 118(KISA)에 상담하세요.',
+      score: 0.95,
       urls: [
         {
           url: 'http://kbstar-login.xyz/v',
@@ -55,7 +59,7 @@ describe('"스미싱 검사" reply', () => {
       reasons: ['kbstar-login.xyz: 사칭'],
     });
     const reply = await smishingCheck(ctx, { text: '인증 http://kbstar-login.xyz/v' });
-    expect(reply.title).toBe('🚨 스미싱으로 보입니다');
+    expect(reply.title).toBe('🚨 스미싱으로 보입니다: 기타 스미싱');
     expect(JSON.stringify(reply)).not.toContain('kbstar-login.xyz');
     expect(reply.text).toContain('118(KISA)');
   });
