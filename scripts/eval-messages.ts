@@ -9,7 +9,7 @@
  *   calibrated without it); fold 4 is the one no tuning ever read, reported apart;
  * - legitimate notifications, by sender: each judged by a model trained without that sender.
  *
- *   npx tsx scripts/eval-messages.ts [--folds=0,1,2,3,4] [--senders=all|none] [--feeds=none]
+ *   npx tsx scripts/eval-messages.ts [--folds=0,1,2,3,4|none] [--senders=all|none] [--feeds=none]
  *
  * Figures go to docs/evaluations/ by hand, with the date and the machine. The data is read in
  * place from ../shared/data (its citation: scripts/lib/messages-kr.ts); no text is printed.
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   }
   const messages = readLabelledMessages();
   const notifications = readNotifications();
-  const folds = (args.get('folds') ?? '0,1,2,3,4').split(',').map(Number);
+  const folds = args.get('folds') === 'none' ? [] : (args.get('folds') ?? '0,1,2,3,4').split(',').map(Number);
   console.log(`scoring out of fold (12 models) for the levels…`);
   const oof = outOfFold(messages, notifications);
   const work = await mkdtemp(join(tmpdir(), 'eval-messages-'));
