@@ -158,7 +158,7 @@ async function throughTheDoor(
     return judged;
   } finally {
     await service.stop();
-    if (!first) await rm(dataDir, { recursive: true, force: true });
+    if (!first) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
