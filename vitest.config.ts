@@ -68,7 +68,17 @@ const PGLITE_ONLY_INT = [
   ...['tracker-contract', 'generate', 'translate', 'tone', 'openapi', 'chatbot-storage', 'messages', 'url-accuracy'],
   ...['openapi-lint', 'openapi-client'],
   ...['bots-slack', 'bots-discord', 'bots-knowledge', 'link-guard-slack', 'link-guard-discord', 'parcels-slack'],
-  ...['short-links-slack', 'watch-slack', 'http-contract', 'logging', 'openapi-conformance', 'abuse-http', 'chatbot-llm', 'url-scan', 'oversized-bodies'],
+  ...[
+    'short-links-slack',
+    'watch-slack',
+    'http-contract',
+    'logging',
+    'openapi-conformance',
+    'abuse-http',
+    'chatbot-llm',
+    'url-scan',
+    'oversized-bodies',
+  ],
 ].map((name) => `test/${name}.int.test.ts`);
 
 /** End-to-end files whose subject is the database: a server killed mid-burst, an outage, the feeds' refresh. */

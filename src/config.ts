@@ -141,7 +141,10 @@ const envSchema = z.object({
     .transform((value) => value === 'on'),
   /** Extra public URL shorteners whose links are followed (comma-separated host names). */
   /** The message model's metadata file (its `.bin` weights beside it); unset: the model shipped in src/operations/url-scan/model/. */
-  MESSAGE_MODEL: optionalText.refine((value) => value === undefined || value.endsWith('.json'), 'must name the model metadata file (…/message-model.json)'),
+  MESSAGE_MODEL: optionalText.refine(
+    (value) => value === undefined || value.endsWith('.json'),
+    'must name the model metadata file (…/message-model.json)',
+  ),
   URL_EXPAND_SHORTENERS: optionalText.refine(
     (value) => value === undefined || value.split(',').every((host) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(host.trim())),
     'must be comma-separated host names (e.g. short.example,go.example)',

@@ -29,8 +29,8 @@ const phishing = (url: string): CheckedUrl => ({
   reason: 'KISA 피싱 목록에 있는 주소입니다.',
 });
 
-describe('linkEvidence: what a message\'s links say, in plain Korean', () => {
-  it('names a harmful link\'s host with its verdict', () => {
+describe("linkEvidence: what a message's links say, in plain Korean", () => {
+  it("names a harmful link's host with its verdict", () => {
     expect(linkEvidence('확인하세요 http://bad.example/a', [phishing('http://bad.example/a')]).harmful).toEqual([
       'bad.example: KISA 피싱 목록에 있는 주소입니다.',
     ]);
