@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScamScripts, SCAM_SCRIPTS } from '../src/operations/url-scan/scam-scripts.js';
+import { SCAM_TYPES } from '../src/operations/url-scan/scam-types.js';
 import { MessageModel } from '../src/operations/url-scan/model/message-model.js';
 import { loadMessageModel, SHIPPED_MESSAGE_MODEL } from '../src/operations/url-scan/model/message-model-file.js';
 import { trainAndWrite } from '../scripts/train-message-model.js';
@@ -88,21 +89,7 @@ describe('the message model', () => {
 
 describe('the scam scripts table', () => {
   it('folds cues as messages are folded and lists every family of the contract but "other"', () => {
-    expect(SCAM_SCRIPTS.families.map((f) => f.type).sort()).toEqual(
-      [
-        'family_impersonation',
-        'institution_impersonation',
-        'parcel',
-        'finance_alert',
-        'loan',
-        'investment',
-        'invitation',
-        'fine_or_tax',
-        'prize_or_refund',
-        'job',
-        'romance',
-      ].sort(),
-    );
+    expect(SCAM_SCRIPTS.families.map((f) => f.type).sort()).toEqual(SCAM_TYPES.filter((type) => type !== 'other').sort());
     expect(SCAM_SCRIPTS.senderMarks.flatMap((m) => m.cues)).toContain('[web발신]');
   });
 

@@ -1,3 +1,4 @@
+import { fnv1a } from '../url-detect/model/lexical-features.js';
 import { fold } from './scam-scripts.js';
 import { LINKISH, type MessageCues } from './message-cues.js';
 
@@ -57,13 +58,4 @@ function hashAll(names: Set<string>): Uint32Array {
   let at = 0;
   for (const name of names) ids[at++] = fnv1a(name) & MASK;
   return ids;
-}
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }

@@ -76,7 +76,8 @@ function bucket(value: number, edges: number[]): string {
   return index === -1 ? `>${edges[edges.length - 1]}` : `≤${edges[index]}`;
 }
 
-function fnv1a(text: string): number {
+/** 32-bit FNV-1a of a feature name: its bucket (the message model hashes its features the same way). */
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

@@ -244,7 +244,7 @@ function readable(name: string): string {
 }
 
 /** Deterministic Fisher–Yates (mulberry32), so a refresh of the same feeds trains the same model. */
-function shuffle(items: Uint32Array, seed: number): void {
+export function shuffle(items: Uint32Array, seed: number): void {
   let state = seed * 0x9e3779b9;
   const next = () => {
     state = (state + 0x6d2b79f5) | 0;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { shuffle } from '../../url-detect/model/lexical-model.js';
 import { readCues } from '../message-cues.js';
 import { MESSAGE_FEATURE_BITS, MESSAGE_FEATURE_VERSION, messageFeatures, type MessageFeatures } from '../message-features.js';
 import type { ScamScripts } from '../scam-scripts.js';
@@ -152,19 +153,4 @@ function linear(weights: Float32Array, features: MessageFeatures): number {
 
 function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
-}
-
-/** Deterministic Fisher–Yates (mulberry32): the same data trains the same model. */
-function shuffle(items: Uint32Array, seed: number): void {
-  let state = seed * 0x9e3779b9;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [items[i], items[j]] = [items[j]!, items[i]!];
-  }
 }
