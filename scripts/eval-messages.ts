@@ -14,10 +14,10 @@
  * Figures go to docs/evaluations/ by hand, with the date and the machine. The data is read in
  * place from ../shared/data (its citation: scripts/lib/messages-kr.ts); no text is printed.
  */
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cutFor, BUDGETS, hasLink, outOfFold, trainOn, type OutOfFold } from './lib/message-training.js';
+import { hasLink, levelsFor, outOfFold, trainOn, type OutOfFold } from './lib/message-training.js';
 import {
   foldOf,
   MESSAGES_DIR,
@@ -106,10 +106,7 @@ function withLevelsWithout(model: MessageModel, oof: OutOfFold, leaveOut: { fold
     ordinary: oof.ordinary.filter((o) => foldOf(o.index) !== leaveOut.fold),
     notifications: oof.notifications.filter((n) => n.sender !== leaveOut.sender),
   };
-  const likely = cutFor(scoped, BUDGETS.likely);
-  const firm = Math.max(likely, cutFor(scoped, BUDGETS.firm));
-  const uncertain = Math.min(likely, cutFor(scoped, BUDGETS.uncertain));
-  return model.withLevels({ uncertain, likely, firm });
+  return model.withLevels(levelsFor(scoped).levels);
 }
 
 /** Starts the service with this model, sends every message through `/url/scan`, stops it. */
@@ -178,11 +175,9 @@ function pct(part: number, whole: number): string {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return import('node:fs/promises').then(({ access }) =>
-    access(path).then(
-      () => true,
-      () => false,
-    ),
+  return access(path).then(
+    () => true,
+    () => false,
   );
 }
 

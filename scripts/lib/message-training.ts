@@ -20,12 +20,15 @@ export const BUDGETS = {
   uncertain: { ordinary: 0.01, notifications: 0.05 },
 };
 
-/** Notifications written for this project (scripts/data/written-notifications.txt): always trained on, never measured. */
+let written: string[] | undefined;
+
+/** Notifications written for this project (scripts/data/written-notifications.txt): always trained on, never measured; read once. */
 export function readWrittenNotifications(): string[] {
-  return readFileSync(projectPath('scripts', 'data', 'written-notifications.txt'), 'utf8')
+  written ??= readFileSync(projectPath('scripts', 'data', 'written-notifications.txt'), 'utf8')
     .split('\n')
     .filter((line) => line.trim() && !line.startsWith('#'))
     .map((line) => line.replace(/\\n/g, '\n'));
+  return written;
 }
 
 export function trainOn(
@@ -34,11 +37,11 @@ export function trainOn(
   options?: TrainOptions,
 ): MessageModel {
   const senders = new Set(notifications.map((n) => n.sender)).size;
-  const written = readWrittenNotifications();
+  const extra = readWrittenNotifications();
   return MessageModel.train(
     [
       ...messages.map((m) => ({ text: m.text, scam: m.scam })),
-      ...[...notifications.map((n) => n.text), ...written].map((text) => ({ text, scam: false, weight: NOTIFICATION_WEIGHT })),
+      ...[...notifications.map((n) => n.text), ...extra].map((text) => ({ text, scam: false, weight: NOTIFICATION_WEIGHT })),
     ],
     {
       name: 'message-model',
@@ -46,10 +49,10 @@ export function trainOn(
       examples: {
         scam: messages.filter((m) => m.scam).length,
         ordinary: messages.filter((m) => !m.scam).length,
-        notifications: notifications.length + written.length,
+        notifications: notifications.length + extra.length,
       },
       levels: { uncertain: 0.5, likely: 0.5, firm: 0.5 },
-      data: `messages-kr part a: ${messages.length} messages and ${notifications.length} legitimate notification texts of ${senders} senders; ${written.length} notification texts written for this project (scripts/data/written-notifications.txt)`,
+      data: `messages-kr part a: ${messages.length} messages and ${notifications.length} legitimate notification texts of ${senders} senders; ${extra.length} notification texts written for this project (scripts/data/written-notifications.txt)`,
       citation: MESSAGES_CITATION,
     },
     options,
@@ -65,8 +68,8 @@ export interface OutOfFold {
 
 /**
  * Scores of messages a model did not train on: each fold by a model of the other folds, each
- * sender's notifications by a model trained without that sender. `keep` picks which messages
- * take part (the evaluation leaves its judged fold out of the calibration).
+ * sender's notifications by a model trained without that sender. The evaluation filters them to
+ * leave its judged part out of the calibration (scripts/eval-messages.ts).
  */
 export function outOfFold(messages: readonly LabelledMessage[], notifications: readonly Notification[], options?: TrainOptions): OutOfFold {
   const result: OutOfFold = { scam: [], ordinary: [], notifications: [] };
@@ -95,7 +98,7 @@ export function outOfFold(messages: readonly LabelledMessage[], notifications: r
 }
 
 /** The lowest cut that keeps both negative sets within their budgets (strictly above the cut is flagged). */
-export function cutFor(oof: OutOfFold, budget: { ordinary: number; notifications: number }): number {
+function cutFor(oof: OutOfFold, budget: { ordinary: number; notifications: number }): number {
   const above = (scores: number[], share: number) => {
     const sorted = [...scores].sort((a, b) => b - a);
     const allowed = Math.floor(sorted.length * share);

@@ -6,8 +6,6 @@ import { SCAM_SCRIPTS, type ScamScripts } from './scam-scripts.js';
 import type { ScamType } from './scam-types.js';
 import { linkEvidence, SIGNALS_FOR_SMISHING, type CheckedUrl } from './smishing-signals.js';
 
-export { SCAM_TYPES, type ScamType } from './scam-types.js';
-
 /**
  * How sure the judgement is, as bands of `score`: `firm` (≥ 0.9: the link guard may warn
  * unasked), `likely` (≥ 0.5: called smishing when someone asks), `uncertain` (≥ 0.3: an LLM,
