@@ -13,6 +13,7 @@ import { mountRoutes } from './route.js';
 import { docsPages, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
+import { teamRoutes } from './routes/team.js';
 import { portalRoutes } from './routes/portal.js';
 import { redirectRoutes } from './routes/redirect.js';
 import { shortLinkPageRoutes, shortLinkRoutes } from './routes/short-links.js';
@@ -62,6 +63,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
     ...linkGuardRoutes(runtime),
     ...knowledgeFeedbackRoutes(runtime),
     ...portalRoutes(runtime),
+    ...teamRoutes(runtime),
   ];
   const openApi = openApiRoute(runtime, [...early, ...api]);
   // CORS first (off unless CORS_ORIGINS is set), then the operations' door.

@@ -1,3 +1,4 @@
+import { rolesHolding } from '../src/platform/roles.js';
 import { z } from 'zod';
 import { AppError, ERROR_STATUS, errorBody } from '../src/errors.js';
 import type { Runtime } from '../src/runtime.js';
@@ -67,6 +68,7 @@ const ERROR_EXTRAS = {
   category: { type: 'string', description: '단축 URL 422: 유해 분류 (phishing, malware, gambling, adult, spam)' },
   reason: { type: 'string', description: '거절한 이유 (단축 URL 422, 생성 거절, 알림 채널에 글을 쓸 수 없음)' },
   candidates: { type: 'array', items: { type: 'string' }, description: '택배사 이름이 여럿과 맞을 때 그 택배사 id' },
+  roles: { type: 'array', items: { type: 'string' }, description: '403 FORBIDDEN_ROLE: 이 일을 할 수 있는 팀 역할' },
   carrier_candidates: {
     type: 'array',
     description: '운송장 번호로 찾아본 택배사들 (404)',
@@ -99,7 +101,8 @@ function descriptionOf(route: Route): string {
   const charge = route.operation
     ? `호출은 \`${route.operation.api}\` 한도에서 차감되고, 응답의 \`remaining\`이 이번 달 남은 횟수입니다. 요청이 잘못된 4xx는 차감하지 않습니다.`
     : '';
-  return [route.description, WHO_CALLS[route.auth], charge].filter(Boolean).join('\n\n');
+  const roles = route.right ? `로그인 토큰으로는 팀 역할 ${rolesHolding(route.right).join(', ')}만 부를 수 있습니다.` : '';
+  return [route.description, WHO_CALLS[route.auth], roles, charge].filter(Boolean).join('\n\n');
 }
 
 const OPERATION_ID = /^[a-z][a-zA-Z0-9]*$/;
@@ -182,7 +185,8 @@ function answerOf(answer: Answer): Record<string, unknown> {
   const json: Record<string, unknown> = {};
   if (answer.schema) json.schema = jsonSchema(answer.schema, 'output');
   if (answer.example !== undefined) json.example = answer.example;
-  return { description: answer.description, ...headers, content: { 'application/json': json } };
+  const csv = answer.csv ? { 'text/csv': { schema: { type: 'string', description: answer.csv } } } : {};
+  return { description: answer.description, ...headers, content: { 'application/json': json, ...csv } };
 }
 
 /** Path parameters from the route's params schema (every one required: they are in the path), or query parameters. */

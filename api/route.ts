@@ -5,6 +5,7 @@ import type { Operation } from '../src/platform/execute.js';
 import type { Runtime } from '../src/runtime.js';
 import { parseInput } from '../src/validation.js';
 import { DEFAULT_BODY_LIMIT_MB, invalidJson, payloadTooLarge } from './json-body.js';
+import { forbiddenRole, type Right } from '../src/platform/roles.js';
 import { authenticate, authErrors } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 
@@ -32,6 +33,12 @@ export interface Route<Params = any, Body = any, Query = any> {
    * is read after authentication (middleware/auth.ts); the 401s follow from the kind.
    */
   auth: AuthKind;
+  /**
+   * The team right a signed-in member needs (src/platform/roles.ts): required when the route
+   * takes a login token; checked before the body is read (403 FORBIDDEN_ROLE). An API key acts
+   * for the whole team and is not asked.
+   */
+  right?: Right;
   /** Path parameters, validated here: a failure is the contract's 400 naming the parameter. */
   params?: z.ZodType<Params>;
   /** Query parameters (`?from=&to=`), validated here like the path's: a failure is a 400 naming the parameter. */
@@ -65,6 +72,8 @@ export interface Answer {
   example?: unknown;
   /** Not JSON: the media type (an HTML page) or none at all (a redirect). */
   media?: 'text/html' | 'none' | 'image';
+  /** Also served as CSV (`format=csv`): what the CSV holds. */
+  csv?: string;
   headers?: Record<string, { description?: string; example: string }>;
 }
 
@@ -95,7 +104,8 @@ export function declaredErrors(route: Route): AppError[] {
   const body = route.body ? [invalidJson(), payloadTooLarge((route.body.limitMb ?? DEFAULT_BODY_LIMIT_MB) * 1024 * 1024)] : [];
   // `refuseWhileDatabaseAway` answers every API route while the database is away.
   const database = route.path.startsWith('/api/') ? [databaseUnavailable()] : [];
-  return [...(route.auth === 'none' ? [] : authErrors(route.auth)), ...body, ...(route.errors ?? []), ...database];
+  const role = route.right && route.right !== 'read' ? [forbiddenRole(route.right)] : [];
+  return [...(route.auth === 'none' ? [] : authErrors(route.auth)), ...role, ...body, ...(route.errors ?? []), ...database];
 }
 
 /** Registers the routes on one router (all but the operations'): auth (which reads the body after it), validation, handler, answer. */
@@ -106,7 +116,9 @@ export function mountRoutes(runtime: Runtime, routes: readonly Route[]): Router 
     const { handler } = route;
     if (!handler) throw new Error(`${route.method} ${route.path}: a route has a handler or an operation`);
     const readBody = jsonBody(route.body?.limitMb);
-    const before = route.auth !== 'none' ? [authenticate(runtime, route.auth, readBody)] : route.body ? [readBody] : [];
+    if (route.auth !== 'none' && route.auth !== 'key' && !route.right)
+      throw new Error(`${route.method} ${route.path}: a route that takes a login token names the team right it needs`);
+    const before = route.auth !== 'none' ? [authenticate(runtime, route.auth, readBody, route.right)] : route.body ? [readBody] : [];
     const status = successStatus(route);
     router[route.method](route.path, ...before, async (req: Request, res: Response, next: NextFunction) => {
       const params = route.params ? parseInput(route.params, req.params) : {};

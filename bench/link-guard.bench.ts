@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/platform/audit-log.js';
 import type { GuardResponder } from '../src/operations/link-guard/link-guard.js';
 import { measureHttp, postJson, report, signUp, startBenchService } from './lib.js';
 
@@ -15,8 +16,8 @@ export async function run(): Promise<void> {
   await postJson(base, '/api/v1/subscriptions', { api: 'harmful-url-detection' }, { 'x-api-key': guardKey });
   const owner = (await runtime.platform.apiKeys.authenticate(guardKey))!;
   const ref = { platform: 'slack' as const, workspaceId: 'TBENCH', channelId: 'CBENCH' };
-  await runtime.platform.workspaceLinks.link(ref, { accountId: owner.id, keyId: owner.keyId }, 'bench');
-  await runtime.linkGuard.enable(ref, { locale: 'ko', by: 'bench' });
+  await runtime.platform.workspaceLinks.link(ref, { accountId: owner.id, keyId: owner.keyId, keyPrefix: owner.keyPrefix }, SYSTEM);
+  await runtime.linkGuard.enable(ref, { locale: 'ko' }, SYSTEM);
   let warned = 0;
   const responder: GuardResponder = {
     warn: async () => ((warned += 1), 'warned'),

@@ -13,6 +13,8 @@ import { lockDataDir, type DirLockOptions } from './lock.js';
 import { schema } from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** What runs a statement: the database, or a transaction of it (a change and its audit row commit together). */
+export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export interface DatabaseHandle {
   db: Database;

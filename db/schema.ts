@@ -18,14 +18,76 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
+/** An account is a team (issue 48): keys, subscriptions and quotas belong to it, people to `teamMembers`. */
 export const accounts = pgTable('accounts', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  /** Stored lower-cased; unique. */
-  email: text('email').notNull().unique(),
-  /** scrypt, self-describing (`scrypt$N$r$p$salt$hash`). */
-  passwordHash: text('password_hash').notNull(),
+  /** The founding owner's e-mail, lower-cased: the team's label (not unique: members' e-mails are). */
+  email: text('email').notNull(),
   createdAt: createdAt(),
 });
+
+/** The people of a team: each with their own e-mail, password, role and sessions. */
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Stored lower-cased; unique across teams (one person, one team). */
+    email: text('email').notNull().unique(),
+    /** scrypt, self-describing (`scrypt$N$r$p$salt$hash`). */
+    passwordHash: text('password_hash').notNull(),
+    /** owner | admin | developer | viewer (src/platform/roles.ts). */
+    role: text('role').notNull(),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Written at most once a minute per member. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+  },
+  (table) => [index('team_members_account_idx').on(table.accountId)],
+);
+
+/** One-time invitations into a team; only the SHA-256 of the link's token is stored. */
+export const teamInvites = pgTable(
+  'team_invites',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: integer('invited_by').references(() => teamMembers.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('team_invites_account_idx').on(table.accountId), index('team_invites_expiry_idx').on(table.expiresAt)],
+);
+
+/**
+ * Who did what, when and from where (issue 48). Append-only: a trigger refuses UPDATE, and DELETE
+ * of rows younger than a year (migration 0022). Never a key, password, token or message text.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** member | api_key | slack | discord | system */
+    actorKind: text('actor_kind').notNull(),
+    actorId: text('actor_id').notNull(),
+    actorLabel: text('actor_label').notNull(),
+    action: text('action').notNull(),
+    target: text('target').notNull(),
+    ip: text('ip'),
+  },
+  (table) => [index('audit_events_account_at_idx').on(table.accountId, table.at), index('audit_events_at_idx').on(table.at)],
+);
 
 /** Login tokens for the account endpoints; only their SHA-256 is stored. */
 export const sessions = pgTable(
@@ -35,11 +97,15 @@ export const sessions = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The member signed in: removing the member ends the session (cascade). */
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => teamMembers.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index('sessions_account_idx').on(table.accountId)],
+  (table) => [index('sessions_account_idx').on(table.accountId), index('sessions_member_idx').on(table.memberId)],
 );
 
 /** API keys: only the SHA-256 of the key and a display prefix are stored. */
@@ -58,6 +124,8 @@ export const apiKeys = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     /** The key stops working at this instant (a chosen expiry, or the end of a rotation's grace period). */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The member who made it; the key stays with the team when they leave. */
+    createdBy: integer('created_by').references(() => teamMembers.id, { onDelete: 'set null' }),
   },
   (table) => [index('api_keys_account_idx').on(table.accountId)],
 );
@@ -623,6 +691,9 @@ export const keyErrors = pgTable(
 
 export const schema = {
   accounts,
+  teamMembers,
+  teamInvites,
+  auditEvents,
   sessions,
   apiKeys,
   subscriptions,

@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   SUBSCRIPTION_REQUIRED: 403,
+  /** A team member whose role lacks the right (CONTRACT §3 Teams). */
+  FORBIDDEN_ROLE: 403,
   NOT_FOUND: 404,
   /** The path exists, the method does not: the answer's `Allow` header lists those it takes. */
   METHOD_NOT_ALLOWED: 405,
@@ -61,6 +63,7 @@ const ENGLISH_DEFAULTS: Record<ErrorCode, string> = {
   INVALID_CREDENTIALS: 'The email or password is wrong.',
   FORBIDDEN: 'You are not allowed to do this.',
   SUBSCRIPTION_REQUIRED: 'Subscribe to this API first.',
+  FORBIDDEN_ROLE: "Your role in the team does not allow this. Ask your team's admin.",
   NOT_FOUND: 'Not found.',
   METHOD_NOT_ALLOWED: 'This path does not take this method; the Allow header lists those it takes.',
   REQUEST_TIMEOUT: 'The request did not arrive in time; the connection is closed.',

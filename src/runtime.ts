@@ -34,6 +34,8 @@ import { shortenerHosts } from './operations/url-detect/expansion/shorteners.js'
 import { createShortLinkExpander } from './operations/url-detect/expansion/short-links.js';
 import { createUrlDetection, type UrlDetection, type UrlDetectionDeps } from './operations/url-detect/url-detection.js';
 import { createAccounts, type Accounts } from './platform/accounts.js';
+import { createAuditLog, type AuditLog } from './platform/audit-log.js';
+import { createTeam, type Team } from './platform/team.js';
 import { learnedModelRegistry, type LearnedModelInfo } from './platform/learned-models.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
 import { createKeyCache } from './platform/key-cache.js';
@@ -103,6 +105,10 @@ export type { Operations };
 export interface Platform {
   subscriptions: Subscriptions;
   accounts: Accounts;
+  /** Members of a team: invitations, roles, removal (issue 48). */
+  team: Team;
+  /** Who did what, when and from where (issue 48): written in the change's transaction. */
+  audit: AuditLog;
   apiKeys: ApiKeys;
   workspaceLinks: WorkspaceLinks;
   /** Signatures of recent Slack/Discord requests: a replay is refused. */
@@ -193,6 +199,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
   const { coordination } = database;
   const usageLog = createUsageLog(db, clock, logger);
+  const audit = createAuditLog(db, clock);
   const subscriptions = createSubscriptions(db, {
     usage: usageLog,
     apiNames: apiLabel,
@@ -203,6 +210,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // on PostgreSQL only while thousands stay for the other instances (quota-hold-store.ts).
     leaseAhead: { units: 64, lowWater: database.kind === 'postgres' ? 5_000 : 0, idleMs: 1_000 },
     clock,
+    audit,
   });
   // Calls a crashed process charged but never answered are given back (on PostgreSQL also
   // those of other instances that die later: checked every few seconds).
@@ -219,11 +227,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     clock,
   );
   const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY, ...options.passwords });
+  const accounts = createAccounts(db, subscriptions, { clock, guard, passwords, openApis: OPEN_APIS, audit });
   const platform: Platform = {
     subscriptions,
-    accounts: createAccounts(db, subscriptions, { clock, guard, passwords, openApis: OPEN_APIS }),
-    apiKeys: createApiKeys(db, keyCache, clock),
-    workspaceLinks: createWorkspaceLinks(db, clock),
+    accounts,
+    team: createTeam(db, { clock, passwords, accounts, audit }),
+    audit,
+    apiKeys: createApiKeys(db, keyCache, audit, clock),
+    workspaceLinks: createWorkspaceLinks(db, clock, audit),
     replayGuard: createReplayGuard(db, clock),
     botEvents: createBotEventClaims(db, clock),
     usageLog,
@@ -234,6 +245,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const housekeeping = startHousekeeping(
     {
       sessions: () => platform.accounts.purgeExpiredSessions(),
+      invitations: () => platform.team.purgeExpiredInvites(),
+      auditEvents: () => audit.purgeExpired(),
       throttles: () => throttles.purge(),
       botSignatures: () => platform.replayGuard.purge(),
       botEvents: () => platform.botEvents.purge(),
@@ -307,6 +320,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     quota: subscriptions,
     checker: options.urlChecker ?? urlDetection.engine,
     workspaceLinks: platform.workspaceLinks,
+    audit,
     // `/guard messages on` (issue 50): the same offline judge as the message check.
     messageJudge,
     ...options.linkGuard,

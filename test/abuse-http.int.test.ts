@@ -111,10 +111,19 @@ describe('expired sessions', () => {
       const user = await timed.signUp();
       const count = async () => (await timed.runtime.db.select().from(sessions).where(eq(sessions.accountId, user.accountId))).length;
       // 25 live sessions already (written directly: 25 scrypt log-ins would be slow), then one more log-in.
+      const [{ memberId }] = (await timed.runtime.db
+        .select({ memberId: sessions.memberId })
+        .from(sessions)
+        .where(eq(sessions.accountId, user.accountId))) as [{ memberId: number }];
       const expiresAt = new Date(now.getTime() + 3600_000);
-      await timed.runtime.db
-        .insert(sessions)
-        .values(Array.from({ length: 25 }, (_, i) => ({ accountId: user.accountId, tokenHash: `old-${user.accountId}-${i}`, expiresAt })));
+      await timed.runtime.db.insert(sessions).values(
+        Array.from({ length: 25 }, (_, i) => ({
+          accountId: user.accountId,
+          memberId,
+          tokenHash: `old-${user.accountId}-${i}`,
+          expiresAt,
+        })),
+      );
       const login = await timed.post('/api/v1/auth/login', { email: user.email, password: user.password });
       expect(await count()).toBe(20);
       expect((await timed.get('/api/v1/keys', bearer(login.body.token))).status).toBe(200);

@@ -30,7 +30,7 @@ const VENDOR_HOMES: Array<{ pkg: RegExp; homes: RegExp[] }> = [
     pkg: /^drizzle-orm(\/|$)/,
     homes: [
       /^db\//,
-      /^src\/platform\/(accounts|api-keys|subscriptions|workspace-links|rate-limiter)\.ts$/,
+      /^src\/platform\/(accounts|api-keys|subscriptions|workspace-links|rate-limiter|team|audit-log)\.ts$/,
       /-store\.ts$/,
       /^src\/operations\/shorten\/(links|clicks)\.ts$/,
       /^src\/operations\/delivery\/tracking-cache\.ts$/,

@@ -35,7 +35,7 @@ beforeAll(async () => {
     memoryPglite: testMemoryPglite(),
   });
   const email = `chatbot-eval-${process.pid}-${Date.now()}@example.com`;
-  const [account] = await database.db.insert(accounts).values({ email, passwordHash: 'x' }).returning();
+  const [account] = await database.db.insert(accounts).values({ email }).returning();
   ctx = operationContext(account!, logger);
   const store = createKnowledgeStore(database.db, { maxEntries: 10_000, maxChars: 10_000_000 });
   const llm = createLlmProvider({ model: 'none', timeoutMs: 1000, logger });

@@ -48,7 +48,7 @@ describe('knowledge counts under concurrency', () => {
   it('keeps the entry count equal to the rows when clear races index', async () => {
     const [account] = await database.db
       .insert(accounts)
-      .values({ email: `race-${process.pid}-${Date.now()}@example.com`, passwordHash: 'x' })
+      .values({ email: `race-${process.pid}-${Date.now()}@example.com` })
       .returning();
     const store = createKnowledgeStore(database.db, { maxEntries: 10_000, maxChars: 10_000_000 });
     try {

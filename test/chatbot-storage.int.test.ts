@@ -27,7 +27,7 @@ async function knowledgeBytes(): Promise<number> {
 
 describe('knowledge storage', () => {
   it('stores knowledge in at most 10 bytes per character (text, search index and totals together)', async () => {
-    const [account] = await database.db.insert(accounts).values({ email: 'storage@example.com', passwordHash: 'x' }).returning();
+    const [account] = await database.db.insert(accounts).values({ email: 'storage@example.com' }).returning();
     const store = createKnowledgeStore(database.db, { maxEntries: 10_000, maxChars: 10_000_000 });
     // Long entries (about 6,000 characters each) of short Korean and English notices.
     const texts = Array.from({ length: 20 }, (_, i) => generateDistractors(60, 100 + i).join('\n'));

@@ -20,7 +20,7 @@ describe('query terms of a long question', () => {
   it('keeps the words the knowledge rarely holds, wherever they stand in the question', async () => {
     const [account] = await database.db
       .insert(accounts)
-      .values({ email: `terms-${process.pid}-${Date.now()}@example.com`, passwordHash: 'x' })
+      .values({ email: `terms-${process.pid}-${Date.now()}@example.com` })
       .returning();
     const store = createKnowledgeStore(database.db, { maxEntries: 100, maxChars: 1_000_000 });
     // Forty everyday notice words that every entry but one mentions.

@@ -20,7 +20,7 @@ function fakeCoordination() {
   return { coordination, cut: () => (connected = false), deliver: (payload: string) => onMessage(payload) };
 }
 
-const entry = { accountId: 7, email: 'a@example.com', keyId: 3 };
+const entry = { accountId: 7, email: 'a@example.com', keyId: 3, prefix: 'aik_test' };
 
 describe('API key cache', () => {
   it('drops a key revoked on another instance when the notice arrives', async () => {

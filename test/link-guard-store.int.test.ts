@@ -1,3 +1,4 @@
+import { chatUser } from '../bots/commands/attribution.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardOutcome, GuardResponder } from '../src/operations/link-guard/link-guard.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
@@ -50,11 +51,11 @@ describe('link guard storage', () => {
   });
 
   it('gives the quota notice to exactly one of many at once, and again after it is re-armed', async () => {
-    await app.runtime.linkGuard.enable(ref, { locale: 'ko', by: 'U1' });
+    await app.runtime.linkGuard.enable(ref, { locale: 'ko' }, chatUser({ platform: 'slack', userId: 'U1' }));
     const claims = await Promise.all(Array.from({ length: 8 }, () => app.runtime.linkGuard.store.claimQuotaNotice(ref)));
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await app.runtime.linkGuard.store.claimQuotaNotice(ref)).toBe(false);
-    await app.runtime.linkGuard.enable(ref, { locale: 'ko', by: 'U1' });
+    await app.runtime.linkGuard.enable(ref, { locale: 'ko' }, chatUser({ platform: 'slack', userId: 'U1' }));
     expect(await app.runtime.linkGuard.store.claimQuotaNotice(ref)).toBe(true);
   });
 
@@ -71,8 +72,12 @@ describe('link guard storage', () => {
     await app.post('/api/v1/subscriptions', { api: 'harmful-url-detection' }, user.apiKey);
     const key = (await app.runtime.platform.apiKeys.authenticate(user.apiKey))!;
     const place = { platform: 'discord' as const, workspaceId: 'G0CACHE', channelId: 'C0CACHE' };
-    await app.runtime.platform.workspaceLinks.link(place, { accountId: key.id, keyId: key.keyId }, 'U1');
-    await app.runtime.linkGuard.enable(place, { locale: 'ko', by: 'U1' });
+    await app.runtime.platform.workspaceLinks.link(
+      place,
+      { accountId: key.id, keyId: key.keyId, keyPrefix: key.keyPrefix },
+      chatUser({ platform: 'discord', userId: 'U1' }),
+    );
+    await app.runtime.linkGuard.enable(place, { locale: 'ko' }, chatUser({ platform: 'discord', userId: 'U1' }));
     const responder: GuardResponder = { warn: async () => 'warned', quotaNotice: async () => undefined };
     const send = async (id: string) => {
       expect(

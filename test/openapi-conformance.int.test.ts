@@ -121,12 +121,20 @@ describe('every documented route answers as documented', () => {
     const [feedback] = await app.runtime.knowledgeFeedback.list(user.accountId);
 
     let watchId: string | undefined;
+    // The team's routes: an invitation of a unique e-mail, taken by `join`, whose member is then changed and removed.
+    let inviteToken: string | undefined;
+    let joinedId: string | undefined;
+    const invitee = `conformance-${process.pid}-${Date.now()}@example.com`;
     const answered: string[] = [];
     for (const [template, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const content = operation.requestBody?.content?.['application/json'];
         let body = content?.example;
         if (template === '/api/v1/delivery/watch' && method === 'post') body = watchBody(body);
+        if (template === '/api/v1/team/invites') body = { ...body, email: invitee };
+        if (template === '/api/v1/team/join') body = { ...body, token: inviteToken };
+        // The same password again: the later routes log in with it.
+        if (template === '/api/v1/auth/password') body = { current_password: user.password, new_password: user.password };
         if (body?.track_id)
           tracker.parcel(body.carrier_id ?? 'kr.cjlogistics', String(body.track_id).replace(/\D/g, ''), {
             events: [ev('2026-11-20T09:00:00+09:00', 'AT_PICKUP', '집화처리')],
@@ -139,7 +147,9 @@ describe('every documented route answers as documented', () => {
               ? String(feedback!.id)
               : template.startsWith('/api/v1/keys/{id}') && method !== 'delete'
                 ? String(kept.key.id)
-                : (params[name] ?? '1'),
+                : template.startsWith('/api/v1/team/members/')
+                  ? joinedId!
+                  : (params[name] ?? '1'),
         );
         const security: Array<Record<string, unknown>> = operation.security ?? [];
         const headers: Record<string, string> = {};
@@ -163,6 +173,9 @@ describe('every documented route answers as documented', () => {
         check(template, method, res.status, parsed);
         answered.push(`${method.toUpperCase()} ${template} ${res.status}`);
         if (template === '/api/v1/delivery/watch' && method === 'post' && res.status === 201) watchId = String(parsed.watch.id);
+        if (template === '/api/v1/team/invites' && res.status === 201) inviteToken = new URL(parsed.invite_url).hash.replace('#join=', '');
+        if (template === '/api/v1/team/join' && res.status === 201)
+          joinedId = String((await app.runtime.platform.team.members(user.accountId)).find((member) => member.email === invitee)!.id);
       }
     }
     // Every route was called, and its documented example succeeded (the ID reader's example

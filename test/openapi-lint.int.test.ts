@@ -112,7 +112,7 @@ describe('the served OpenAPI document, linted', () => {
     expect(missing).toEqual([]);
     const ids = all.map(([, operation]) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(operations(doc.paths)).toHaveLength(41);
+    expect(operations(doc.paths)).toHaveLength(48);
     // The names the docs and generated clients already use.
     expect(doc.paths['/api/v1/url/detect']!.post!.operationId).toBe('detectUrl');
     expect(doc.paths['/api/v1/url/shorten']!.post!.operationId).toBe('shortenUrl');

@@ -68,6 +68,7 @@ describe('calls leased ahead', () => {
       instanceId: 990_001,
       leaseAhead: { units: 64, lowWater: 0, idleMs: 50 },
       clock: () => new Date(),
+      audit: app.runtime.platform.audit,
     });
     const remaining = async () => (await subscriptions.usage(user.accountId)).find((row) => row.api === 'url-shortener')!.remaining;
     const lease = await subscriptions.reserve(user.accountId, 'url-shortener');

@@ -21,7 +21,12 @@ describe('a short link and its charge', () => {
 
   /** An instance of its own (no lease ahead), whose holds a recovery may give back as a dead one's. */
   function instance(instanceId: number) {
-    return createSubscriptions(app.runtime.db, { defaultQuota: 100, instanceId, clock: () => new Date() });
+    return createSubscriptions(app.runtime.db, {
+      defaultQuota: 100,
+      instanceId,
+      clock: () => new Date(),
+      audit: app.runtime.platform.audit,
+    });
   }
 
   async function stored(accountId: number) {

@@ -48,7 +48,7 @@ export function databaseErrors(runtime: Runtime): ErrorRequestHandler {
 /** A refusal of a call made with an API key is one of the key's last errors (status and code only; the portal lists them). */
 export function recordKeyErrors(runtime: Runtime): ErrorRequestHandler {
   return (error, req, _res, next) => {
-    const keyId = (req.account as { keyId?: number } | undefined)?.keyId;
+    const keyId = req.apiKey?.id;
     if (keyId !== undefined) {
       const known = error instanceof AppError ? error : undefined;
       runtime.platform.usageLog.refused(keyId, null, known?.status ?? 500, known?.code ?? 'INTERNAL');

@@ -7,7 +7,7 @@ import { catalogFeatures } from '../../src/server-status.js';
 import { usageQuerySchema, usagePeriod } from '../../src/platform/usage-period.js';
 import { tooManyLogins, tooManySignUps } from '../../src/platform/login-guard.js';
 import type { Runtime } from '../../src/runtime.js';
-import { accountOf, bearerToken } from '../middleware/auth.js';
+import { accountOf, attributionOf, bearerToken } from '../middleware/auth.js';
 import { catalogBody, iso, keySummary, ok } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
 
@@ -78,6 +78,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
       tag,
       summary: '로그아웃 (토큰 즉시 만료)',
       auth: 'token',
+      right: 'read',
       answers: { 200: { description: '로그아웃됨', schema: ok({}), example: { success: true } } },
       handler: async (_input, req) => {
         await accounts.logout(bearerToken(req) ?? '');
@@ -91,6 +92,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
       tag,
       summary: 'API 키 만들기 (전체 키는 이 응답에서만 보입니다)',
       auth: 'token',
+      right: 'keys',
       body: { schema: createKeySchema, example: { name: 'laptop' }, validatedBy: 'core' },
       answers: {
         201: {
@@ -100,7 +102,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
         },
       },
       handler: async ({ body }, req, res) => {
-        const { apiKey, key } = await apiKeys.create(accountOf(req), body);
+        const { apiKey, key } = await apiKeys.create(accountOf(req), body, attributionOf(req));
         res.setHeader('Cache-Control', 'no-store');
         return { success: true, api_key: apiKey, key };
       },
@@ -112,6 +114,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
       tag,
       summary: 'API 키 목록',
       auth: 'token',
+      right: 'read',
       answers: {
         200: { description: '키 목록', schema: ok({ keys: z.array(keySummary) }), example: { success: true, keys: [keyExample] } },
       },
@@ -124,11 +127,12 @@ export function accountRoutes(runtime: Runtime): Route[] {
       tag,
       summary: 'API 키 폐기 (즉시 사용 불가)',
       auth: 'token',
+      right: 'keys',
       params: keyIdSchema,
       answers: { 200: { description: '폐기됨', schema: ok({}), example: { success: true } } },
       errors: [keyNotFound()],
       handler: async ({ params }, req) => {
-        await apiKeys.revoke(accountOf(req), params.id);
+        await apiKeys.revoke(accountOf(req), params.id, attributionOf(req));
         return { success: true };
       },
     }),
@@ -166,6 +170,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
       tag,
       summary: 'API 구독 (멱등)',
       auth: 'either',
+      right: 'subscriptions',
       body: { schema: subscribeSchema, example: { api: 'delivery-tracking' }, validatedBy: 'route' },
       answers: {
         201: {
@@ -176,7 +181,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
       },
       handler: async ({ body }, req) => ({
         success: true,
-        subscription: await subscriptions.subscribe(accountOf(req).id, body.api),
+        subscription: await subscriptions.subscribe(accountOf(req).id, body.api, attributionOf(req)),
       }),
     }),
     defineRoute({
@@ -186,6 +191,7 @@ export function accountRoutes(runtime: Runtime): Route[] {
       tag,
       summary: 'API별 남은 호출 수, 초기화 시각, 날짜별 호출 수 (from/to: 한국 날짜, 기본은 이번 달)',
       auth: 'either',
+      right: 'read',
       query: usageQuerySchema,
       answers: {
         200: {

@@ -25,6 +25,7 @@ export function knowledgeFeedbackRoutes(runtime: Runtime): Route[] {
       tag,
       summary: '👎 받은 질문 목록 (최근 50개): 빠진 지식을 채울 때 참고합니다',
       auth: 'either',
+      right: 'read',
       answers: {
         200: {
           description: '목록, 최신순',
@@ -41,6 +42,7 @@ export function knowledgeFeedbackRoutes(runtime: Runtime): Route[] {
       tag,
       summary: '👎 피드백을 처리됨으로 지웁니다',
       auth: 'either',
+      right: 'keys',
       params: idSchema,
       answers: { 200: { description: '지움', schema: ok({ id: z.number().int() }), example: { success: true, id: 7 } } },
       errors: [feedbackNotFound()],

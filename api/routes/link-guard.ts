@@ -33,6 +33,7 @@ export function linkGuardRoutes(runtime: Runtime): Route[] {
       tag: '링크 가드',
       summary: '링크 가드가 연결된 Slack·Discord 채널에서 찾은 유해 링크 (최근 100건, 90일 보관)',
       auth: 'either',
+      right: 'read',
       answers: {
         200: {
           description: '최근 사건 목록',

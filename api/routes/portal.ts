@@ -3,7 +3,8 @@ import { AppError } from '../../src/errors.js';
 import { keyNotFound, rotateKeySchema, updateKeySchema } from '../../src/platform/api-keys.js';
 import { chatStatus, databaseWhere, isOperator, llmStatus, trackerStatus } from '../../src/server-status.js';
 import type { Runtime } from '../../src/runtime.js';
-import { accountOf } from '../middleware/auth.js';
+import { accountOf, attributionOf, memberOf, sessionOf } from '../middleware/auth.js';
+import { ROLES } from '../../src/platform/roles.js';
 import { iso, keySummary, ok } from '../response-schemas.js';
 import { defineRoute, type Route } from '../route.js';
 
@@ -36,18 +37,42 @@ export function portalRoutes(runtime: Runtime): Route[] {
       path: '/api/v1/account',
       operationId: 'getAccount',
       tag,
-      summary: '로그인한 계정 (운영자 여부 포함)',
+      summary: '로그인한 팀원과 팀 (역할, 운영자 여부 포함)',
       auth: 'token',
+      right: 'read',
       answers: {
         200: {
           description: '계정',
-          schema: ok({ user: z.object({ id: z.number().int(), email: z.string(), operator: z.boolean() }) }),
-          example: { success: true, user: { id: 1, email: 'dev@example.com', operator: false } },
+          schema: ok({
+            user: z.object({
+              id: z.number().int().describe('팀(계정) id'),
+              email: z.string().describe('로그인한 팀원의 이메일'),
+              operator: z.boolean(),
+              member_id: z.number().int(),
+              role: z.enum(ROLES),
+            }),
+            team: z.object({ id: z.number().int(), email: z.string().describe('팀을 만든 사람의 이메일') }),
+          }),
+          example: {
+            success: true,
+            user: { id: 1, email: 'dev@example.com', operator: false, member_id: 1, role: 'owner' },
+            team: { id: 1, email: 'dev@example.com' },
+          },
         },
       },
       handler: (_input, req) => {
-        const { id, email } = accountOf(req);
-        return { success: true, user: { id, email, operator: isOperator(runtime.config, email) } };
+        const { account, member } = sessionOf(req);
+        return {
+          success: true,
+          user: {
+            id: account.id,
+            email: member.email,
+            operator: isOperator(runtime.config, member.email),
+            member_id: member.id,
+            role: member.role,
+          },
+          team: { id: account.id, email: account.email },
+        };
       },
     }),
     defineRoute({
@@ -57,11 +82,15 @@ export function portalRoutes(runtime: Runtime): Route[] {
       tag,
       summary: 'API 키 이름이나 만료일 바꾸기 (expires_at: null은 만료 없음)',
       auth: 'token',
+      right: 'keys',
       params: keyIdSchema,
       body: { schema: updateKeySchema, example: { name: 'laptop', expires_at: '2027-01-31' }, validatedBy: 'core' },
       answers: { 200: { description: '바뀐 키', schema: ok({ key: keySummary }), example: { success: true, key: keyExample } } },
       errors: [keyNotFound()],
-      handler: async ({ params, body }, req) => ({ success: true, key: await apiKeys.update(accountOf(req), params.id, body) }),
+      handler: async ({ params, body }, req) => ({
+        success: true,
+        key: await apiKeys.update(accountOf(req), params.id, body, attributionOf(req)),
+      }),
     }),
     defineRoute({
       method: 'post',
@@ -70,6 +99,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
       tag,
       summary: 'API 키 교체: 새 키를 만들고, 이전 키는 grace_hours(기본 24시간) 동안 더 쓸 수 있습니다',
       auth: 'token',
+      right: 'keys',
       params: keyIdSchema,
       body: { schema: rotateKeySchema, example: { grace_hours: 24 }, validatedBy: 'core' },
       answers: {
@@ -86,7 +116,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
       },
       errors: [keyNotFound()],
       handler: async ({ params, body }, req, res) => {
-        const rotated = await apiKeys.rotate(accountOf(req), params.id, body ?? {});
+        const rotated = await apiKeys.rotate(accountOf(req), params.id, body ?? {}, attributionOf(req));
         res.setHeader('Cache-Control', 'no-store');
         return { success: true, api_key: rotated.apiKey, key: rotated.key, previous: rotated.previous };
       },
@@ -98,6 +128,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
       tag,
       summary: '키마다 최근 거부된 호출: 상태, 시각, 오류 코드 (본문은 저장하지 않습니다)',
       auth: 'token',
+      right: 'read',
       answers: {
         200: {
           description: '최근 오류 (키마다 최대 20개, 최신순)',
@@ -121,6 +152,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
       tag,
       summary: '운영자용: 이 서버에 설정된 LLM, 택배 조회, 채팅, 데이터베이스 (ADMIN_EMAILS 계정만)',
       auth: 'token',
+      right: 'read',
       answers: {
         200: {
           description: '서버 설정 상태',
@@ -147,7 +179,7 @@ export function portalRoutes(runtime: Runtime): Route[] {
       },
       errors: [operatorOnly()],
       handler: (_input, req) => {
-        if (!isOperator(runtime.config, accountOf(req).email)) throw operatorOnly();
+        if (!isOperator(runtime.config, memberOf(req).email)) throw operatorOnly();
         const { config } = runtime;
         return {
           success: true,

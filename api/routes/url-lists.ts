@@ -22,6 +22,7 @@ export function urlListRoutes(runtime: Runtime): Route[] {
       tag: '보안/안전',
       summary: '유해 URL 목록(피드) 상태: 이름, 분류, 항목 수, 받은 시각, 마지막 오류, 사용 중인 학습 모델',
       auth: 'either',
+      right: 'read',
       answers: {
         200: {
           description: '피드 상태',

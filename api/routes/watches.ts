@@ -40,6 +40,7 @@ export function watchRoutes(runtime: Runtime): Route[] {
       tag,
       summary: '배송 변경 알림(웹훅) 등록: 변경마다 X-Signature(HMAC-SHA256) 서명된 POST를 보냅니다',
       auth: 'either',
+      right: 'keys',
       body: {
         schema: watchCreateSchema,
         example: { carrier_id: 'kr.cjlogistics', track_id: '1234-5678-9012', webhook_url: 'https://example.com/hooks/parcel' },
@@ -74,6 +75,7 @@ export function watchRoutes(runtime: Runtime): Route[] {
       tag,
       summary: '내 배송 알림 목록',
       auth: 'either',
+      right: 'read',
       answers: { 200: { description: '목록', schema: ok({ watches: z.array(watchView) }), example: { success: true, watches: [watch] } } },
       handler: async (_input, req) => ({ success: true, watches: await runtime.watches.list(accountOf(req).id) }),
     }),
@@ -84,6 +86,7 @@ export function watchRoutes(runtime: Runtime): Route[] {
       tag,
       summary: '배송 알림 해제',
       auth: 'either',
+      right: 'keys',
       params: watchIdSchema,
       answers: { 200: { description: '해제됨', schema: ok({ id: z.number().int() }), example: { success: true, id: 12 } } },
       errors: [watchNotFound()],

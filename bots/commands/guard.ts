@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normaliseHost } from '../../src/operations/link-guard/link-guard.js';
 import type { ChannelRef } from '../../src/operations/link-guard/guard-store.js';
+import { chatUser } from './attribution.js';
 import { defang } from './guard-warning.js';
 import { defineCommand, text } from './options.js';
 import type { CommandContext, Reply, Text } from './types.js';
@@ -120,7 +121,7 @@ export const guardCommand = defineCommand({
 
     switch (options.sub) {
       case 'on':
-        await guard.enable(ref, { locale: ctx.locale, by: invocation.userId });
+        await guard.enable(ref, { locale: ctx.locale }, chatUser(invocation));
         return {
           title: ctx.t({ ko: '🛡️ 링크 가드를 켰습니다', en: '🛡️ Link guard on' }),
           text: ctx.t(
@@ -137,12 +138,12 @@ export const guardCommand = defineCommand({
           tone: 'ok',
         };
       case 'off':
-        return (await guard.disable(ref))
+        return (await guard.disable(ref, chatUser(invocation)))
           ? note(ctx, { ko: '이 채널의 링크 가드를 껐습니다.', en: 'The link guard is off in this channel.' }, 'ok')
           : note(ctx, T.notOn, 'info');
       case 'mode': {
         if (options.mode === 'hide' && invocation.platform === 'slack') return note(ctx, T.slackHide, 'warn');
-        if (!(await guard.setMode(ref, options.mode))) return note(ctx, T.notOn, 'info');
+        if (!(await guard.setMode(ref, options.mode, chatUser(invocation)))) return note(ctx, T.notOn, 'info');
         return options.mode === 'hide'
           ? note(
               ctx,
@@ -182,7 +183,7 @@ export const guardCommand = defineCommand({
 });
 
 async function messages(ctx: CommandContext, ref: ChannelRef, on: boolean): Promise<Reply> {
-  if (!(await ctx.extra.linkGuard.setMessages(ref, on))) return note(ctx, T.notOn, 'info');
+  if (!(await ctx.extra.linkGuard.setMessages(ref, on, chatUser(ctx.invocation)))) return note(ctx, T.notOn, 'info');
   return on
     ? note(
         ctx,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatUser } from './attribution.js';
 import { defineCommand, text } from './options.js';
 import { forPlatform, PLATFORM_TEXTS, TEXTS, translateText } from './texts.js';
 
@@ -29,8 +30,8 @@ export const linkCommand = defineCommand({
     if (!owner) return fail(TEXTS.linkBadKey);
     await linking.link(
       { platform: invocation.platform, workspaceId: invocation.workspaceId },
-      { accountId: owner.id, keyId: owner.keyId },
-      invocation.userId,
+      { accountId: owner.id, keyId: owner.keyId, keyPrefix: owner.keyPrefix },
+      chatUser(invocation),
     );
     ctx.logger.info({ accountId: owner.id, keyId: owner.keyId }, 'workspace linked');
     return {

@@ -6,6 +6,8 @@ export interface CachedKey {
   accountId: number;
   email: string;
   keyId: number;
+  /** The key's display prefix (the audit log names a key by it). */
+  prefix: string;
   /** Epoch ms after which the key no longer works (an expiry or a rotation's grace period), if any. */
   expiresAtMs?: number;
 }

@@ -7,6 +7,7 @@ import { koreaTimeEnglish, koreanDateTime, nextSeoulMonth } from '../seoul-time.
 import { API_IDS, type ApiId } from './catalog.js';
 import { createQuotaHolds, type TakeResult } from './quota-hold-store.js';
 import type { Quota, QuotaLease } from './quota.js';
+import type { Attribution, AuditLog } from './audit-log.js';
 
 export type { QuotaLease } from './quota.js';
 
@@ -24,8 +25,8 @@ const nextRenewal = nextSeoulMonth;
 
 /** Subscriptions and their monthly call counters: the executor's `Quota`, and the account pages' view. */
 export interface Subscriptions extends Quota {
-  /** Idempotent: an existing subscription is returned as it is. */
-  subscribe(accountId: number, api: ApiId): Promise<{ api: ApiId; remaining: number; renews_at: string }>;
+  /** Idempotent: an existing subscription is returned as it is; a new one is audited (`subscription.changed`) with it. */
+  subscribe(accountId: number, api: ApiId, by: Attribution): Promise<{ api: ApiId; remaining: number; renews_at: string }>;
   subscribeAll(accountId: number, apis: ApiId[]): Promise<void>;
   usage(accountId: number): Promise<UsageRow[]>;
   /**
@@ -50,6 +51,8 @@ export interface SubscriptionsOptions {
   apiNames?: (api: ApiId) => ApiLabel;
   /** Told of every answered call (and of one given back after it was settled): the daily usage. */
   usage?: { count(accountId: number, api: ApiId, delta?: number): void };
+  /** Where a new subscription is recorded, in its own transaction. */
+  audit: AuditLog;
 }
 
 /** An API's name in words: `{ko: 'URL 단축', en: 'URL shortener'}`. */
@@ -106,8 +109,23 @@ export function createSubscriptions(db: Database, options: SubscriptionsOptions)
 
   return {
     /** Idempotent: an existing subscription is returned as it is. */
-    async subscribe(accountId: number, api: ApiId): Promise<{ api: ApiId; remaining: number; renews_at: string }> {
-      await this.subscribeAll(accountId, [api]);
+    async subscribe(accountId: number, api: ApiId, by: Attribution): Promise<{ api: ApiId; remaining: number; renews_at: string }> {
+      const quota = options.defaultQuota;
+      await db.transaction(async (tx) => {
+        const made = await tx
+          .insert(subscriptions)
+          .values({ accountId, api, monthlyQuota: quota, remaining: quota, renewsAt: nextRenewal(clock()) })
+          .onConflictDoNothing()
+          .returning({ api: subscriptions.api });
+        if (made.length > 0)
+          await options.audit.record(tx, {
+            accountId,
+            actor: by.actor,
+            action: 'subscription.changed',
+            target: `subscription:${api} subscribed`,
+            ip: by.ip,
+          });
+      });
       const now = clock();
       const { remaining, renewsAt } = current((await find(accountId, api))!, now);
       return { api, remaining, renews_at: renewsAt.toISOString() };

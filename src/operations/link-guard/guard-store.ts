@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client.js';
+import type { Database, Executor } from '../../../db/client.js';
 import { linkGuardAllowedHosts, linkGuardChannels, linkGuardIncidents } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { BotPlatform } from '../../platform/workspace-links.js';
@@ -83,8 +83,8 @@ export function createGuardStore(db: Database, clock: Clock) {
     },
 
     /** Turns the guard on (or changes its mode); a renewed `on` forgets an old quota notice. */
-    async enable(ref: ChannelRef, settings: { mode?: GuardMode; locale: GuardLocale; by: string }): Promise<void> {
-      await db
+    async enable(ref: ChannelRef, settings: { mode?: GuardMode; locale: GuardLocale; by: string }, tx: Executor = db): Promise<void> {
+      await tx
         .insert(linkGuardChannels)
         .values({ ...ref, mode: settings.mode ?? 'warn', locale: settings.locale, enabledBy: settings.by, createdAt: clock() })
         .onConflictDoUpdate({
@@ -93,13 +93,13 @@ export function createGuardStore(db: Database, clock: Clock) {
         });
     },
 
-    async setMode(ref: ChannelRef, mode: GuardMode): Promise<boolean> {
-      const rows = await db.update(linkGuardChannels).set({ mode }).where(channelWhere(ref)).returning({ id: linkGuardChannels.channelId });
+    async setMode(ref: ChannelRef, mode: GuardMode, tx: Executor = db): Promise<boolean> {
+      const rows = await tx.update(linkGuardChannels).set({ mode }).where(channelWhere(ref)).returning({ id: linkGuardChannels.channelId });
       return rows.length > 0;
     },
 
-    async setMessages(ref: ChannelRef, messages: boolean): Promise<boolean> {
-      const rows = await db
+    async setMessages(ref: ChannelRef, messages: boolean, tx: Executor = db): Promise<boolean> {
+      const rows = await tx
         .update(linkGuardChannels)
         .set({ messages })
         .where(channelWhere(ref))
@@ -107,8 +107,8 @@ export function createGuardStore(db: Database, clock: Clock) {
       return rows.length > 0;
     },
 
-    async disable(ref: ChannelRef): Promise<boolean> {
-      const rows = await db.delete(linkGuardChannels).where(channelWhere(ref)).returning({ id: linkGuardChannels.channelId });
+    async disable(ref: ChannelRef, tx: Executor = db): Promise<boolean> {
+      const rows = await tx.delete(linkGuardChannels).where(channelWhere(ref)).returning({ id: linkGuardChannels.channelId });
       return rows.length > 0;
     },
 

@@ -1,3 +1,4 @@
+import type { AuditLog } from '../../platform/audit-log.js';
 import type { Database } from '../../../db/client.js';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
@@ -57,6 +58,8 @@ export interface LinkGuardDeps {
   quota: Quota;
   checker: UrlSafetyChecker;
   workspaceLinks: Pick<WorkspaceLinks, 'accountFor'>;
+  /** Where a change of a channel's guard is recorded (`guard.changed`), in the change's transaction. */
+  audit: Pick<AuditLog, 'record'>;
   /** Judges a message's text with its links' verdicts (channels with `/guard messages on`). */
   messageJudge: MessageJudge;
   queue?: Partial<TenantQueueOptions>;

@@ -1,6 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
+import type { Executor } from '../../../db/client.js';
 import type { Account } from '../../platform/accounts.js';
+import type { Attribution } from '../../platform/audit-log.js';
 import { executeOperation, type Operation } from '../../platform/execute.js';
 import type { BotPlatform } from '../../platform/workspace-links.js';
 import type { UrlSafetyChecker, UrlVerdict } from '../url-detect/checker.js';
@@ -57,6 +59,27 @@ export function createLinkGuard(deps: LinkGuardDeps) {
     concurrency: deps.queue?.concurrency ?? DEFAULT_CONCURRENCY,
   });
   const operation = checkOperation(deps.checker);
+
+  /**
+   * A change of a channel's guard and, when the workspace is linked, its `guard.changed` audit row
+   * (the chat user and the channel) in one transaction; the cached setting is dropped after.
+   */
+  async function changeChannel(ref: ChannelRef, by: Attribution, change: string, apply: (tx: Executor) => Promise<boolean>) {
+    const account = await deps.workspaceLinks.accountFor(ref);
+    const changed = await deps.db.transaction(async (tx) => {
+      const done = await apply(tx);
+      if (done && account)
+        await deps.audit.record(tx, {
+          accountId: account.id,
+          actor: by.actor,
+          action: 'guard.changed',
+          target: `channel:${ref.platform}/${ref.workspaceId}/${ref.channelId} ${change}`,
+        });
+      return done;
+    });
+    channels.delete(channelKey(ref));
+    return changed;
+  }
   const verdicts = new LRUCache<string, CachedVerdict>({ max: 50_000 });
   const channels = new LRUCache<string, { channel: GuardedChannel | null; at: number }>({ max: 20_000 });
   const allowLists = new LRUCache<string, { hosts: string[]; at: number }>({ max: 5_000 });
@@ -289,28 +312,24 @@ export function createLinkGuard(deps: LinkGuardDeps) {
       return { channel: await store.channel(ref), allowed: await store.allowedHosts(ref.platform, ref.workspaceId) };
     },
 
-    async enable(ref: ChannelRef, settings: { mode?: 'warn' | 'hide'; locale: GuardLocale; by: string }): Promise<void> {
-      await store.enable(ref, settings);
-      channels.delete(channelKey(ref));
+    async enable(ref: ChannelRef, settings: { mode?: 'warn' | 'hide'; locale: GuardLocale }, by: Attribution): Promise<void> {
+      await changeChannel(ref, by, 'on', async (tx) => {
+        await store.enable(ref, { ...settings, by: by.actor.id }, tx);
+        return true;
+      });
     },
 
-    async setMode(ref: ChannelRef, mode: 'warn' | 'hide'): Promise<boolean> {
-      const changed = await store.setMode(ref, mode);
-      channels.delete(channelKey(ref));
-      return changed;
+    async setMode(ref: ChannelRef, mode: 'warn' | 'hide', by: Attribution): Promise<boolean> {
+      return changeChannel(ref, by, `mode ${mode}`, (tx) => store.setMode(ref, mode, tx));
     },
 
     /** `/guard messages on|off`; false when the channel is not guarded. */
-    async setMessages(ref: ChannelRef, on: boolean): Promise<boolean> {
-      const changed = await store.setMessages(ref, on);
-      channels.delete(channelKey(ref));
-      return changed;
+    async setMessages(ref: ChannelRef, on: boolean, by: Attribution): Promise<boolean> {
+      return changeChannel(ref, by, `messages ${on ? 'on' : 'off'}`, (tx) => store.setMessages(ref, on, tx));
     },
 
-    async disable(ref: ChannelRef): Promise<boolean> {
-      const removed = await store.disable(ref);
-      channels.delete(channelKey(ref));
-      return removed;
+    async disable(ref: ChannelRef, by: Attribution): Promise<boolean> {
+      return changeChannel(ref, by, 'off', (tx) => store.disable(ref, tx));
     },
 
     async allow(platform: BotPlatform, workspaceId: string, host: string, by: string): Promise<boolean> {
