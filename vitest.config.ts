@@ -78,6 +78,8 @@ const PGLITE_ONLY_INT = [
     'chatbot-llm',
     'url-scan',
     'oversized-bodies',
+    // Migrates a PGlite database of its own from before teams: nothing of TEST_DATABASE_URL's.
+    'team-migration',
   ],
 ].map((name) => `test/${name}.int.test.ts`);
 

@@ -94,12 +94,16 @@ interface TeamDeps {
 export function createTeam(db: Database, deps: TeamDeps): Team {
   const { clock, audit } = deps;
 
-  async function ownerCount(tx: Executor, accountId: number): Promise<number> {
-    // Locks the team's owner rows: two demotions at once cannot both pass the last-owner check.
+  /**
+   * Locks the team's owner rows (in id order) and counts them. Every role change and removal
+   * takes these locks first, so two at once cannot both pass the last-owner check, nor deadlock.
+   */
+  async function lockOwners(tx: Executor, accountId: number): Promise<number> {
     const owners = await tx
       .select({ id: teamMembers.id })
       .from(teamMembers)
       .where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.role, 'owner')))
+      .orderBy(asc(teamMembers.id))
       .for('update');
     return owners.length;
   }
@@ -189,10 +193,11 @@ export function createTeam(db: Database, deps: TeamDeps): Team {
       const { role } = parseInput(roleChangeSchema, raw);
       const accountId = session.account.id;
       return db.transaction(async (tx) => {
+        const owners = await lockOwners(tx, accountId);
         const member = await teamMember(tx, accountId, memberId);
         if ((role === 'owner' || member.role === 'owner') && session.member.role !== 'owner') throw ownersOnly();
         if (member.role === role) return summarize(member);
-        if (member.role === 'owner' && (await ownerCount(tx, accountId)) <= 1) throw lastOwner();
+        if (member.role === 'owner' && owners <= 1) throw lastOwner();
         const [row] = await tx.update(teamMembers).set({ role }).where(eq(teamMembers.id, member.id)).returning();
         await audit.record(tx, {
           accountId,
@@ -210,9 +215,10 @@ export function createTeam(db: Database, deps: TeamDeps): Team {
       await db.transaction(async (tx) => {
         // Anyone may leave; removing someone else takes the `members` right.
         if (memberId !== session.member.id && !roleHolds(session.member.role, 'members')) throw forbiddenRole('members');
+        const owners = await lockOwners(tx, accountId);
         const member = await teamMember(tx, accountId, memberId);
         if (member.role === 'owner' && member.id !== session.member.id && session.member.role !== 'owner') throw ownersOnly();
-        if (member.role === 'owner' && (await ownerCount(tx, accountId)) <= 1) throw lastOwner();
+        if (member.role === 'owner' && owners <= 1) throw lastOwner();
         // Their sessions go with them (and by the foreign key's cascade): the next request is refused everywhere.
         await tx.delete(sessions).where(eq(sessions.memberId, member.id));
         await tx.delete(teamMembers).where(eq(teamMembers.id, member.id));
