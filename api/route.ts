@@ -105,7 +105,8 @@ export function declaredErrors(route: Route): AppError[] {
   // `refuseWhileDatabaseAway` answers every API route while the database is away.
   const database = route.path.startsWith('/api/') ? [databaseUnavailable()] : [];
   const role = route.right && route.right !== 'read' ? [forbiddenRole(route.right)] : [];
-  return [...(route.auth === 'none' ? [] : authErrors(route.auth)), ...role, ...body, ...(route.errors ?? []), ...database];
+  // The route's own errors before the role's: a status's example shows what most callers meet (an API key has no role).
+  return [...(route.auth === 'none' ? [] : authErrors(route.auth)), ...body, ...(route.errors ?? []), ...role, ...database];
 }
 
 /** Registers the routes on one router (all but the operations'): auth (which reads the body after it), validation, handler, answer. */
