@@ -117,6 +117,8 @@ const state = {
   lang: localStorage.getItem('lang') === 'en' ? 'en' : 'ko',
   token: sessionStorage.getItem('token'),
   user: undefined,
+  // The team signed in to ({id, email}: its founding owner's e-mail).
+  team: undefined,
   catalog: [],
   monthlyQuota: undefined,
   examples: {},
@@ -193,6 +195,7 @@ function applyLanguage() {
   tryError('');
   renderIntro();
   renderTryOptions();
+  window.portalTeam.label();
   if (!$('account').hidden) void refreshAccount();
 }
 
@@ -246,6 +249,7 @@ async function showAccount() {
   const me = await call('GET', '/api/v1/account', undefined, withToken());
   if (me.status !== 200) return logout();
   state.user = me.json.user;
+  state.team = me.json.team;
   $('auth').hidden = true;
   $('intro').hidden = true;
   $('account').hidden = false;
@@ -290,6 +294,7 @@ async function refreshAccount() {
   if (keys.status === 401) return logout();
   void refreshIncidents();
   void refreshFeedback();
+  void window.portalTeam.refresh();
   renderKeys(keys.json.keys ?? []);
   renderErrors(errors.json.errors ?? [], keys.json.keys ?? []);
   renderUsage(usage.json);
@@ -612,7 +617,9 @@ function logout() {
   if (state.token) void call('POST', '/api/v1/auth/logout', undefined, withToken());
   state.token = null;
   state.user = undefined;
+  state.team = undefined;
   sessionStorage.removeItem('token');
+  window.portalTeam.hide();
   $('account').hidden = true;
   $('auth').hidden = false;
   $('intro').hidden = false;
@@ -768,5 +775,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   await loadCatalog();
   applyLanguage();
   fillExample();
+  // An invitation link opens the join page, signed in or not.
+  if (window.portalTeam.openJoin()) return;
   if (state.token) await showAccount();
 });
