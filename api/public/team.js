@@ -131,7 +131,9 @@ window.portalTeam = (() => {
       cell(row, member.last_seen_at ? timeText(member.last_seen_at) : w().never, w().lastSeen);
       const actions = row.insertCell();
       actions.className = 'actions';
-      if (can('members') && (member.role !== 'owner' || state.user.role === 'owner')) {
+      // Only an owner changes or removes an owner.
+      const manageable = can('members') && (member.role !== 'owner' || state.user.role === 'owner');
+      if (manageable) {
         const select = document.createElement('select');
         select.setAttribute('aria-label', `${w().role}: ${member.email}`);
         fillSelect(select, invitableRoles().map((role) => [role, roleName(role)]), member.role);
@@ -141,7 +143,7 @@ window.portalTeam = (() => {
         );
       }
       if (self) actions.append(button(w().leave, w().leave, () => removeMember(member, true)));
-      else if (can('members')) actions.append(button(w().remove, `${w().remove}: ${member.email}`, () => removeMember(member, false)));
+      else if (manageable) actions.append(button(w().remove, `${w().remove}: ${member.email}`, () => removeMember(member, false)));
     }
   }
 
