@@ -8,7 +8,8 @@ import { startTestApp, type TestApp } from './helpers/app.js';
 /**
  * The portal's team panel in Chromium (issue 48): an owner invites a developer, the invitee opens
  * the link in another browser context, sets a password and lands signed in with the developer's
- * view; the owner reads both events in the audit log and downloads it as CSV.
+ * view; the link does not work twice; the owner makes them a viewer, reads the events in the audit
+ * log, filters it and downloads it as CSV.
  */
 /** With `PORTAL_SCREENSHOTS=1`, full-page screenshots of each step go to test/artifacts/ (not committed). */
 const SCREENSHOTS = process.env.PORTAL_SCREENSHOTS === '1';
@@ -71,12 +72,28 @@ describe.skipIf(!runBrowserTests)(`portal team in Chromium (${CHROMIUM})`, () =>
     expect(await invitee.getByRole('button', { name: '새 키 만들기' }).isVisible()).toBe(true);
     expect(await invitee.getByRole('button', { name: '팀 떠나기' }).isVisible()).toBe(true);
     await shot(invitee, 'developer');
+    // The link worked once: opened again, it is refused with the server's words.
+    await invitee.goto(inviteUrl);
+    await invitee.getByLabel('사용할 비밀번호 (8자 이상)').fill('developer password');
+    await invitee.getByRole('button', { name: '비밀번호 정하고 팀에 들어가기' }).click();
+    await expect
+      .poll(() => invitee.locator('#join-error').textContent())
+      .toContain('초대 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다');
     await inviteeContext.close();
+
+    // The owner sees the new member and makes them a viewer (after a confirmation).
+    await owner.reload();
+    await owner.getByLabel(`역할: ${inviteeEmail}`).selectOption('viewer');
+    owner.once('dialog', (dialog) => void dialog.accept());
+    await owner.getByRole('button', { name: `역할 바꾸기: ${inviteeEmail}` }).click();
+    await owner.getByText(`${inviteeEmail} 님의 역할을 보기 전용(으)로 바꿨습니다.`).waitFor();
+    await expect.poll(() => owner.locator('#members tbody').textContent()).toContain('보기 전용');
 
     // The owner's audit log: the invitation and the joining, filterable.
     await owner.getByRole('button', { name: '보기', exact: true }).click();
     const audit = owner.locator('#audit-events tbody');
-    await expect.poll(() => audit.textContent()).toContain('팀원 들어옴');
+    await expect.poll(() => audit.textContent()).toContain('팀원 역할 바뀜');
+    expect(await audit.textContent()).toContain('팀원 들어옴');
     expect(await audit.textContent()).toContain('팀원 초대');
     expect(await audit.textContent()).toContain(`member:`);
     await owner.locator('#audit-action').selectOption('member.joined');
@@ -94,6 +111,7 @@ describe.skipIf(!runBrowserTests)(`portal team in Chromium (${CHROMIUM})`, () =>
     );
     expect(csv).toContain('member.invited');
     expect(csv).toContain('member.joined');
+    expect(csv).toContain('member.role_changed');
     expect(csv).not.toContain('#join=');
     await owner.close();
   });

@@ -315,15 +315,16 @@ function renderKeys(keys) {
     cell(row, key.last_used_at ? timeText(key.last_used_at) : t('never'), t('lastUsed'));
     const actions = row.insertCell();
     actions.className = 'actions';
-    actions.append(
+    // A viewer sees the keys but may not change them (the server refuses it anyway).
+    if (window.portalTeam.can('keys')) actions.append(
       button(t('edit'), `${t('edit')}: ${key.name}`, () => {
         state.editing = state.editing === key.id ? undefined : key.id;
         renderKeys(keys);
       }),
       button(t('rotate'), `${t('rotate')}: ${key.name}`, () => rotateKey(key)),
       button(t('revoke'), `${t('revoke')}: ${key.name}`, async () => {
-        await call('DELETE', `/api/v1/keys/${key.id}`, undefined, withToken());
-        say(t('keyRevoked'));
+        const res = await call('DELETE', `/api/v1/keys/${key.id}`, undefined, withToken());
+        say(res.status === 200 ? t('keyRevoked') : res.json.error);
         await refreshAccount();
       }),
     );
@@ -428,7 +429,9 @@ function renderUsage(body) {
       const note = document.createElement('p');
       note.className = 'hint';
       note.textContent = t('notSubscribed');
-      item.append(note, button(t('subscribe'), `${t('subscribe')}: ${apiName(api)}`, async () => {
+      item.append(note);
+      // Subscribing takes the `subscriptions` right (owners and admins).
+      if (window.portalTeam.can('subscriptions')) item.append(button(t('subscribe'), `${t('subscribe')}: ${apiName(api)}`, async () => {
         const res = await call('POST', '/api/v1/subscriptions', { api: api.id }, withToken());
         say(res.status === 201 ? t('subscribedTo') + apiName(api) : res.json.error);
         await refreshAccount();

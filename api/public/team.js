@@ -300,8 +300,15 @@ window.portalTeam = (() => {
     $('audit-json').addEventListener('click', () => download('json'));
     $('password-form').addEventListener('submit', changePassword);
     $('join-form').addEventListener('submit', join);
-    window.addEventListener('hashchange', openJoin);
+    window.addEventListener('hashchange', () => {
+      if (openJoin() || $('join').hidden) return;
+      // Left the join page by another link (log in, …): back to the portal.
+      joinToken = undefined;
+      $('join').hidden = true;
+      if (state.token) void showAccount();
+      else for (const id of ['auth', 'intro']) $(id).hidden = false;
+    });
   });
 
-  return { label, refresh, hide, openJoin };
+  return { label, refresh, hide, openJoin, can };
 })();
