@@ -272,7 +272,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     `message model loaded (${messageModel.meta.examples.scam} scam and ${messageModel.meta.examples.ordinary + messageModel.meta.examples.notifications} other messages)`,
   );
   const feedSpecs = parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL });
-  // What is on, one line per part (the chat doors add theirs): LLM, tracker, feeds, database.
+  // What is on, one line per part (the chat doors add theirs): LLM, tracker, feeds, database, invitation mail.
   for (const line of startupStatusLines(config, feedSpecs.feeds.length)) logger[line.level]({ part: line.part }, line.message);
 
   const inviteMailer =
