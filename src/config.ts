@@ -150,6 +150,16 @@ const envSchema = z.object({
     'must be comma-separated host names (e.g. short.example,go.example)',
   ),
   WEBHOOK_ALLOW_INSECURE: flag,
+  /** Issue 48: invitation mail over SMTP (`smtp://user:pass@host:port`, `smtps://` for TLS); unset: the portal shows the link only. */
+  SMTP_URL: optionalText.refine(
+    (value) => value === undefined || (/^smtps?:\/\/[^\s]+$/i.test(value) && URL.canParse(value) && new URL(value).hostname !== ''),
+    'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.kr:587',
+  ),
+  /** The invitation mail's sender; unset: `AI Utility Hub <no-reply@host of PUBLIC_BASE_URL>`. */
+  SMTP_FROM: optionalText.refine(
+    (value) => value === undefined || /^(?:[^<>@\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(value),
+    "must be an e-mail address, or 'Name <address>'",
+  ),
   /** Issue 40 item 6: re-check live short links on this schedule (node-cron syntax), or 'off'. */
   URL_RESCAN: z
     .string()
@@ -212,9 +222,10 @@ type Env = z.infer<typeof envSchema>;
 /** Every variable the service reads (`.env.example` documents each). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
-export type Config = Omit<Env, 'PUBLIC_BASE_URL' | 'SHORT_URL_BASE'> & {
+export type Config = Omit<Env, 'PUBLIC_BASE_URL' | 'SHORT_URL_BASE' | 'SMTP_FROM'> & {
   PUBLIC_BASE_URL: string;
   SHORT_URL_BASE: string;
+  SMTP_FROM: string;
 };
 
 export class ConfigError extends Error {
@@ -233,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...values,
     PUBLIC_BASE_URL: publicBaseUrl,
     SHORT_URL_BASE: trimSlash(values.SHORT_URL_BASE ?? `${publicBaseUrl}/s`),
+    SMTP_FROM: values.SMTP_FROM ?? `AI Utility Hub <no-reply@${new URL(publicBaseUrl).hostname}>`,
   };
 }
 
@@ -257,6 +269,9 @@ const KOREAN: Record<string, string> = {
   'must be comma-separated host names (e.g. short.example,go.example)':
     '쉼표로 구분한 호스트 이름이어야 합니다 (예: short.example,go.example)',
   'must be comma-separated e-mail addresses': '쉼표로 구분한 이메일 주소여야 합니다',
+  'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.kr:587':
+    'smtp://user:pass@mail.example.kr:587 같은 smtp:// 또는 smtps:// URL이어야 합니다',
+  "must be an e-mail address, or 'Name <address>'": "이메일 주소 또는 '이름 <주소>' 형식이어야 합니다",
   "must be '*' or comma-separated origins such as https://app.example.kr (scheme and host, no path)":
     "'*' 또는 https://app.example.kr 처럼 쉼표로 구분한 출처(스킴과 호스트, 경로 없이)여야 합니다",
 };
@@ -276,7 +291,7 @@ export function describeProblems(issues: readonly Problem[], given: Record<strin
   const lines = issues.map((issue) => {
     const name = issue.path.map(String).join('.');
     const value = given[name];
-    const shown = value === undefined ? '' : name.match(/KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/) ? '' : ` ('${value}')`;
+    const shown = value === undefined ? '' : name.match(/KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL|SMTP_URL/) ? '' : ` ('${value}')`;
     return { name, shown, ...messagesOf(issue) };
   });
   return [

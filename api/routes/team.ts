@@ -18,6 +18,7 @@ import {
   teamFull,
   tooManyInvites,
 } from '../../src/platform/team.js';
+import type { InviteMail } from '../../src/providers/mail.js';
 import type { Runtime } from '../../src/runtime.js';
 import { bearerToken, sessionOf } from '../middleware/auth.js';
 import { iso, ok } from '../response-schemas.js';
@@ -50,6 +51,22 @@ export function teamRoutes(runtime: Runtime): Route[] {
   const tag = '팀';
   const inviteUrl = (token: string) => `${runtime.config.PUBLIC_BASE_URL}/#join=${token}`;
 
+  /** True when the SMTP server took the mail; a failure is logged by its kind only (no address, link or server text). */
+  async function mailInvite(mail: InviteMail, inviteId: number): Promise<boolean> {
+    if (!runtime.inviteMailer) return false;
+    try {
+      await runtime.inviteMailer.sendInvite(mail);
+      return true;
+    } catch (error) {
+      const { code, responseCode, command } = error as { code?: unknown; responseCode?: unknown; command?: unknown };
+      runtime.logger.warn(
+        { invite_id: inviteId, smtp: { code, responseCode, command } },
+        'invitation mail not sent: the portal shows the link to pass on',
+      );
+      return false;
+    }
+  }
+
   return [
     defineRoute({
       method: 'post',
@@ -68,19 +85,35 @@ export function teamRoutes(runtime: Runtime): Route[] {
           schema: ok({
             invite: z.object({ id: z.number().int(), email: z.string(), role: z.enum(ROLES), expires_at: iso }),
             invite_url: z.string().describe('초대받은 사람에게 보낼 링크 (이 응답에서만 보입니다)'),
+            mailed: z.boolean().describe('초대 메일을 보냈는지 (SMTP_URL이 설정된 서버만 보냅니다; false면 링크를 직접 전해 주세요)'),
           }),
           example: {
             success: true,
             invite: { id: 1, email: 'min@example.com', role: 'developer', expires_at: '2026-12-05T06:00:00.000Z' },
             invite_url: 'https://hub.example.com/#join=q0G…',
+            mailed: true,
           },
         },
       },
       errors: [alreadyMember(), ownersOnly(), tooManyInvites()],
       handler: async ({ body }, req, res) => {
-        const { invite, token } = await team.invite(sessionOf(req), body, { address: req.ip });
+        const session = sessionOf(req);
+        const { invite, token } = await team.invite(session, body, { address: req.ip });
+        const url = inviteUrl(token);
+        // Sent once the invitation is committed; a mail that fails leaves the invitation and its link standing.
+        const mailed = await mailInvite(
+          {
+            to: invite.email,
+            teamEmail: session.account.email,
+            inviterEmail: session.member.email,
+            role: invite.role,
+            url,
+            expiresAt: new Date(invite.expires_at),
+          },
+          invite.id,
+        );
         res.setHeader('Cache-Control', 'no-store');
-        return { success: true, invite, invite_url: inviteUrl(token) };
+        return { success: true, invite, invite_url: url, mailed };
       },
     }),
     defineRoute({
