@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
 import { sniffFormat } from '../src/operations/ocr-idcard/image-input.js';
 import { prepareImage } from '../src/operations/ocr-idcard/preprocess.js';
+import { cachedFixture } from './helpers/fixture-cache.js';
 import { pdfWithImage } from './helpers/id-pdf.js';
 
 const refusal = (run: () => unknown) => {
@@ -42,9 +43,11 @@ describe('input formats', () => {
   });
 
   it('refuses an image of more pixels than the limit from its header, before decoding', async () => {
-    const huge = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#fff' } })
-      .png({ compressionLevel: 9 })
-      .toBuffer();
+    const huge = await cachedFixture('white-8000x6000.png', 'sharp create 8000x6000 rgb #fff, png compressionLevel 9', () =>
+      sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#fff' } })
+        .png({ compressionLevel: 9 })
+        .toBuffer(),
+    );
     await expect(prepareImage(huge)).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
 
