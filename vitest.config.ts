@@ -23,10 +23,13 @@ const SLOW_FILES = [
   'link-guard-slack.int.test.ts',
   'watch.e2e.test.ts',
   'watch-cron.test.ts',
-  // The longest unit files, so that a `test:unit` run ends with both workers busy.
+  // The longest unit files, so that a `test:unit` run ends with both workers busy: the smishing
+  // model's one test trains on the real KISA reports (6 s alone), the others prepare images or read the real lists.
+  'url-smishing-model.test.ts',
   'ocr-input.test.ts',
-  'ocr-operation.test.ts',
   'url-model.test.ts',
+  'ocr-operation.test.ts',
+  'ocr-seal-date.test.ts',
 ];
 
 class SlowFilesFirst extends BaseSequencer {
@@ -61,8 +64,9 @@ const E2E = 'test/**/*.e2e.test.ts';
  * (their refunds are the executor's, which quota, security and the other files check there), the
  * OpenAPI document (its linters and generated client too), the chatbot's storage and the messages (both on their own PGlite), URL
  * accuracy on the real lists, and the doors — the Slack and Discord bots, the link guard's
- * channel side, the HTTP contract, logs and abuse limits — whose storage is each store's own
- * file (link-guard-store, watch, shorten, platform …), which runs on both.
+ * channel side, the HTTP contract and the operation door's answers, logs and abuse limits — whose
+ * storage is each store's own file (link-guard-store, watch, shorten, platform …; the charges and
+ * refusals behind the door's 403 and 429 are quota and security), which runs on both.
  */
 const PGLITE_ONLY_INT = [
   ...['tracker-contract', 'generate', 'translate', 'tone', 'openapi', 'chatbot-storage', 'messages', 'url-accuracy'],
@@ -72,6 +76,7 @@ const PGLITE_ONLY_INT = [
     'short-links-slack',
     'watch-slack',
     'http-contract',
+    'operation-door',
     'logging',
     'openapi-conformance',
     'abuse-http',

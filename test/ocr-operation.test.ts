@@ -5,6 +5,10 @@ import { createLogger } from '../src/logger.js';
 import { createOcrIdcardOperation } from '../src/operations/ocr-idcard/ocr-idcard.js';
 import { pngSize } from '../src/operations/ocr-idcard/preprocess.js';
 import type { OcrEngine, OcrText } from '../src/providers/ocr/tesseract-pool.js';
+import { sharedPreparation } from './helpers/prepared-images.js';
+
+/** The real preparation, each distinct image once in this file: the engines here are fakes (helpers/prepared-images.ts). */
+const prepare = sharedPreparation();
 
 const CARD = ['주민등록증', '홍길동', '900101-1234568', '서울특별시 종로구 세종대로 209', '2020. 8. 16.', '서울특별시 종로구청장'];
 
@@ -51,7 +55,7 @@ const until = async (check: () => boolean) => {
 describe('ID reader operation', () => {
   it('lets one account have two images in work; the third is a 429 with Retry-After, others go on', async () => {
     const held = heldEngine();
-    const operation = createOcrIdcardOperation({ ocr: () => held.engine });
+    const operation = createOcrIdcardOperation({ prepare, ocr: () => held.engine });
     const input = { base64_image: await image(), mask: false };
     const first = operation.run(ctx(1), input);
     const second = operation.run(ctx(1), input);
@@ -70,7 +74,7 @@ describe('ID reader operation', () => {
 
   it('gives each field a confidence, and a Korean warning for the uncertain ones', async () => {
     const held = heldEngine();
-    const operation = createOcrIdcardOperation({ ocr: () => held.engine });
+    const operation = createOcrIdcardOperation({ prepare, ocr: () => held.engine });
     const run = operation.run(ctx(3), { base64_image: await image(), mask: false });
     await until(() => held.waiting.length === 1);
     held.release();
@@ -81,7 +85,7 @@ describe('ID reader operation', () => {
 
   it('stops the work when the caller goes away', async () => {
     const held = heldEngine();
-    const operation = createOcrIdcardOperation({ ocr: () => held.engine });
+    const operation = createOcrIdcardOperation({ prepare, ocr: () => held.engine });
     const controller = new AbortController();
     const run = operation.run(ctx(4, controller.signal), { base64_image: await image(), mask: false }).catch((e: unknown) => e);
     await until(() => held.waiting.length === 1);
@@ -118,7 +122,7 @@ describe('ID reader operation', () => {
       stats: () => ({ workers: 1, busy: 0, queued: 0 }),
       close: async () => {},
     };
-    const operation = createOcrIdcardOperation({ ocr: () => engine });
+    const operation = createOcrIdcardOperation({ prepare, ocr: () => engine });
     const card = (
       await sharp({ create: { width: 1400, height: 900, channels: 3, background: '#fff' } })
         .png()
@@ -154,7 +158,7 @@ describe('ID reader operation', () => {
       const engine = counting(reading, reading);
       // The clock says the first reading took 9 s of an 8 s budget.
       const times = [0, 9_000];
-      const operation = createOcrIdcardOperation({ ocr: () => engine.engine, budgetMs: 8_000, now: () => times.shift() ?? 9_000 });
+      const operation = createOcrIdcardOperation({ prepare, ocr: () => engine.engine, budgetMs: 8_000, now: () => times.shift() ?? 9_000 });
       const result = await operation.run(ctx(6), { base64_image: await image(), mask: false });
       expect(engine.calls()).toBe(1);
       expect(result.info.name).toBe('홍길동');
@@ -163,21 +167,21 @@ describe('ID reader operation', () => {
 
     it('reads again within its budget', async () => {
       const engine = counting(reading, reading);
-      const operation = createOcrIdcardOperation({ ocr: () => engine.engine, budgetMs: 8_000, now: () => 0 });
+      const operation = createOcrIdcardOperation({ prepare, ocr: () => engine.engine, budgetMs: 8_000, now: () => 0 });
       await operation.run(ctx(7), { base64_image: await image(), mask: false });
       expect(engine.calls()).toBeGreaterThan(1);
     });
 
     it('keeps the first reading when a further one times out', async () => {
       const engine = counting(reading, timedOut);
-      const operation = createOcrIdcardOperation({ ocr: () => engine.engine, now: () => 0 });
+      const operation = createOcrIdcardOperation({ prepare, ocr: () => engine.engine, now: () => 0 });
       const result = await operation.run(ctx(8), { base64_image: await image(), mask: false });
       expect(result.info.id_number).toBe('900101-1234568');
     });
 
     it('answers a first reading that times out with a 422 saying what to send', async () => {
       const engine = counting(timedOut, reading);
-      const operation = createOcrIdcardOperation({ ocr: () => engine.engine });
+      const operation = createOcrIdcardOperation({ prepare, ocr: () => engine.engine });
       await expect(operation.run(ctx(9), { base64_image: await image(), mask: false })).rejects.toMatchObject({
         status: 422,
         message: expect.stringContaining('2000픽셀'),
@@ -232,7 +236,7 @@ describe('ID reader: fields left missing or unsure are looked for line by line',
 
   it('fills a field the page reading missed from the lines read one by one', async () => {
     const { engine, detector, lineReads } = engines(card('홍길동', 95), card('홍길동', 95, '2020. 8. 16.'));
-    const operation = createOcrIdcardOperation({ ocr: () => engine, textLines: { detector, use: 'fallback' }, now: () => 0 });
+    const operation = createOcrIdcardOperation({ prepare, ocr: () => engine, textLines: { detector, use: 'fallback' }, now: () => 0 });
     const result = await operation.run(ctx(20), { base64_image: await page(), mask: false });
     expect(lineReads()).toBe(6);
     expect(result.info.issue_date).toMatch(/^2020\D+0?8\D+16/);
@@ -241,20 +245,33 @@ describe('ID reader: fields left missing or unsure are looked for line by line',
 
   it('replaces an unsure field only with a reading sure of it (no warning, a higher confidence)', async () => {
     const surer = engines(card('홍길동', 40, '2020. 8. 16.'), card('홍길둥', 96, '2020. 8. 16.'));
-    const operation = createOcrIdcardOperation({ ocr: () => surer.engine, textLines: { detector: surer.detector, use: 'fallback' } });
+    const operation = createOcrIdcardOperation({
+      prepare,
+      ocr: () => surer.engine,
+      textLines: { detector: surer.detector, use: 'fallback' },
+    });
     expect((await operation.run(ctx(21), { base64_image: await page(), mask: false })).info.name).toBe('홍길둥');
     const lessSure = engines(card('홍길동', 40, '2020. 8. 16.'), card('홍길둥', 30, '2020. 8. 16.'));
-    const other = createOcrIdcardOperation({ ocr: () => lessSure.engine, textLines: { detector: lessSure.detector, use: 'fallback' } });
+    const other = createOcrIdcardOperation({
+      prepare,
+      ocr: () => lessSure.engine,
+      textLines: { detector: lessSure.detector, use: 'fallback' },
+    });
     expect((await other.run(ctx(22), { base64_image: await page(), mask: false })).info.name).toBe('홍길동');
   });
 
   it('reads no line when nothing is missing or unsure, and stops between lines once the budget is spent', async () => {
     const sure = engines(card('홍길동', 95, '2020. 8. 16.'), card('홍길동', 95, '2020. 8. 16.'));
-    const operation = createOcrIdcardOperation({ ocr: () => sure.engine, textLines: { detector: sure.detector, use: 'fallback' } });
+    const operation = createOcrIdcardOperation({
+      prepare,
+      ocr: () => sure.engine,
+      textLines: { detector: sure.detector, use: 'fallback' },
+    });
     await operation.run(ctx(23), { base64_image: await page(), mask: false });
     expect(sure.lineReads()).toBe(0);
     const late = engines(card('홍길동', 95), card('홍길동', 95, '2020. 8. 16.'));
     const budgeted = createOcrIdcardOperation({
+      prepare,
       ocr: () => late.engine,
       textLines: { detector: late.detector, use: 'fallback' },
       budgetMs: 8_000,

@@ -4,6 +4,13 @@ import { createLogger } from '../src/logger.js';
 import { createOcrIdcardOperation } from '../src/operations/ocr-idcard/ocr-idcard.js';
 import { prepareImage } from '../src/operations/ocr-idcard/preprocess.js';
 import type { OcrEngine, OcrText } from '../src/providers/ocr/tesseract-pool.js';
+import { sharedPreparation } from './helpers/prepared-images.js';
+
+/**
+ * The real preparation, each distinct image once in this file (helpers/prepared-images.ts): the
+ * operation's engines here are fakes, and the first test's two pages are the ones the operation prepares.
+ */
+const prepare = sharedPreparation();
 
 /**
  * A card's lower part as a low-quality scan prints it: a date in dark strokes, and a faded
@@ -36,8 +43,8 @@ const ON_FRAME = { x: FRAME.left, y: 700 };
 describe("a faded seal over a card's issue date", () => {
   it('stays a grey line in the usual preparation and is whitened by `drop-seal`, the digits kept', async () => {
     const image = await sealedCard();
-    const usual = await prepareImage(image);
-    const cleared = await prepareImage(image, { ink: 'drop-seal' });
+    const usual = await prepare(image);
+    const cleared = await prepare(image, { ink: 'drop-seal' });
     expect(await greyAt(usual.png, ON_FRAME.x, ON_FRAME.y)).toBeLessThan(220);
     expect(await greyAt(cleared.png, ON_FRAME.x, ON_FRAME.y)).toBeGreaterThan(240);
     expect(await greyAt(cleared.png, 707, 630)).toBeLessThan(80);
@@ -73,7 +80,7 @@ describe("a faded seal over a card's issue date", () => {
 
   it("fills a licence's missing issue date from one reading with pale red whitened, and takes no other field from it", async () => {
     const { ocr, reads } = engine('2015.11.18.');
-    const operation = createOcrIdcardOperation({ ocr: () => ocr, now: () => 0 });
+    const operation = createOcrIdcardOperation({ prepare, ocr: () => ocr, now: () => 0 });
     const result = await operation.run(ctx, { base64_image: (await sealedCard()).toString('base64'), mask: false });
     expect(result.info.issue_date).toBe('2015.11.18.');
     expect(result.info.name).toBe('홍길동');
@@ -90,12 +97,12 @@ describe("a faded seal over a card's issue date", () => {
         .toBuffer()
     ).toString('base64');
     const plain = engine('2015.11.18.');
-    const readsWithout = await createOcrIdcardOperation({ ocr: () => plain.ocr, now: () => 0 })
+    const readsWithout = await createOcrIdcardOperation({ prepare, ocr: () => plain.ocr, now: () => 0 })
       .run(ctx, { base64_image: white, mask: false })
       .then(() => plain.reads.length);
     expect(plain.reads.every((cleared) => !cleared)).toBe(true);
     const unread = engine('경찰청');
-    const result = await createOcrIdcardOperation({ ocr: () => unread.ocr, now: () => 0 }).run(ctx, {
+    const result = await createOcrIdcardOperation({ prepare, ocr: () => unread.ocr, now: () => 0 }).run(ctx, {
       base64_image: (await sealedCard()).toString('base64'),
       mask: false,
     });

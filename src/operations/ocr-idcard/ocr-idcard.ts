@@ -43,6 +43,8 @@ export interface OcrIdcardDeps {
    * (`fallback`); `first` (as the first reading) is measured by `npm run eval:ocr -- --lines-use first`.
    */
   textLines?: { detector: TextLineDetector; use: 'first' | 'fallback' };
+  /** The image preparation (default `prepareImage`): tests whose engine is a fake prepare each image once. */
+  prepare?: typeof prepareImage;
 }
 
 /** What a read returns: `z.output` of its schema (ocr-idcard.schema.ts). */
@@ -95,7 +97,8 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
   const bytes = decodeBase64Image(input.base64_image);
   const format = sniffFormat(bytes);
   const source = format === 'pdf' ? await renderPdfFirstPage(bytes, signal) : bytes;
-  const image = await prepareImage(source, { detect: deps.detectDocument });
+  const prepare = deps.prepare ?? prepareImage;
+  const image = await prepare(source, { detect: deps.detectDocument });
   signal?.throwIfAborted();
   const prepared = performance.now();
   // As a fallback it stops between lines once the budget is spent: lines read by then still fill fields.
@@ -119,7 +122,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
       // (coloured print kept, a larger scale for small text), and fill the gaps from it.
       const again = await deps
         .ocr()
-        .recognize((await prepareImage(source, { ink: 'luminance', longSide: 1800, detect: deps.detectDocument })).png, signal);
+        .recognize((await prepare(source, { ink: 'luminance', longSide: 1800, detect: deps.detectDocument })).png, signal);
       const secondText = splitLines(again.text).join('\n');
       const combined = combineReadings(parsed, parseDocument(secondText));
       if (combined !== parsed) [rawText, lines] = [parsed ? rawText : secondText, parsed ? [...lines, ...again.lines] : again.lines];
@@ -152,6 +155,7 @@ async function readDocument(deps: OcrIdcardDeps, ctx: OperationContext, input: O
         detector: deps.textLines?.detector,
         signal,
         inTime,
+        prepare,
       });
       if (!sealed) return;
       const info = { ...card.info, issue_date: sealed.date };

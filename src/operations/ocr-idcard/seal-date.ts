@@ -17,6 +17,8 @@ export interface SealDateOptions {
   signal?: AbortSignal;
   /** Asked between the line reading's lines (the caller's time budget). */
   inTime?: () => boolean;
+  /** The image preparation (default `prepareImage`). */
+  prepare?: typeof prepareImage;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function readDateUnderSeal(
   parsed: ParsedDocument,
   options: SealDateOptions = {},
 ): Promise<{ date: string; lines: OcrLine[] } | undefined> {
-  const page = await prepareImage(source, { ink: 'drop-seal', detect: options.detect });
+  const page = await (options.prepare ?? prepareImage)(source, { ink: 'drop-seal', detect: options.detect });
   if ((page.sealShare ?? 0) < MIN_SEAL_SHARE) return undefined;
   const read = await engine.recognize(page.png, options.signal);
   const fromPage = dateOf(read, parsed);
