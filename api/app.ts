@@ -5,6 +5,7 @@ import { methodGuard } from './middleware/methods.js';
 import type { Runtime } from '../src/runtime.js';
 import { databaseErrors, errorHandler, notFound, recordKeyErrors, refuseWhileDatabaseAway } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
+import { requestTimer } from './request-metrics.js';
 import { operationDoor, type OperationDoor } from './operation-door.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { accountRoutes } from './routes/account.js';
@@ -12,6 +13,7 @@ import { businessRoutes } from './routes/business.js';
 import { mountRoutes } from './route.js';
 import { docsPages, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { operationRoutes } from './routes/operations.js';
 import { portalRoutes } from './routes/portal.js';
 import { redirectRoutes } from './routes/redirect.js';
@@ -50,7 +52,8 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
   app.set('etag', false);
 
   // Every route is declared once (api/route.ts); /openapi.json is generated from the same list.
-  const early = [...shortLinkPageRoutes(runtime), ...redirectRoutes(runtime), ...healthRoutes(runtime, state)];
+  // `/metrics` ahead of the request log too: a scrape every 15 s is not worth a line each.
+  const early = [...shortLinkPageRoutes(runtime), ...redirectRoutes(runtime), ...healthRoutes(runtime, state), ...metricsRoutes(runtime)];
   const api = [
     ...accountRoutes(runtime),
     ...operationRoutes(runtime),
@@ -71,7 +74,10 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
     paths: door.paths,
   });
 
+  // Every request timed into the metrics (once: the server's listener may have started it).
+  const timed = requestTimer(runtime.metrics);
   app.use((req, res, next) => {
+    timed(req, res);
     if (!operations(req, res)) next();
   });
   app.use(securityHeaders);

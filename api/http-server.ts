@@ -4,6 +4,7 @@ import { createDoors, type AppOptions } from './app.js';
 import { continueWhenBodyRead } from './json-body.js';
 import { sendRedirect, type RedirectTarget } from './routes/redirect.js';
 import { closeStalledRequests, stallTimeouts } from './starting-server.js';
+import { nameRoute, requestTimer } from './request-metrics.js';
 
 /**
  * The HTTP server: express for everything, except the two hottest paths, answered straight
@@ -18,7 +19,9 @@ export function createHttpServer(runtime: Runtime, options: AppOptions = {}): Se
 export function createRequestListener(runtime: Runtime, options: AppOptions = {}): RequestListener {
   const { app, operations } = createDoors(runtime, options);
   const fastRedirect = cachedRedirect(runtime);
+  const timed = requestTimer(runtime.metrics);
   return (req, res) => {
+    timed(req, res);
     if (!fastRedirect(req, res) && !operations(req, res)) app(req, res);
   };
 }
@@ -27,6 +30,7 @@ export function createRequestListener(runtime: Runtime, options: AppOptions = {}
 function cachedRedirect(runtime: Runtime): (req: IncomingMessage, res: ServerResponse) => boolean {
   const basePath = new URL(runtime.config.SHORT_URL_BASE).pathname.replace(/\/+$/, '');
   const prefix = `${basePath}/`;
+  const template = `${prefix}:code`;
   const { redirects, clock } = runtime;
   /**
    * A link without limits, or with an expiry still ahead, goes from here (a clock compare); a
@@ -42,6 +46,7 @@ function cachedRedirect(runtime: Runtime): (req: IncomingMessage, res: ServerRes
     if (code.length !== 5) return false;
     const target = redirects.peek(code);
     if (!target || !freeToGo(target) || redirects.warning(target)) return false;
+    nameRoute(res, template);
     sendRedirect(req, res, redirects, target);
     return true;
   };

@@ -51,7 +51,7 @@ export function databaseWhere(config: Config): string {
 
 export interface StatusLine {
   level: 'info' | 'warn';
-  part: 'llm' | 'tracker' | 'feeds' | 'database';
+  part: 'llm' | 'tracker' | 'feeds' | 'database' | 'metrics';
   message: string;
 }
 
@@ -87,7 +87,16 @@ export function startupStatusLines(config: Config, feedCount: number): StatusLin
       message: `harmful-URL feeds: ${feedCount} configured, ${refresh}${config.DATA_GO_KR_SERVICE_KEY ? '' : '; odcloud feeds off (no DATA_GO_KR_SERVICE_KEY)'}`,
     },
     { level: 'info', part: 'database', message: `database: ${databaseWhere(config)}` },
+    { level: 'info', part: 'metrics', message: metricsLine(config) },
   ];
+}
+
+/** Where `GET /metrics` is served (docs/operating.md); never the token itself. */
+function metricsLine(config: Config): string {
+  const token = config.METRICS_TOKEN ? ' with the bearer token METRICS_TOKEN' : ' without a token: keep that port private';
+  if (config.METRICS_PORT !== undefined) return `metrics: GET /metrics on METRICS_PORT ${config.METRICS_PORT} (${config.HOST})${token}`;
+  if (config.METRICS_TOKEN) return 'metrics: GET /metrics on the main port, with the bearer token METRICS_TOKEN';
+  return 'metrics off: set METRICS_TOKEN (bearer token on the main port) or METRICS_PORT (a private port) to serve GET /metrics';
 }
 
 /** Whether each chat door has what it needs to answer (bots/door-summary.ts says how and what is missing). */

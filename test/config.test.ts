@@ -48,9 +48,23 @@ describe('loadConfig', () => {
     ['DISCORD_PUBLIC_KEY', 'abc'],
     ['OPENAI_TOKEN_PARAM', 'tokens'],
     ['WATCH_CRON', 'every ten minutes'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has spaces in the middle of it'],
+    ['METRICS_PORT', '-1'],
+    ['METRICS_PORT', 'nine'],
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('stops when METRICS_PORT is PORT, naming it, and never shows METRICS_TOKEN', () => {
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT.*PORT와 다른 포트/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'secret value' })).toThrow(/METRICS_TOKEN: /);
+    expect(() => loadConfig({ METRICS_TOKEN: 'secret value' })).not.toThrow(/secret value/);
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'a'.repeat(16) })).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_TOKEN: 'a'.repeat(16),
+    });
   });
 
   it('is documented: .env.example names every variable, and nothing else', () => {

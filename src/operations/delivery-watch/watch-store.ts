@@ -118,6 +118,12 @@ export function createWatchStore(db: Database) {
         .returning();
     },
 
+    /** When the longest-waiting active watch was due (the partial due index: one row read); undefined with none. */
+    async oldestDue(): Promise<Date | undefined> {
+      const [row] = await db.select({ at: t.nextPollAt }).from(t).where(eq(t.status, 'active')).orderBy(asc(t.nextPollAt)).limit(1);
+      return row?.at;
+    },
+
     /** Writes a poll's outcome, only while this claim still holds the row. */
     async finish(id: number, claimId: string, patch: WatchPatch): Promise<boolean> {
       const rows = await db
