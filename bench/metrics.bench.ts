@@ -17,7 +17,8 @@ const scrapes = Number(process.env.BENCH_SCRAPES ?? 200);
 const TOKEN = 'bench-metrics-token-0123456789';
 
 export async function run(): Promise<void> {
-  const service = await startBenchService({ METRICS_TOKEN: TOKEN });
+  // The million-row seed takes longer than the service's 10 s statement timeout on PostgreSQL.
+  const service = await startBenchService({ METRICS_TOKEN: TOKEN, DB_STATEMENT_TIMEOUT_MS: '600000' });
   const { base, runtime } = service;
   try {
     const seeding = performance.now();

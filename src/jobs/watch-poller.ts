@@ -282,7 +282,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       const report = emptyCycleReport();
       const cycle: CycleState = { thresholds: new Map(), recorded: new Set() };
       // The lag: how long the oldest due watch has waited (a lagging poller shows before notices go missing).
-      const oldestDue = deps.observeCycle ? await deps.store.oldestDue() : undefined;
+      const oldestDue = deps.observeCycle ? await deps.store.oldestDue(accountIds) : undefined;
       const lagSeconds = oldestDue ? Math.max(0, (clock().getTime() - oldestDue.getTime()) / 1000) : 0;
       // One fresh upstream lookup per parcel per cycle, however many watches share it.
       const lookups = new Map<string, Promise<TrackedParcel>>();

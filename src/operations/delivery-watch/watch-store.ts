@@ -118,9 +118,14 @@ export function createWatchStore(db: Database) {
         .returning();
     },
 
-    /** When the longest-waiting active watch was due (the partial due index: one row read); undefined with none. */
-    async oldestDue(): Promise<Date | undefined> {
-      const [row] = await db.select({ at: t.nextPollAt }).from(t).where(eq(t.status, 'active')).orderBy(asc(t.nextPollAt)).limit(1);
+    /** When the longest-waiting active watch (of these accounts) was due (the partial due index: one row read); undefined with none. */
+    async oldestDue(accountIds?: number[]): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ at: t.nextPollAt })
+        .from(t)
+        .where(and(eq(t.status, 'active'), accountIds ? inArray(t.accountId, accountIds) : undefined))
+        .orderBy(asc(t.nextPollAt))
+        .limit(1);
       return row?.at;
     },
 
