@@ -5,7 +5,6 @@ import { methodGuard } from './middleware/methods.js';
 import type { Runtime } from '../src/runtime.js';
 import { databaseErrors, errorHandler, notFound, recordKeyErrors, refuseWhileDatabaseAway } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
-import { requestTimer } from './request-metrics.js';
 import { operationDoor, type OperationDoor } from './operation-door.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { accountRoutes } from './routes/account.js';
@@ -72,12 +71,10 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
   const door = operationDoor(runtime, api);
   const operations: OperationDoor = Object.assign((req: IncomingMessage, res: ServerResponse) => cors(req, res) || door(req, res), {
     paths: door.paths,
+    templateOf: door.templateOf,
   });
 
-  // Every request timed into the metrics (once: the server's listener may have started it).
-  const timed = requestTimer(runtime.metrics);
   app.use((req, res, next) => {
-    timed(req, res);
     if (!operations(req, res)) next();
   });
   app.use(securityHeaders);

@@ -8,11 +8,14 @@ import { DEFAULT_BODY_LIMIT_MB, readJsonBody } from './json-body.js';
 import { accountForKey, missingKey } from './middleware/auth.js';
 import { allowOnlyPost } from './middleware/methods.js';
 import type { Route } from './route.js';
-import { nameRoute } from './request-metrics.js';
 import { outcomeOfCode } from '../src/platform/metric-definitions.js';
 
 /** Answers and returns true when the request is a `POST` to an operation's path (one of `paths`). */
-export type OperationDoor = ((req: IncomingMessage, res: ServerResponse) => boolean) & { readonly paths: readonly string[] };
+export type OperationDoor = ((req: IncomingMessage, res: ServerResponse) => boolean) & {
+  readonly paths: readonly string[];
+  /** The declared path a request URL is served under, if it is an operation's (the metrics' route label). */
+  templateOf(url: string): string | undefined;
+};
 
 interface Served {
   operation: Operation;
@@ -55,7 +58,6 @@ export function operationDoor(runtime: Runtime, routes: readonly Route[]): Opera
     const url = req.url ?? '';
     const served = byPath.get(url) ?? byPath.get(routePath(url));
     if (!served) return false;
-    nameRoute(res, served.template);
     // `GET /api/v1/url/shorten` (a browser's address bar): 405 with `Allow: POST`, not a 404.
     if (req.method !== 'POST') {
       sendError(res, requestIdOf(req), allowOnlyPost(req, res));
@@ -64,7 +66,8 @@ export function operationDoor(runtime: Runtime, routes: readonly Route[]): Opera
     void serve(door, served, req, res);
     return true;
   };
-  return Object.assign(answer, { paths: [...byPath.keys()] });
+  const templateOf = (url: string) => (byPath.get(url) ?? byPath.get(routePath(url)))?.template;
+  return Object.assign(answer, { paths: [...byPath.keys()], templateOf });
 }
 
 /** `/API/v1/Url/Detect/?x=1` → `/api/v1/url/detect`. */

@@ -65,23 +65,26 @@ export interface Executed<Output> {
  * calls are paid for. A failed refund is logged and never replaces the run's own error.
  * `observe` (the runtime's metrics) counts the call by operation and outcome.
  */
-export async function executeOperation<Schema extends z.ZodType, Output extends object>(
+export function executeOperation<Schema extends z.ZodType, Output extends object>(
   quota: Quota,
   operation: Operation<Schema, Output>,
   caller: Caller,
   rawInput: unknown,
   observe?: OperationObserver,
 ): Promise<Executed<Output>> {
-  if (!observe) return execute(quota, operation, caller, rawInput);
-  try {
-    const executed = await execute(quota, operation, caller, rawInput);
-    observe(operation.api, 'ok');
-    return executed;
-  } catch (error) {
-    // Refusals (validation, subscription, quota) and failures (upstream …) by their error code.
-    observe(operation.api, outcomeOfCode((error instanceof AppError ? error : fromDatabaseError(error))?.code));
-    throw error;
-  }
+  const executed = execute(quota, operation, caller, rawInput);
+  if (!observe) return executed;
+  return executed.then(
+    (result) => {
+      observe(operation.api, 'ok');
+      return result;
+    },
+    (error: unknown) => {
+      // Refusals (validation, subscription, quota) and failures (upstream …) by their error code.
+      observe(operation.api, outcomeOfCode((error instanceof AppError ? error : fromDatabaseError(error))?.code));
+      throw error;
+    },
+  );
 }
 
 async function execute<Schema extends z.ZodType, Output extends object>(
