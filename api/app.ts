@@ -12,6 +12,7 @@ import { businessRoutes } from './routes/business.js';
 import { mountRoutes } from './route.js';
 import { docsPages, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { operationRoutes } from './routes/operations.js';
 import { teamRoutes } from './routes/team.js';
 import { portalRoutes } from './routes/portal.js';
@@ -51,7 +52,8 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
   app.set('etag', false);
 
   // Every route is declared once (api/route.ts); /openapi.json is generated from the same list.
-  const early = [...shortLinkPageRoutes(runtime), ...redirectRoutes(runtime), ...healthRoutes(runtime, state)];
+  // `/metrics` ahead of the request log too: a scrape every 15 s is not worth a line each.
+  const early = [...shortLinkPageRoutes(runtime), ...redirectRoutes(runtime), ...healthRoutes(runtime, state), ...metricsRoutes(runtime)];
   const api = [
     ...accountRoutes(runtime),
     ...operationRoutes(runtime),
@@ -71,6 +73,7 @@ export function createDoors(runtime: Runtime, options: AppOptions = {}): { app: 
   const door = operationDoor(runtime, api);
   const operations: OperationDoor = Object.assign((req: IncomingMessage, res: ServerResponse) => cors(req, res) || door(req, res), {
     paths: door.paths,
+    templateOf: door.templateOf,
   });
 
   app.use((req, res, next) => {

@@ -16,7 +16,7 @@ export const API_TAGS = {
     '유해 URL 탐지, 메시지·문자 캡처·QR 코드의 스미싱 검사, 유해 URL 목록 상태, 단축 URL(만들기, 여러 개 한 번에, 통계, QR 코드, 미리보기, 이동).',
   '사업자 확인': '국세청 사업자등록 상태 조회와 진위확인 (번호 하나에 신분증 읽기 1회를 씁니다).',
   '링크 가드': 'Slack·Discord 채널에서 링크 가드가 찾은 유해 링크 기록.',
-  '상태 확인': '로드 밸런서와 모니터링용 생존·준비 상태. 인증이 필요 없습니다.',
+  '상태 확인': '로드 밸런서와 모니터링용 생존·준비 상태(인증 없음), 그리고 Prometheus 지표(`/metrics`, METRICS_TOKEN).',
   문서: '이 OpenAPI 문서 자체.',
 } as const satisfies Record<string, string>;
 

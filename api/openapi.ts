@@ -180,8 +180,12 @@ function answerOf(answer: Answer): Record<string, unknown> {
       ...headers,
       content: { 'image/svg+xml': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', format: 'binary' } } },
     };
-  if (answer.media === 'text/html')
-    return { description: answer.description, ...headers, content: { 'text/html': { schema: { type: 'string' } } } };
+  if (answer.media === 'text/html' || answer.media === 'text/plain')
+    return {
+      description: answer.description,
+      ...headers,
+      content: { [answer.media]: { schema: { type: 'string' }, ...(answer.example !== undefined ? { example: answer.example } : {}) } },
+    };
   const json: Record<string, unknown> = {};
   if (answer.schema) json.schema = jsonSchema(answer.schema, 'output');
   if (answer.example !== undefined) json.example = answer.example;

@@ -8,13 +8,20 @@ import { DEFAULT_BODY_LIMIT_MB, readJsonBody } from './json-body.js';
 import { accountForKey, missingKey } from './middleware/auth.js';
 import { allowOnlyPost } from './middleware/methods.js';
 import type { Route } from './route.js';
+import { outcomeOfCode } from '../src/platform/metric-definitions.js';
 
 /** Answers and returns true when the request is a `POST` to an operation's path (one of `paths`). */
-export type OperationDoor = ((req: IncomingMessage, res: ServerResponse) => boolean) & { readonly paths: readonly string[] };
+export type OperationDoor = ((req: IncomingMessage, res: ServerResponse) => boolean) & {
+  readonly paths: readonly string[];
+  /** The declared path a request URL is served under, if it is an operation's (the metrics' route label). */
+  templateOf(url: string): string | undefined;
+};
 
 interface Served {
   operation: Operation;
   limitBytes: number;
+  /** The declared path: the metrics' route label. */
+  template: string;
 }
 
 const noop = () => {};
@@ -36,6 +43,7 @@ export function operationDoor(runtime: Runtime, routes: readonly Route[]): Opera
     if (route.method !== 'post' || route.auth !== 'key') throw new Error(`${route.path}: an operation is a POST with an API key`);
     byPath.set(route.path.toLowerCase(), {
       operation: route.operation,
+      template: route.path,
       limitBytes: (route.body?.limitMb ?? DEFAULT_BODY_LIMIT_MB) * 1024 * 1024,
     });
   }
@@ -58,7 +66,8 @@ export function operationDoor(runtime: Runtime, routes: readonly Route[]): Opera
     void serve(door, served, req, res);
     return true;
   };
-  return Object.assign(answer, { paths: [...byPath.keys()] });
+  const templateOf = (url: string) => (byPath.get(url) ?? byPath.get(routePath(url)))?.template;
+  return Object.assign(answer, { paths: [...byPath.keys()], templateOf });
 }
 
 /** `/API/v1/Url/Detect/?x=1` → `/api/v1/url/detect`. */
@@ -85,6 +94,8 @@ async function serve(door: Door, { operation, limitBytes }: Served, req: Incomin
   let keyId: number | undefined;
   let gone = false;
   let failure: unknown;
+  /** Set once the executor has the call: it counts its outcome itself. */
+  let executing = false;
   res.once('close', () => {
     gone = !res.writableFinished;
     if (gone) caller?.cancel();
@@ -104,13 +115,16 @@ async function serve(door: Door, { operation, limitBytes }: Served, req: Incomin
     const body = await readJsonBody(req, limitBytes);
     caller = new RequestCaller(account, lazyChild(runtime.logger, { req: request }), requestId);
     if (gone) caller.cancel();
-    const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, caller, body);
+    executing = true;
+    const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, caller, body, runtime.metrics.operation);
     sendCharged(res, requestId, successEnvelope(operation.api, output, quota.remaining), quota, runtime.clock());
   } catch (error) {
     runtime.database.observe(error);
     const known = error instanceof AppError ? error : fromDatabaseError(error);
     if (!known || known.status >= 500) failure = error;
     const answered = known ?? internalError(requestId);
+    // Refused before the executor (no key, a bad one, the body, the database away): counted here.
+    if (!executing) runtime.metrics.operation(operation.api, outcomeOfCode(answered.code));
     // The key's last refused calls (the portal shows them): status, code and time, never the body.
     if (keyId !== undefined) runtime.platform.usageLog.refused(keyId, operation.api, answered.status, answered.code);
     sendError(res, requestId, answered);

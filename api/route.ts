@@ -71,7 +71,7 @@ export interface Answer {
   schema?: z.ZodType;
   example?: unknown;
   /** Not JSON: the media type (an HTML page) or none at all (a redirect). */
-  media?: 'text/html' | 'none' | 'image';
+  media?: 'text/html' | 'text/plain' | 'none' | 'image';
   /** Also served as CSV (`format=csv`): what the CSV holds. */
   csv?: string;
   headers?: Record<string, { description?: string; example: string }>;

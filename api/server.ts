@@ -34,12 +34,14 @@ async function main(): Promise<void> {
     { cronScheduler, startWatchCron },
     { createRuntime },
     { createRequestListener },
+    { startMetricsServer },
   ] = await Promise.all([
     import('../bots/index.js'),
     import('../bots/notifier.js'),
     import('../src/jobs/watch-cron.js'),
     import('../src/runtime.js'),
     import('./http-server.js'),
+    import('./metrics-server.js'),
   ]);
   const runtime = await createRuntime(config, {
     logger,
@@ -50,6 +52,9 @@ async function main(): Promise<void> {
   const doors = createBotDoors(runtime);
   const botRouters = doors.flatMap((door) => (door.router ? [door.router] : []));
   serve(createRequestListener(runtime, { state, botRouters }));
+  // METRICS_PORT: `/metrics` alone on its own listener (a taken port stops the start, as PORT's does).
+  const metricsServer = await startMetricsServer(runtime);
+  if (metricsServer) runtime.logger.info({ metricsPort: (metricsServer.address() as AddressInfo).port }, 'metrics listener open');
   // The address to open: PUBLIC_BASE_URL, or this machine at the port it listens on (PORT=0 picks one).
   const portal = config.PUBLIC_BASE_URL === `http://localhost:${config.PORT}` ? `http://localhost:${port}` : config.PUBLIC_BASE_URL;
   runtime.logger.info(
@@ -96,6 +101,8 @@ async function main(): Promise<void> {
     const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
     await closed;
     clearTimeout(timer);
+    metricsServer?.closeAllConnections();
+    await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
     await stopBotDoors(doors);
     await watchCron?.stop();
     await linkRescan?.stop();

@@ -20,6 +20,7 @@ export function botServices(runtime: Runtime): BotServices {
   return {
     logger,
     quota: platform.subscriptions,
+    observeOperation: runtime.metrics.operation,
     operations,
     workspaceLinks: platform.workspaceLinks,
     apiKeys: platform.apiKeys,

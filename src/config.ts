@@ -63,6 +63,14 @@ export function parseQuietHours(text: string): QuietHours | null | undefined {
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
+  // ── Metrics (issue 48; docs/operating.md) ──
+  /** Bearer token `GET /metrics` requires on the main port; without it and without METRICS_PORT, /metrics is off. */
+  METRICS_TOKEN: optionalText.refine(
+    (value) => value === undefined || /^[\x21-\x7e]{16,}$/.test(value),
+    'must be at least 16 printable characters without spaces',
+  ),
+  /** Serves `/metrics` alone on this port (on HOST; keep it private); 0 picks a free one. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalText.refine(
     (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
@@ -239,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = envSchema.safeParse(given);
   if (!parsed.success) throw new ConfigError(describeProblems(parsed.error.issues, given));
   const values = parsed.data;
+  if (values.METRICS_PORT !== undefined && values.METRICS_PORT !== 0 && values.METRICS_PORT === values.PORT)
+    throw new ConfigError(describeProblems([{ path: ['METRICS_PORT'], code: 'custom', message: 'must differ from PORT' }], given));
   const publicBaseUrl = trimSlash(values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`);
   return {
     ...values,
@@ -272,6 +282,8 @@ const KOREAN: Record<string, string> = {
   'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.kr:587':
     'smtp://user:pass@mail.example.kr:587 같은 smtp:// 또는 smtps:// URL이어야 합니다',
   "must be an e-mail address, or 'Name <address>'": "이메일 주소 또는 '이름 <주소>' 형식이어야 합니다",
+  'must be at least 16 printable characters without spaces': '공백 없이 16자 이상의 문자여야 합니다',
+  'must differ from PORT': 'PORT와 다른 포트여야 합니다',
   "must be '*' or comma-separated origins such as https://app.example.kr (scheme and host, no path)":
     "'*' 또는 https://app.example.kr 처럼 쉼표로 구분한 출처(스킴과 호스트, 경로 없이)여야 합니다",
 };

@@ -39,6 +39,7 @@ import { createTeam, type Team } from './platform/team.js';
 import { learnedModelRegistry, type LearnedModelInfo } from './platform/learned-models.js';
 import { createApiKeys, type ApiKeys } from './platform/api-keys.js';
 import { createKeyCache } from './platform/key-cache.js';
+import { createMetrics, type Metrics } from './platform/metrics.js';
 import { startHousekeeping, type Housekeeping } from './platform/housekeeping.js';
 import { createLoginGuard } from './platform/login-guard.js';
 import { createPasswordHasher, type PasswordHasherOptions } from './platform/password-hasher.js';
@@ -167,6 +168,8 @@ export interface Runtime {
   linkRescan: LinkRescan;
   /** Invitation mail (SMTP_URL); undefined when off: the portal shows the link only. */
   inviteMailer: InviteMailer | undefined;
+  /** This instance's metrics (`GET /metrics`, docs/operating.md): the doors time requests into it. */
+  metrics: Metrics;
   /** Flushes buffered work and closes the database. */
   close(): Promise<void>;
 }
@@ -178,6 +181,8 @@ export interface Runtime {
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const clock = options.clock ?? systemClock;
+  /** One registry per runtime: runtimes side by side in one process (the tests) keep their own. */
+  const metrics = createMetrics({ now: clock });
   const opening = Date.now();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -264,7 +269,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   );
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
-  const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), ...options.llm });
+  const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), observe: metrics.upstream, ...options.llm });
   const messageModel = await loadMessageModel(config.MESSAGE_MODEL);
   const messageJudge = createMessageJudge({ model: messageModel });
   logger.info(
@@ -332,14 +337,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // `/guard messages on` (issue 50): the same offline judge as the message check.
     messageJudge,
     ...options.linkGuard,
+    observeOperation: metrics.operation,
+    observe: (event) => {
+      if (event.outcome === 'dropped') metrics.guardDropped();
+      options.linkGuard?.observe?.(event);
+    },
   });
 
   /** The embedded OCR engine: its workers start on the first image, so start-up stays fast. */
   let ocrPool: OcrEngine | undefined;
-  const ocr = () => (ocrPool ??= createTesseractPool(options.ocr));
+  const ocr = () => (ocrPool ??= timedOcr(createTesseractPool(options.ocr), (seconds) => metrics.ocr('id', seconds)));
   /** Message screenshots (`/url/scan`): links are Latin letters beside Korean, so one worker reads both. */
   let messageOcrPool: OcrEngine | undefined;
-  const messageOcr = () => (messageOcrPool ??= createTesseractPool({ ...options.ocr, size: 1, languages: 'kor+eng' }));
+  const messageOcr = () =>
+    (messageOcrPool ??= timedOcr(createTesseractPool({ ...options.ocr, size: 1, languages: 'kor+eng' }), (seconds) =>
+      metrics.ocr('message', seconds),
+    ));
   /** The text-line detector of the ID reader and the message check: its model is loaded on the first image that needs it. */
   const textLines = createTextLineDetector();
 
@@ -355,17 +368,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     clientId: config.DELIVERY_TRACKER_CLIENT_ID,
     clientSecret: config.DELIVERY_TRACKER_CLIENT_SECRET,
     logger,
+    observe: metrics.upstream,
     ...options.delivery?.tracker,
   });
   const delivery = createDelivery({ db, tracker, llm, logger, clock }, options.delivery);
   /** Watched parcels: `watches` for the doors, `watchPoller` for the cron job (api/server.ts). */
   const watches = createWatches(
-    { db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE },
+    { db, delivery, logger, clock, allowInsecureWebhooks: config.WEBHOOK_ALLOW_INSECURE, observeCycle: metrics.watchCycle },
     { schedule: pollScheduleOf(config), ...options.watches },
   );
 
   /** The National Tax Service's checks: their own routes, and the reader's `verify: true`. */
-  const business = createBusiness({ db, config, logger, clock });
+  const business = createBusiness({ db, config, logger, clock, observe: metrics.upstream });
 
   /** The eight operations by catalogue id, each built by its module (src/operations/modules.ts): every door serves them from here. */
   const operations = createOperations({
@@ -391,6 +405,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     businessChecks: business.checks,
   });
 
+  // One provider per part that learns; a new learned model is one more entry here.
+  const learnedModels = learnedModelRegistry([urlDetection.learnedModels, () => [describeMessageModel(messageModel)]]);
+  // Read at each scrape, from memory only (the scrape's cost does not grow with the data).
+  metrics.readFrom({
+    feeds: () => urlDetection.loadedFeeds(),
+    learnedModels: () => learnedModels.list(),
+    guardQueueDepth: () => linkGuard?.queueDepth() ?? 0,
+  });
+
   return {
     config,
     logger,
@@ -405,8 +428,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     operations,
     redirects,
     urlDetection,
-    // One provider per part that learns; a new learned model is one more entry here.
-    learnedModels: learnedModelRegistry([urlDetection.learnedModels, () => [describeMessageModel(messageModel)]]),
+    learnedModels,
     linkStats: createLinkStats({
       links,
       clicks,
@@ -438,6 +460,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       images: createMessageImageDecoder(),
       // A screenshot whose page reading finds no link is read again line by line (docs/evaluations/2026-11-27-message-check-2.md).
       textLines: { detector: textLines, use: 'fallback' },
+      observe: metrics.messageCheck,
     }),
     business,
     messageJudge,
@@ -445,6 +468,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     knowledgeFeedback: createKnowledgeFeedback(db),
     knowledgeSettings: createKnowledgeSettings(db),
     ocrStats: () => ocrPool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
+    metrics,
     async close(): Promise<void> {
       await housekeeping.stop();
       await linkGuard?.idle();
@@ -459,7 +483,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await ocrPool?.close();
       await messageOcrPool?.close();
       await textLines.close();
+      metrics.close();
       await database.close();
     },
+  };
+}
+
+/** An OCR engine whose every image's time (its wait in the pool's queue included) is told to `observe`. */
+function timedOcr(engine: OcrEngine, observe: (seconds: number) => void): OcrEngine {
+  return {
+    async recognize(...args) {
+      const started = performance.now();
+      try {
+        return await engine.recognize(...args);
+      } finally {
+        observe((performance.now() - started) / 1000);
+      }
+    },
+    stats: () => engine.stats(),
+    close: () => engine.close(),
   };
 }

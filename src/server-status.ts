@@ -57,7 +57,7 @@ export function smtpWhere(url: string): string {
 
 export interface StatusLine {
   level: 'info' | 'warn';
-  part: 'llm' | 'tracker' | 'feeds' | 'database' | 'mail';
+  part: 'llm' | 'tracker' | 'feeds' | 'database' | 'mail' | 'metrics';
   message: string;
 }
 
@@ -96,7 +96,16 @@ export function startupStatusLines(config: Config, feedCount: number): StatusLin
     config.SMTP_URL
       ? { level: 'info', part: 'mail', message: `invitation mail on: ${smtpWhere(config.SMTP_URL)}, from ${config.SMTP_FROM}` }
       : { level: 'info', part: 'mail', message: 'invitation mail off (no SMTP_URL): the portal shows the invitation link to pass on' },
+    { level: 'info', part: 'metrics', message: metricsLine(config) },
   ];
+}
+
+/** Where `GET /metrics` is served (docs/operating.md); never the token itself. */
+function metricsLine(config: Config): string {
+  const token = config.METRICS_TOKEN ? ' with the bearer token METRICS_TOKEN' : ' without a token: keep that port private';
+  if (config.METRICS_PORT !== undefined) return `metrics: GET /metrics on METRICS_PORT ${config.METRICS_PORT} (${config.HOST})${token}`;
+  if (config.METRICS_TOKEN) return 'metrics: GET /metrics on the main port, with the bearer token METRICS_TOKEN';
+  return 'metrics off: set METRICS_TOKEN (bearer token on the main port) or METRICS_PORT (a private port) to serve GET /metrics';
 }
 
 /** Whether each chat door has what it needs to answer (bots/door-summary.ts says how and what is missing). */

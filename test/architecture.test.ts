@@ -25,6 +25,8 @@ const VENDOR_HOMES: Array<{ pkg: RegExp; homes: RegExp[] }> = [
   { pkg: /^node-cron$/, homes: [/^src\/jobs\/watch-cron\.ts$/, /^src\/config\.ts$/] },
   { pkg: /^(express|pino-http)$/, homes: [/^api\//, /^bots\//] },
   { pkg: /^(postgres|@electric-sql\/pglite)$/, homes: [/^db\//] },
+  // The metrics' registry (issue 48): the rest of the service sees the \`Metrics\` interface only.
+  { pkg: /^prom-client$/, homes: [/^src\/platform\/metrics\.ts$/] },
   // Document parsers: loaded only by the document worker (in a thread with limits).
   { pkg: /^(mammoth|linkedom|marked|@mozilla\/readability)(\/|$)/, homes: [/^src\/providers\/documents\//] },
   // drizzle: the database module and the stores (the files that own a table's queries).

@@ -62,9 +62,23 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'mail.example.kr:587'],
     ['SMTP_URL', 'http://mail.example.kr'],
     ['SMTP_FROM', 'no address'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has spaces in the middle of it'],
+    ['METRICS_PORT', '-1'],
+    ['METRICS_PORT', 'nine'],
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('stops when METRICS_PORT is PORT, naming it, and never shows METRICS_TOKEN', () => {
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT.*PORT와 다른 포트/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'secret value' })).toThrow(/METRICS_TOKEN: /);
+    expect(() => loadConfig({ METRICS_TOKEN: 'secret value' })).not.toThrow(/secret value/);
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'a'.repeat(16) })).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_TOKEN: 'a'.repeat(16),
+    });
   });
 
   it('is documented: .env.example names every variable, and nothing else', () => {

@@ -77,6 +77,16 @@ describe('start-up lines (item 6)', () => {
     );
     expect(lines({})[4]).toMatch(/^mail invitation mail off \(no SMTP_URL\)/);
   });
+
+  it('say where /metrics is served, or that it is off, never the token', () => {
+    expect(lines({})[5]).toMatch(/^metrics metrics off: set METRICS_TOKEN .* or METRICS_PORT/);
+    const token = 'metrics-token-0123456789';
+    expect(lines({ METRICS_TOKEN: token })[5]).toBe('metrics metrics: GET /metrics on the main port, with the bearer token METRICS_TOKEN');
+    expect(lines({ METRICS_PORT: '9464', HOST: '10.0.0.5' })[5]).toBe(
+      'metrics metrics: GET /metrics on METRICS_PORT 9464 (10.0.0.5) without a token: keep that port private',
+    );
+    expect(lines({ METRICS_PORT: '9464', METRICS_TOKEN: token }).join('\n')).not.toContain(token);
+  });
 });
 
 describe('the log at a terminal (item 6)', () => {

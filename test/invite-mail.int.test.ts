@@ -1,3 +1,4 @@
+import { ROLE_LABELS } from '../src/platform/roles.js';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ describe('invitation mail', () => {
       to: 'x',
       teamEmail: owner.email,
       inviterEmail: owner.email,
-      role: 'developer',
+      roleLabel: ROLE_LABELS.developer,
       url: body.invite_url,
       expiresAt: new Date(body.invite.expires_at),
     });

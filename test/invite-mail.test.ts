@@ -6,7 +6,7 @@ describe('the invitation mail', () => {
     to: 'min@example.com',
     teamEmail: 'boss@example.kr',
     inviterEmail: 'admin@example.kr',
-    role: 'admin' as const,
+    roleLabel: { ko: '관리자', en: 'admin' },
     url: 'https://hub.example.kr/#join=q0GtokenTOKEN_-',
     expiresAt: new Date('2026-12-05T06:00:00Z'),
   };

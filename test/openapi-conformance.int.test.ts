@@ -26,6 +26,8 @@ let nts: FakeNts;
 let user: TestUser;
 let doc: OpenApiDoc;
 
+/** `GET /metrics` is served with this bearer token (docs/operating.md). */
+const METRICS_TOKEN = 'conformance-metrics-token-0123';
 /** The operator (ADMIN_EMAILS) whose token asks the operator route. */
 const OPERATOR = { email: 'conformance-operator@example.com', password: 'operator password' };
 
@@ -45,6 +47,7 @@ beforeAll(async () => {
       DATA_GO_KR_SERVICE_KEY: nts.serviceKey,
       DATA_GO_KR_API_URL: nts.url,
       ADMIN_EMAILS: OPERATOR.email,
+      METRICS_TOKEN: METRICS_TOKEN,
     },
     { llm: { retryBaseDelayMs: 1 } },
   );
@@ -157,6 +160,7 @@ describe('every documented route answers as documented', () => {
         else if (security.some((entry) => 'bearer' in entry)) headers.authorization = `Bearer ${user.token}`;
         // Logging out ends the session it names: a session of its own, so the later routes keep theirs.
         if (template === '/api/v1/operator/status') headers.authorization = `Bearer ${operatorToken}`;
+        if (template === '/metrics') headers.authorization = `Bearer ${METRICS_TOKEN}`;
         if (template === '/api/v1/auth/logout') {
           const login = await app.post('/api/v1/auth/login', { email: user.email, password: user.password });
           headers.authorization = `Bearer ${login.body.token}`;

@@ -112,12 +112,13 @@ describe('the served OpenAPI document, linted', () => {
     expect(missing).toEqual([]);
     const ids = all.map(([, operation]) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(operations(doc.paths)).toHaveLength(48);
+    expect(operations(doc.paths)).toHaveLength(49);
     // The names the docs and generated clients already use.
     expect(doc.paths['/api/v1/url/detect']!.post!.operationId).toBe('detectUrl');
     expect(doc.paths['/api/v1/url/shorten']!.post!.operationId).toBe('shortenUrl');
     expect(doc.paths['/api/v1/url/scan']!.post!.operationId).toBe('scanMessage');
     expect(doc.paths['/api/v1/keys']!.post!.operationId).toBe('createApiKey');
+    expect(doc.paths['/metrics']!.get!.operationId).toBe('getMetrics');
   });
 
   it('declares every tag it uses with a description, and gives contact and licence', () => {

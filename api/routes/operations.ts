@@ -25,7 +25,7 @@ export async function runForRequest<Schema extends z.ZodType, Output extends obj
   res: Response,
 ): Promise<{ output: Output; remaining: number }> {
   const caller = new RequestCaller(accountOf(req), req.log, String(req.id)).cancelOnClose(res);
-  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, caller, req.body);
+  const { output, quota } = await executeOperation(runtime.platform.subscriptions, operation, caller, req.body, runtime.metrics.operation);
   setQuotaHeaders(res, quota, runtime.clock());
   return { output, remaining: quota.remaining };
 }

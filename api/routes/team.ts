@@ -5,7 +5,7 @@ import { auditCsv } from '../../src/platform/audit-csv.js';
 import { auditQuerySchema } from '../../src/platform/audit-query.js';
 import { seoulDate } from '../../src/seoul-time.js';
 import { tooManyLogins } from '../../src/platform/login-guard.js';
-import { ROLES } from '../../src/platform/roles.js';
+import { ROLE_LABELS, ROLES } from '../../src/platform/roles.js';
 import {
   alreadyMember,
   inviteInvalid,
@@ -106,7 +106,7 @@ export function teamRoutes(runtime: Runtime): Route[] {
             to: invite.email,
             teamEmail: session.account.email,
             inviterEmail: session.member.email,
-            role: invite.role,
+            roleLabel: ROLE_LABELS[invite.role],
             url,
             expiresAt: new Date(invite.expires_at),
           },

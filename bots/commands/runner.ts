@@ -68,6 +68,7 @@ export function createCommandRunner(services: BotServices, options: CommandRunne
             ...(invocation.workspaceId ? { workspace: `${invocation.platform}:${invocation.workspaceId}` } : {}),
           },
           input,
+          services.observeOperation,
         );
         return { ...output, remaining: quota.remaining };
       },

@@ -7,6 +7,7 @@ import type { ApiId } from '../../src/platform/catalog.js';
 import type { InputOf, Operation, OutputOf } from '../../src/platform/execute.js';
 import type { Business } from '../../src/operations/business/business.js';
 import type { Quota } from '../../src/platform/quota.js';
+import type { OperationObserver } from '../../src/platform/metric-definitions.js';
 import type { BotPlatform, WorkspaceLinks } from '../../src/platform/workspace-links.js';
 import type { Operations, Runtime } from '../../src/runtime.js';
 import type { LinkGuard } from '../../src/operations/link-guard/link-guard.js';
@@ -87,6 +88,8 @@ export type Answer<A extends ApiId> = OutputOf<Operations[A]> & { remaining: num
 export interface BotServices {
   logger: Logger;
   quota: Quota;
+  /** Counts each call by operation and outcome (the runtime's metrics). */
+  observeOperation?: OperationObserver;
   operations: Operations;
   workspaceLinks: Pick<WorkspaceLinks, 'accountFor' | 'link'>;
   apiKeys: Pick<ApiKeys, 'authenticate'>;

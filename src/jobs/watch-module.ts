@@ -29,6 +29,8 @@ export interface WatchDeps {
   logger: Logger;
   clock: Clock;
   allowInsecureWebhooks: boolean;
+  /** The metrics' watch lag (the poller tells it after each cycle). */
+  observeCycle?: (lagSeconds: number, endedAt: Date) => void;
 }
 
 /**
@@ -70,6 +72,7 @@ export function createWatches(deps: WatchDeps, options: WatchOptions = {}) {
       logger: deps.logger,
       clock: deps.clock,
       schedule,
+      observeCycle: deps.observeCycle,
     },
     options.poller,
   );

@@ -49,6 +49,8 @@ export interface PollerDeps {
   clock?: () => Date;
   /** The cadence of `WATCH_CRON`, the maximum interval and the quiet hours. */
   schedule: PollSchedule;
+  /** Told after each cycle how late the oldest due watch was when it started, and when it ended (the metrics' watch lag). */
+  observeCycle?: (lagSeconds: number, endedAt: Date) => void;
 }
 
 export interface CycleReport {
@@ -279,6 +281,9 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
       const logger = deps.logger.child({ job: 'watch-poll', claimId });
       const report = emptyCycleReport();
       const cycle: CycleState = { thresholds: new Map(), recorded: new Set() };
+      // The lag: how long the oldest due watch has waited (a lagging poller shows before notices go missing).
+      const oldestDue = deps.observeCycle ? await deps.store.oldestDue(accountIds) : undefined;
+      const lagSeconds = oldestDue ? Math.max(0, (clock().getTime() - oldestDue.getTime()) / 1000) : 0;
       // One fresh upstream lookup per parcel per cycle, however many watches share it.
       const lookups = new Map<string, Promise<TrackedParcel>>();
       const lookup = (row: WatchRow) => {
@@ -323,6 +328,7 @@ export function createWatchPoller(deps: PollerDeps, options: PollerOptions = {})
         });
       }
       report.durationMs = Math.round(performance.now() - started);
+      deps.observeCycle?.(lagSeconds, clock());
       if (report.claimed > 0) logger.info(report, 'watch poll cycle');
       return report;
     },

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError, fromDatabaseError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { parseInput } from '../validation.js';
 import type { Account } from './accounts.js';
+import { outcomeOfCode, type OperationObserver } from './metric-definitions.js';
 import type { ApiId } from './catalog.js';
 import type { Quota, QuotaLease, QuotaState } from './quota.js';
 
@@ -62,8 +63,31 @@ export interface Executed<Output> {
  * Runs an operation for a caller: validate (400 costs nothing), charge the operation's call
  * (403 / 429), run, and give back every charge of the run when it fails, so only answered
  * calls are paid for. A failed refund is logged and never replaces the run's own error.
+ * `observe` (the runtime's metrics) counts the call by operation and outcome.
  */
-export async function executeOperation<Schema extends z.ZodType, Output extends object>(
+export function executeOperation<Schema extends z.ZodType, Output extends object>(
+  quota: Quota,
+  operation: Operation<Schema, Output>,
+  caller: Caller,
+  rawInput: unknown,
+  observe?: OperationObserver,
+): Promise<Executed<Output>> {
+  const executed = execute(quota, operation, caller, rawInput);
+  if (!observe) return executed;
+  return executed.then(
+    (result) => {
+      observe(operation.api, 'ok');
+      return result;
+    },
+    (error: unknown) => {
+      // Refusals (validation, subscription, quota) and failures (upstream …) by their error code.
+      observe(operation.api, outcomeOfCode((error instanceof AppError ? error : fromDatabaseError(error))?.code));
+      throw error;
+    },
+  );
+}
+
+async function execute<Schema extends z.ZodType, Output extends object>(
   quota: Quota,
   operation: Operation<Schema, Output>,
   caller: Caller,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { UpstreamObserver } from './upstream-observer.js';
 import type { Logger } from '../logger.js';
 import type { FailureMapping } from './llm-errors.js';
 
@@ -84,4 +85,6 @@ export interface LlmProviderOptions {
   maxRetries?: number;
   retryBaseDelayMs?: number;
   logger: Logger;
+  /** Told of every call's duration and outcome (the runtime's metrics). */
+  observe?: UpstreamObserver;
 }

@@ -8,6 +8,7 @@ import { mapLlmError, notConfigured, refused, timedOut, upstreamFailure } from '
 import { parseStructured, responseFormatFor } from './llm-json.js';
 import { addUsage, toSdkMessage, usageOf, withSystemHint } from './llm-messages.js';
 import { createRetrier } from './llm-retry.js';
+import { upstreamOutcome } from './upstream-observer.js';
 import type {
   CallOptions,
   ChatRequest,
@@ -110,9 +111,11 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
     try {
       const result = await retry(() => run(openai, { timeout, signal: limit.signal }));
       logger.debug({ llm: kind, ms: Math.round(performance.now() - started) }, 'llm call');
+      options.observe?.('llm', kind, (performance.now() - started) / 1000, 'ok');
       return result;
     } catch (error) {
       const mapped = limit.signal.aborted ? timedOut(timeout) : mapLlmError(error, timeout, opts.failure);
+      options.observe?.('llm', kind, (performance.now() - started) / 1000, upstreamOutcome(mapped));
       const status = (error as { status?: number }).status;
       logger.warn(
         { llm: kind, ms: Math.round(performance.now() - started), upstreamStatus: status, errorType: (error as Error).name },

@@ -1,5 +1,4 @@
 import nodemailer from 'nodemailer';
-import { ROLE_LABELS, type Role } from '../platform/roles.js';
 import { koreanDateTime } from '../seoul-time.js';
 
 /** One invitation to send: who is invited, by whom, to which team, with what role, and the one-time link. */
@@ -9,7 +8,8 @@ export interface InviteMail {
   teamEmail: string;
   /** The member who sent the invitation. */
   inviterEmail: string;
-  role: Role;
+  /** The role in words (`{ko: '개발자', en: 'developer'}`): the caller's labels, so this adapter knows no team rules. */
+  roleLabel: { ko: string; en: string };
   url: string;
   expiresAt: Date;
 }
@@ -56,7 +56,7 @@ export function createSmtpInviteMailer(options: SmtpMailerOptions): InviteMailer
 
 /** The Korean invitation: plain text and simple HTML, the same words, no images, no tracking. */
 export function inviteMessage(mail: InviteMail): { subject: string; text: string; html: string } {
-  const role = ROLE_LABELS[mail.role];
+  const role = mail.roleLabel;
   const expires = koreanDateTime(mail.expiresAt);
   const subject = `[AI Utility Hub] ${mail.teamEmail} 팀에 초대되었습니다`;
   const lines = [

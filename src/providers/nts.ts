@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { BodyTooLargeError, readCappedText } from '../net/capped-body.js';
+import { upstreamOutcome, type UpstreamObserver } from './upstream-observer.js';
 
 /** One row of the status answer (국세청 사업자등록 상태조회), as the API sends it. */
 export interface NtsStatusRow {
@@ -60,6 +61,8 @@ export interface NtsOptions {
   /** Awaited before every request: the shared rate limit. */
   beforeRequest?: () => Promise<void>;
   fetch?: typeof fetch;
+  /** Told of every request's duration and outcome (the runtime's metrics). */
+  observe?: UpstreamObserver;
 }
 
 /** The API takes at most 100 numbers a call (more is `TOO_LARGE_REQUEST`). */
@@ -81,6 +84,18 @@ export function createNtsClient(options: NtsOptions): NtsClient {
 
   async function post<T>(path: 'status' | 'validate', body: object, signal?: AbortSignal): Promise<T> {
     await options.beforeRequest?.();
+    const started = performance.now();
+    try {
+      const rows = await request<T>(path, body, signal);
+      options.observe?.('nts', path, (performance.now() - started) / 1000, 'ok');
+      return rows;
+    } catch (error) {
+      options.observe?.('nts', path, (performance.now() - started) / 1000, upstreamOutcome(error));
+      throw error;
+    }
+  }
+
+  async function request<T>(path: 'status' | 'validate', body: object, signal?: AbortSignal): Promise<T> {
     const url = `${base}/nts-businessman/v1/${path}?serviceKey=${key}&returnType=JSON`;
     const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { upstreamOutcome, type UpstreamObserver } from './upstream-observer.js';
 import type { Logger } from '../logger.js';
 import { BodyTooLargeError, readCappedText } from '../net/capped-body.js';
 
@@ -23,6 +24,8 @@ export interface TrackerOptions {
   /** Per GraphQL request (default 15 s). */
   timeoutMs?: number;
   logger: Logger;
+  /** Told of every lookup's duration and outcome (the runtime's metrics). */
+  observe?: UpstreamObserver;
 }
 
 export interface TrackCallOptions {
@@ -157,12 +160,14 @@ export function createTracker(options: TrackerOptions): Tracker {
           { tracker: carrierId, pages: pages.length, events: events.length, ms: Math.round(performance.now() - started) },
           'tracker call',
         );
+        options.observe?.('tracker', 'track', (performance.now() - started) / 1000, 'ok');
         return { lastEvent, events };
       } catch (error) {
         const status = error instanceof AppError ? error.status : 500;
         // A parcel the carrier does not know is an answer, not an outage.
         const level = status >= 500 ? 'warn' : 'info';
         logger[level]({ tracker: carrierId, status, ms: Math.round(performance.now() - started) }, 'tracker call failed');
+        options.observe?.('tracker', 'track', (performance.now() - started) / 1000, upstreamOutcome(error));
         throw error;
       }
     },

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Operation } from '../../platform/execute.js';
 import { createNtsClient } from '../../providers/nts.js';
+import type { UpstreamObserver } from '../../providers/upstream-observer.js';
 import { createRateLimiter } from '../../platform/rate-limiter.js';
 import { createBusinessChecks, type BusinessChecks, type BusinessStatus, type BusinessValidation } from './business-checks.js';
 import { businessStatusSchema, businessValidateSchema } from './business.schema.js';
@@ -46,6 +47,8 @@ export interface BusinessWiring {
   config: Pick<Config, 'DATA_GO_KR_SERVICE_KEY' | 'DATA_GO_KR_API_URL'>;
   logger: Logger;
   clock: Clock;
+  /** Told of every NTS request (the runtime's metrics). */
+  observe?: UpstreamObserver;
 }
 
 /** The portal's NTS calls are shared by every instance through the database, at most this many a second. */
@@ -74,6 +77,7 @@ export function createBusiness(wiring: BusinessWiring) {
         serviceKey: config.DATA_GO_KR_SERVICE_KEY,
         logger,
         beforeRequest: () => limiter.acquire(),
+        observe: wiring.observe,
       })
     : undefined;
   if (!client) logger.info('business checks off: DATA_GO_KR_SERVICE_KEY is not set (POST /business/* answer 503)');

@@ -118,6 +118,17 @@ export function createWatchStore(db: Database) {
         .returning();
     },
 
+    /** When the longest-waiting active watch (of these accounts) was due (the partial due index: one row read); undefined with none. */
+    async oldestDue(accountIds?: number[]): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ at: t.nextPollAt })
+        .from(t)
+        .where(and(eq(t.status, 'active'), accountIds ? inArray(t.accountId, accountIds) : undefined))
+        .orderBy(asc(t.nextPollAt))
+        .limit(1);
+      return row?.at;
+    },
+
     /** Writes a poll's outcome, only while this claim still holds the row. */
     async finish(id: number, claimId: string, patch: WatchPatch): Promise<boolean> {
       const rows = await db

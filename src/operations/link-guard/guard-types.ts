@@ -1,4 +1,5 @@
 import type { AuditLog } from '../../platform/audit-log.js';
+import type { OperationObserver } from '../../platform/metric-definitions.js';
 import type { Database } from '../../../db/client.js';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
@@ -65,6 +66,8 @@ export interface LinkGuardDeps {
   queue?: Partial<TenantQueueOptions>;
   /** Told how each submitted message ended (tests wait on it instead of sleeping). */
   observe?: (event: GuardOutcome) => void;
+  /** Counts each charged check by operation and outcome (the runtime's metrics). */
+  observeOperation?: OperationObserver;
 }
 
 /** How the guard's look at one message ended. */

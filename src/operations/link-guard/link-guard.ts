@@ -117,6 +117,7 @@ export function createLinkGuard(deps: LinkGuardDeps) {
       operation,
       { account, logger, requestId: `guard:${message.platform}:${message.messageId}` },
       { url },
+      deps.observeOperation,
     );
     const verdict = { ...output, at: now() };
     verdicts.set(key, verdict);
@@ -257,6 +258,7 @@ export function createLinkGuard(deps: LinkGuardDeps) {
         scamWarningOperation,
         { account, logger, requestId: `guard:${message.platform}:${message.messageId}` },
         {},
+        deps.observeOperation,
       );
     } catch (error) {
       if (await quotaStopped(error, message, channel, responder)) return 'quota_stopped';
@@ -344,6 +346,8 @@ export function createLinkGuard(deps: LinkGuardDeps) {
     /** Resolves when every queued message has been checked (tests, shutdown). */
     idle: () => queue.idle(),
     queueStats: (platform: BotPlatform, workspaceId: string) => queue.stats(workspaceKey(platform, workspaceId)),
+    /** Messages running and waiting over all workspaces (the metrics' queue depth). */
+    queueDepth: () => queue.depth(),
   };
 }
 

@@ -69,6 +69,13 @@ export function createTenantQueue(options: TenantQueueOptions) {
       return { running: busy.has(tenant) ? 1 : 0, pending: queues.get(tenant)?.length ?? 0, dropped: dropped.get(tenant) ?? 0 };
     },
 
+    /** Jobs running and waiting over all tenants (the metrics' queue depth). */
+    depth(): number {
+      let pending = 0;
+      for (const queue of queues.values()) pending += queue.length;
+      return running + pending;
+    },
+
     /** Takes the dropped count of a tenant (for one log line per burst). */
     takeDropped(tenant: string): number {
       const n = dropped.get(tenant) ?? 0;

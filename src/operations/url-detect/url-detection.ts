@@ -29,6 +29,8 @@ export interface UrlDetection {
    */
   refreshFeeds(): Promise<FeedResult[] | undefined>;
   feedStates(): Promise<FeedState[]>;
+  /** The feeds of the lists in use, as of their last load: read from memory (the metrics' scrape). */
+  loadedFeeds(): readonly FeedState[];
   /** The learned models in use now (the runtime's registry lists them: `/url/lists`, `/healthz/ready`). */
   learnedModels(): LearnedModelInfo[];
   /** `URL_LIST_REFRESH`: the schedule, plus one refresh soon after start when the lists are older than one period. */
@@ -67,6 +69,7 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
   const lock = createRefreshLock(deps.db, deps.databaseKind);
   const engine = createUrlEngine({ judge: deps.judge, logger: deps.logger, expander: deps.expander });
   let version = '';
+  let loadedFeeds: readonly FeedState[] = [];
   let reloading: Promise<boolean> | undefined;
   let refreshing: Promise<FeedResult[] | undefined> | undefined;
   const timers: NodeJS.Timeout[] = [];
@@ -95,6 +98,8 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
       await store.saveModel(current, lists.model).catch((error: unknown) => deps.logger.warn({ err: error }, 'url lists: model not saved'));
     engine.setLists(lists);
     version = current;
+    // One row a feed, read once a load: a scrape of the metrics never queries the database.
+    loadedFeeds = await store.states().catch(() => loadedFeeds);
     deps.logger.info(
       { entries: lists.index.size, model: lists.model?.info, ms: Math.round(performance.now() - started) },
       'url lists loaded',
@@ -146,6 +151,7 @@ export async function createUrlDetection(deps: UrlDetectionDeps): Promise<UrlDet
     reload,
     refreshFeeds,
     feedStates: () => store.states(),
+    loadedFeeds: () => loadedFeeds,
     learnedModels: () => describeLearnedModels(engine),
     start(schedule, givenScheduler) {
       const poll = setInterval(
