@@ -10,14 +10,13 @@ import type { ApiId } from './catalog.js';
 import type { LoginGuard } from './login-guard.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { Role } from './roles.js';
+import { createUsageStamp } from './usage-stamp.js';
 import { DUMMY_PASSWORD_HASH, generateLoginToken, sha256 } from './secrets.js';
 import type { Subscriptions } from './subscriptions.js';
 
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 /** Live login tokens kept per member: a new log-in beyond this ends the oldest session. */
 export const MAX_SESSIONS_PER_MEMBER = 20;
-/** `last_seen_at` is a convenience: written at most once a minute per member, not per request. */
-const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 export const credentialsSchema = z.object({
   email: z.string().trim().toLowerCase().max(254, '이메일은 254자 이하여야 합니다.').pipe(z.email('올바른 이메일 주소가 아닙니다.')),
@@ -109,7 +108,6 @@ const memberColumns = { id: teamMembers.id, accountId: teamMembers.accountId, em
 export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 'subscribeAll'>, options: AccountsOptions): Accounts {
   const now = options.clock;
   const { guard, passwords, audit } = options;
-  const lastSeenWritten = new Map<number, number>();
 
   /** Drops the member's expired sessions and all but their newest live ones. */
   async function trimSessions(memberId: number): Promise<void> {
@@ -130,16 +128,7 @@ export function createAccounts(db: Database, subscriptions: Pick<Subscriptions, 
     return { token, expiresAt };
   }
 
-  function seen(memberId: number): void {
-    const nowMs = now().getTime();
-    if (nowMs - (lastSeenWritten.get(memberId) ?? 0) < LAST_SEEN_RESOLUTION_MS) return;
-    lastSeenWritten.set(memberId, nowMs);
-    // Fire and forget: a failed bookkeeping write must not fail the member's request.
-    db.update(teamMembers)
-      .set({ lastSeenAt: new Date(nowMs) })
-      .where(eq(teamMembers.id, memberId))
-      .catch(() => {});
-  }
+  const seen = createUsageStamp((memberId, at) => db.update(teamMembers).set({ lastSeenAt: at }).where(eq(teamMembers.id, memberId)), now);
 
   return {
     async register(raw: unknown, origin: Origin = {}): Promise<Account> {

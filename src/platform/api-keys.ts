@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { accounts, apiKeys } from '../../db/schema.js';
 import { AppError } from '../errors.js';
 import type { KeyCache } from './key-cache.js';
+import { createUsageStamp } from './usage-stamp.js';
 import { MAX_ROW_ID, parseInput } from '../validation.js';
 import type { Account } from './accounts.js';
 import type { Attribution, AuditAction, AuditLog } from './audit-log.js';
@@ -41,9 +42,6 @@ export const rotateKeySchema = z.object({
     .default(24),
 });
 
-/** `last_used_at` is a convenience: written at most once a minute per key, not per call. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 export interface KeySummary {
   id: number;
   name: string;
@@ -76,8 +74,6 @@ export const keyNotFound = () => new AppError('NOT_FOUND', '해당 API 키를 �
 export const expiryInPast = () => new AppError('INVALID_REQUEST', 'expires_at은 지금보다 뒤의 시각이어야 합니다.');
 
 export function createApiKeys(db: Database, cache: KeyCache, audit: AuditLog, clock: Clock = systemClock): ApiKeys {
-  const lastUsedWritten = new Map<number, number>();
-
   /** The audit row of a change to a key, through the change's own transaction. */
   function recordKey(
     tx: Executor,
@@ -97,16 +93,7 @@ export function createApiKeys(db: Database, cache: KeyCache, audit: AuditLog, cl
   /** The member who asked, kept as a key's maker. */
   const makerOf = (by: Attribution) => (by.actor.kind === 'member' ? Number(by.actor.id) : null);
 
-  function touch(keyId: number): void {
-    const nowMs = clock().getTime();
-    if (nowMs - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
-    lastUsedWritten.set(keyId, nowMs);
-    // Fire and forget: a failed bookkeeping write must not fail the caller's request.
-    db.update(apiKeys)
-      .set({ lastUsedAt: new Date(nowMs) })
-      .where(eq(apiKeys.id, keyId))
-      .catch(() => {});
-  }
+  const touch = createUsageStamp((keyId, at) => db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId)), clock);
 
   // Built once: every operation call runs this lookup, and building the SQL each time costs more than running it.
   const findLiveKey = db
