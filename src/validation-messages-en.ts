@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { jsonKind, quote, type JsonKind } from './validation-values.js';
 
 /**
  * The English twin of koreanIssueMessage (validation-messages.ts), branch for branch, for
@@ -60,17 +61,17 @@ function count(n: number | bigint | string, origin: string): string | undefined 
 }
 
 /** How a received value is named: its JSON type, never its content. */
-function received(input: unknown): string {
-  if (input === null) return 'null';
-  if (Array.isArray(input)) return 'a list';
-  if (typeof input === 'number') return Number.isNaN(input) ? 'not a number' : 'a number';
-  if (typeof input === 'string') return 'text';
-  if (typeof input === 'boolean') return 'true/false';
-  if (typeof input === 'object') return 'a JSON object';
-  return 'an unknown value';
-}
-
-const quote = (value: unknown) => (typeof value === 'string' ? `'${value}'` : String(value));
+const RECEIVED: Record<JsonKind, string> = {
+  null: 'null',
+  list: 'a list',
+  'not-a-number': 'not a number',
+  number: 'a number',
+  text: 'text',
+  boolean: 'true/false',
+  object: 'a JSON object',
+  unknown: 'an unknown value',
+};
+const received = (input: unknown) => RECEIVED[jsonKind(input)];
 
 function invalidType(issue: Extract<Issue, { code: 'invalid_type' }>): string {
   const expected = TYPE_NAMES[issue.expected] ?? issue.expected;

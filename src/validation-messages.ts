@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { endsWithBatchim, withJosa } from './korean.js';
+import { jsonKind, quote, type JsonKind } from './validation-values.js';
 
 /**
  * The service's own Korean message for every kind of zod issue (zod's bundled Korean locale
@@ -48,19 +49,17 @@ function mustBe(word: string): string {
 }
 
 /** How a received value is named in a message: its JSON type, never its content. */
-function received(input: unknown): string {
-  if (input === null) return 'null';
-  if (Array.isArray(input)) return '배열';
-  if (typeof input === 'number') return Number.isNaN(input) ? '숫자가 아닌 값' : '숫자';
-  if (typeof input === 'string') return '문자열';
-  if (typeof input === 'boolean') return 'true/false';
-  if (typeof input === 'object') return 'JSON 객체';
-  return '알 수 없는 값';
-}
-
-function quote(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : String(value);
-}
+const RECEIVED: Record<JsonKind, string> = {
+  null: 'null',
+  list: '배열',
+  'not-a-number': '숫자가 아닌 값',
+  number: '숫자',
+  text: '문자열',
+  boolean: 'true/false',
+  object: 'JSON 객체',
+  unknown: '알 수 없는 값',
+};
+const received = (input: unknown) => RECEIVED[jsonKind(input)];
 
 function sizeUnit(origin: string): { unit: string; what: string } | undefined {
   if (origin === 'string') return { unit: '자', what: '글자 수' };

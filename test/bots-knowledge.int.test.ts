@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discordKeyPair, startFakeDiscord, type FakeDiscord } from './fakes/discord-server.js';
-import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { postToSlackDoor } from './helpers/slack-commands.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
 
@@ -52,16 +53,7 @@ afterAll(async () => {
 });
 
 async function postSlack(body: string, contentType: string) {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const res = await fetch(`${app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': slackSignature(SECRET, timestamp, body),
-    },
-    body,
-  });
+  const res = await postToSlackDoor(app.url, SECRET, body, contentType);
   return res.status;
 }
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lastUserText, startFakeOpenAI, systemText, type FakeOpenAI } from './fakes/openai-server.js';
 import { startFakeNts, type FakeNts } from './fakes/nts-server.js';
-import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { postToSlackDoor } from './helpers/slack-commands.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { makeDocument } from './helpers/id-documents.js';
 import { assertKoreanFonts, renderImage } from './helpers/id-images.js';
@@ -57,16 +58,7 @@ async function postSigned(
   timestamp = Math.floor(Date.now() / 1000),
   secret = SECRET,
 ) {
-  const res = await fetch(`${app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': slackSignature(secret, timestamp, body),
-      ...headers,
-    },
-    body,
-  });
+  const res = await postToSlackDoor(app.url, secret, body, contentType, { headers, timestamp });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import type { GuardOutcome } from '../src/operations/link-guard/link-guard.js';
 import type { MessageJudge, MessageJudgement, MessageLevel } from '../src/operations/url-scan/message-judge.js';
-import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { postToSlackDoor } from './helpers/slack-commands.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
 
@@ -76,16 +77,7 @@ async function startHarness(judge?: MessageJudge): Promise<Harness> {
 }
 
 async function postSigned(h: Harness, body: string, contentType: string) {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const res = await fetch(`${h.app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': slackSignature(SECRET, timestamp, body),
-    },
-    body,
-  });
+  const res = await postToSlackDoor(h.app.url, SECRET, body, contentType);
   expect(res.status).toBe(200);
 }
 

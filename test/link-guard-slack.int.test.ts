@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardOutcome } from '../src/operations/link-guard/link-guard.js';
 import type { UrlSafetyChecker } from '../src/operations/url-detect/checker.js';
-import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { postToSlackDoor } from './helpers/slack-commands.js';
 import { startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
 
@@ -44,16 +45,7 @@ async function startHarness(options: Parameters<typeof startTestApp>[1] = {}): P
 }
 
 async function postSigned(h: Harness, body: string, contentType: string) {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const res = await fetch(`${h.app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': slackSignature(SECRET, timestamp, body),
-    },
-    body,
-  });
+  const res = await postToSlackDoor(h.app.url, SECRET, body, contentType);
   expect(res.status).toBe(200);
 }
 

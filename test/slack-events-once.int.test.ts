@@ -3,7 +3,8 @@ import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { createBotEventClaims, EVENT_MEMORY_MS } from '../src/platform/bot-event-store.js';
-import { slackSignature, startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { startFakeSlack, type FakeSlack } from './fakes/slack-server.js';
+import { postToSlackDoor } from './helpers/slack-commands.js';
 import { ownTestDatabase, startTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { sharedDataPath, sharedDataPresent } from './helpers/shared-data.js';
 
@@ -39,17 +40,7 @@ async function startInstance(slack: FakeSlack, env: Record<string, string> = {})
 
 /** Delivers a body as Slack does: signed now (a retry is signed anew, so its signature differs). */
 async function deliver(app: TestApp, body: string, contentType: string, headers: Record<string, string> = {}, skew = 0) {
-  const timestamp = Math.floor(Date.now() / 1000) - skew;
-  const res = await fetch(`${app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': slackSignature(SECRET, timestamp, body),
-      ...headers,
-    },
-    body,
-  });
+  const res = await postToSlackDoor(app.url, SECRET, body, contentType, { headers, timestamp: Math.floor(Date.now() / 1000) - skew });
   await res.text();
   return res.status;
 }

@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Account, Member } from '../../src/platform/accounts.js';
 import type { Attribution, AuditActor } from '../../src/platform/audit-log.js';
 import { forbiddenRole, roleHolds, type Right } from '../../src/platform/roles.js';
+import { memberActor } from '../../src/platform/team.js';
 import type { ApiKeys } from '../../src/platform/api-keys.js';
 import { AppError } from '../../src/errors.js';
 import type { Runtime } from '../../src/runtime.js';
@@ -41,7 +42,7 @@ export const sessionOf = (req: Request) => ({ account: accountOf(req), member: m
 
 /** Who made the request, for the audit log: the member, or the API key (its prefix, never the key). */
 export function actorOf(req: Request): AuditActor {
-  if (req.member) return { kind: 'member', id: String(req.member.id), label: req.member.email };
+  if (req.member) return memberActor(req.member);
   if (req.apiKey) return { kind: 'api_key', id: String(req.apiKey.id), label: req.apiKey.prefix };
   throw new Error('auth middleware missing on this route');
 }

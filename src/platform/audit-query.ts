@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS } from './audit-log.js';
+import { isCalendarDate } from './usage-period.js';
 
 /** Most events one `GET /api/v1/audit` answers; a longer span is read in parts (`to` = the oldest `at` seen). */
 export const MAX_AUDIT_EVENTS = 10_000;
@@ -9,21 +10,21 @@ const instant = (name: 'from' | 'to') =>
   z
     .string()
     .trim()
-    .refine((text) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(text) && isRealDate(text), {
-      message: `${name}은 2026-11-01 같은 날짜(한국 날짜)나 2026-11-01T09:00:00Z 같은 시각이어야 합니다.`,
-    })
+    .refine(
+      (text) =>
+        /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(text) &&
+        isCalendarDate(text.slice(0, 10)) &&
+        !Number.isNaN(Date.parse(text)),
+      {
+        message: `${name}은 2026-11-01 같은 날짜(한국 날짜)나 2026-11-01T09:00:00Z 같은 시각이어야 합니다.`,
+      },
+    )
     .transform((text) => {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return new Date(text);
       const start = new Date(`${text}T00:00:00+09:00`);
       return name === 'to' ? new Date(start.getTime() + 86_400_000) : start;
     })
     .optional();
-
-/** A date that exists (`2026-02-30` does not, though `Date.parse` rolls it into March), with a valid time if any. */
-function isRealDate(text: string): boolean {
-  const day = text.slice(0, 10);
-  return !Number.isNaN(Date.parse(text)) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day);
-}
 
 export const auditQuerySchema = z.object({
   from: instant('from').describe('이 날짜(한국)·시각부터'),

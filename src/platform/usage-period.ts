@@ -6,19 +6,22 @@ const DAY_MS = 86_400_000;
 /** The longest span one `GET /api/v1/usage` answers. */
 export const MAX_USAGE_DAYS = 366;
 
+/** A `YYYY-MM-DD` that exists (`Date.parse` rolls `2026-02-30` into March; this does not). */
+export function isCalendarDate(text: string): boolean {
+  return (
+    /^\d{4}-\d{2}-\d{2}$/.test(text) &&
+    !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) &&
+    new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)
+  );
+}
+
 const day = (name: 'from' | 'to') =>
   z
     .string()
     .trim()
-    .refine(
-      (text) =>
-        /^\d{4}-\d{2}-\d{2}$/.test(text) &&
-        !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) &&
-        new Date(`${text}T00:00:00Z`).toISOString().startsWith(text),
-      {
-        message: `${name === 'from' ? 'from은' : 'to는'} 2026-11-01 같은 날짜(YYYY-MM-DD, 한국 날짜)여야 합니다.`,
-      },
-    )
+    .refine(isCalendarDate, {
+      message: `${name === 'from' ? 'from은' : 'to는'} 2026-11-01 같은 날짜(YYYY-MM-DD, 한국 날짜)여야 합니다.`,
+    })
     .optional()
     .describe(`YYYY-MM-DD (한국 날짜); 기본은 ${name === 'from' ? '이번 달 1일' : '오늘'}`);
 
