@@ -12,6 +12,7 @@ import { makeIndependentSet, type IndependentLevel, type IndependentPart } from 
 import { makeImageSet, type Level } from '../test/helpers/id-images.js';
 import { makePhotoSet } from '../test/helpers/id-photos.js';
 import { sharedDataPath } from '../test/helpers/shared-data.js';
+import { fieldRead, normalise, outsideSet, type Item } from './lib/ocr-samples.js';
 
 /**
  * `npm run eval:ocr`: field and type accuracy of the ID reader, per set, through the real
@@ -46,17 +47,6 @@ const SEEDS = {
   final: { cards: 17, photo: 19 },
 } as const;
 type Part = keyof typeof SEEDS;
-const SAMPLES = sharedDataPath('ocr-samples/');
-
-interface Item {
-  set: string;
-  label: string;
-  image: Buffer;
-  truth: Record<string, string>;
-  skip: string[];
-  /** 업태/종목 truths that hold the first printed row only (truth.json's note for the NTS scan): the answer's first row is scored. */
-  firstRowOnly?: boolean;
-}
 
 const { values: args } = parseArgs({
   options: {
@@ -165,38 +155,6 @@ async function independentSets(part: IndependentPart): Promise<Array<[string, It
     if (items.length > 0) out.push([`independent ${name} (${part})`, items]);
   }
   return out;
-}
-
-function outsideSet(): Item[] {
-  const truthFile = join(SAMPLES, 'truth.json');
-  if (!existsSync(truthFile)) {
-    console.log(`outside samples: ${SAMPLES} is absent, set skipped`);
-    return [];
-  }
-  const rows = JSON.parse(readFileSync(truthFile, 'utf8')) as Array<{
-    file: string;
-    truth: Record<string, string>;
-    api_skip?: string[];
-    note?: string;
-  }>;
-  return rows.map((row) => ({
-    set: 'outside',
-    label: row.file,
-    image: readFileSync(join(SAMPLES, row.file)),
-    truth: row.truth,
-    skip: row.api_skip ?? [],
-    firstRowOnly: /first is scored/.test(row.note ?? ''),
-  }));
-}
-
-/** Whitespace and punctuation out; dates as Y-M-D digits; numbers as digits. */
-function normalise(field: string, value: string): string {
-  if (field === 'issue_date') {
-    const m = /(\d{4})\D+(\d{1,2})\D+(\d{1,2})/.exec(value);
-    return m ? `${m[1]}-${Number(m[2])}-${Number(m[3])}` : value;
-  }
-  if (field === 'id_number' || field === 'license_number') return value.replace(/\D/g, '');
-  return value.replace(/[\s.,·:;()（）\-_'"]/g, '');
 }
 
 interface Tally {
@@ -317,9 +275,7 @@ async function main(): Promise<void> {
             for (const [field, want] of Object.entries(item.truth)) {
               if (field === 'type' || item.skip.includes(field)) continue;
               tally.fields++;
-              // The reader joins a 업태/종목 table's rows with ", "; such a truth holds the first row.
-              const read = info[field] ?? '';
-              const got = item.firstRowOnly && (field === 'biz_type' || field === 'biz_item') ? (read.split(', ')[0] ?? '') : read;
+              const got = fieldRead(item, field, info);
               const right = normalise(field, got) === normalise(field, want);
               count(tally.byField, `${item.truth.type} ${field}`, right);
               if (right) tally.right++;
