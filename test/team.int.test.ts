@@ -423,7 +423,7 @@ describe('the audit log', () => {
     });
     const removed = await app.runtime.housekeeping.run();
     expect(removed.auditEvents).toBeGreaterThanOrEqual(1);
-    const left = await app.runtime.db.select().from(auditEvents).where(eq(auditEvents.accountId, team.accountId));
+    const left = await app.runtime.db.select().from(auditEvents).where(eq(auditEvents.accountId, team.accountId)).orderBy(auditEvents.id);
     expect(left.map((event) => event.target.split(' ').pop())).toEqual(['test', 'kept']);
 
     // An account that goes takes its events with it.
