@@ -1,27 +1,29 @@
 import { chatUser } from '../bots/commands/attribution.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardOutcome, GuardResponder } from '../src/operations/link-guard/link-guard.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { ownTestDatabase, startTestApp, type TestApp } from './helpers/app.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 let now = Date.parse('2026-11-27T00:00:00Z');
 let app: TestApp;
+let own: Awaited<ReturnType<typeof ownTestDatabase>>;
 const checked: string[] = [];
 const outcomes: GuardOutcome[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp(
-    {},
-    {
-      clock: () => new Date(now),
-      // Counts the checks that reach the detector; every URL is clean.
-      urlChecker: { check: async (url) => (checked.push(url), { isMalicious: false, category: 'clean', reason: '안전' }) },
-      linkGuard: { observe: (event) => void outcomes.push(event) },
-    },
-  );
+  // A database of its own on PostgreSQL: the housekeeping below runs 91 days ahead, and on the
+  // shared database it would delete other files' sessions and throttle windows while they run.
+  own = await ownTestDatabase('guard_store');
+  app = await startTestApp(own.env, {
+    clock: () => new Date(now),
+    // Counts the checks that reach the detector; every URL is clean.
+    urlChecker: { check: async (url) => (checked.push(url), { isMalicious: false, category: 'clean', reason: '안전' }) },
+    linkGuard: { observe: (event) => void outcomes.push(event) },
+  });
 });
 afterAll(async () => {
-  await app.close();
+  await app?.close();
+  await own?.drop();
 });
 
 /** A workspace of this run's own: a PostgreSQL test database may keep earlier runs' rows. */
@@ -45,8 +47,7 @@ describe('link guard storage', () => {
     await store.record([incident('young.example')]);
     now += 89 * DAY_MS; // the first is 91 days old, the second 89
     const removed = await app.runtime.housekeeping.run();
-    // At least the old one (on a PostgreSQL database other test files share, their incidents are as old to this clock).
-    expect(removed.guardIncidents).toBeGreaterThanOrEqual(1);
+    expect(removed.guardIncidents).toBe(1);
     expect((await store.recentIn('slack', ref.workspaceId, 10)).map((row) => row.host)).toEqual(['young.example']);
   });
 
