@@ -73,6 +73,9 @@ export async function dumpMigratedPglite(): Promise<Blob> {
   try {
     await client.waitReady;
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+    // Written out before the copy: a copy taken mid-log replays the migrations' WAL at every
+    // open (~0.4 s of CPU for each test database and server process started from it).
+    await client.query('CHECKPOINT');
     return await client.dumpDataDir('none');
   } finally {
     await client.close();

@@ -183,6 +183,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const clock = options.clock ?? systemClock;
   /** One registry per runtime: runtimes side by side in one process (the tests) keep their own. */
   const metrics = createMetrics({ now: clock });
+  // Before the database: a MESSAGE_MODEL that cannot be read stops the start at once, with
+  // nothing opened or locked yet (reading the model takes milliseconds, opening PGlite seconds).
+  const messageModel = await loadMessageModel(config.MESSAGE_MODEL);
   const opening = Date.now();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -270,7 +273,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
   /** The one LLM adapter: every AI-backed operation shares it (503 when not configured). */
   const llm = createLlmProvider({ ...llmOptionsFromConfig(config, logger), observe: metrics.upstream, ...options.llm });
-  const messageModel = await loadMessageModel(config.MESSAGE_MODEL);
   const messageJudge = createMessageJudge({ model: messageModel });
   logger.info(
     { part: 'message-model', examples: messageModel.meta.examples, trained_at: messageModel.meta.trainedAt },

@@ -30,9 +30,9 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('pgliteTemplate', file);
 }
 
-/** Digest of every migration file and of the PGlite version: what the template's contents depend on. */
+/** Digest of every migration file, of the PGlite version and of how the copy is made: what the template's contents depend on. */
 async function templateKey(): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(dumpMigratedPglite.toString());
   // The package does not export its package.json: it lies one folder above the entry point.
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   hash.update(await readFile(join(dirname(pgliteEntry), '..', 'package.json')));

@@ -37,6 +37,8 @@ describe.concurrent('the message check in a server process', { timeout: 180_000 
     const server = startServerProcess({ DATA_DIR: dataDirs[1]!, MESSAGE_MODEL: join(modelDir, 'missing.json') });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain(`MESSAGE_MODEL (${join(modelDir, 'missing.json')}) could not be loaded`);
+    // At once: before the database is opened and its directory locked.
+    expect(server.output()).not.toContain('database ready');
   });
 
   it('uses a model retrained by the script when MESSAGE_MODEL names it', async ({ expect }) => {
