@@ -62,7 +62,7 @@ const E2E = 'test/**/*.e2e.test.ts';
  * Integration files whose subject does not depend on the database run once, on PGlite: the
  * tracker client against the real server's shapes, the LLM operations against the fake model
  * (their refunds are the executor's, which quota, security and the other files check there), the
- * OpenAPI document (its linters and generated client too), the chatbot's storage and the messages (both on their own PGlite), URL
+ * OpenAPI document (its linters and generated client too), the chatbot's storage and the messages (both on their own PGlite), stalled connections, the invitation mail, URL
  * accuracy on the real lists, and the doors — the Slack and Discord bots, the link guard's
  * channel side, the HTTP contract and the operation door's answers, logs and abuse limits — whose
  * storage is each store's own file (link-guard-store, watch, shorten, platform …; the charges and
@@ -85,6 +85,9 @@ const PGLITE_ONLY_INT = [
     'oversized-bodies',
     // Migrates a PGlite database of its own from before teams: nothing of TEST_DATABASE_URL's.
     'team-migration',
+    // Connections that stall, and the invitation's mail on an SMTP server: the invitation's rows are team.int's, on both.
+    'stalled-requests',
+    'invite-mail',
   ],
 ].map((name) => `test/${name}.int.test.ts`);
 
