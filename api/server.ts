@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     lock: { onWait: (message) => logger.warn(message) },
   });
   const state: AppState = { draining: false };
-  const doors = createBotDoors(runtime);
+  const doors = await createBotDoors(runtime);
   const botRouters = doors.flatMap((door) => (door.router ? [door.router] : []));
   serve(createRequestListener(runtime, { state, botRouters }));
   // METRICS_PORT: `/metrics` alone on its own listener (a taken port stops the start, as PORT's does).

@@ -3,10 +3,9 @@ import type { RateLimitOptions } from './commands/rate-limit.js';
 import { createCommandRunner } from './commands/runner.js';
 import type { BotServices } from './commands/types.js';
 import { createDiscordDoor } from './discord/discord-door.js';
-import { doorLogLines } from './door-summary.js';
+import { doorLogLines, summarizeDoors } from './door-summary.js';
 import { guardLogLines } from './guard-summary.js';
 import type { BotDoor } from './door.js';
-import { createSlackDoor } from './slack/slack-bot.js';
 
 export type { BotDoor } from './door.js';
 
@@ -36,16 +35,29 @@ export function botServices(runtime: Runtime): BotServices {
   };
 }
 
-/** The chat doors over the runtime, one per configured platform (a missing one is logged, not fatal). */
-export function createBotDoors(runtime: Runtime, options: BotOptions = {}): BotDoor[] {
+/**
+ * The chat doors over the runtime, one per configured platform (a missing one is logged, not
+ * fatal). Bolt is loaded only for a configured Slack door: it is most of the bots' start-up cost.
+ */
+export async function createBotDoors(runtime: Runtime, options: BotOptions = {}): Promise<BotDoor[]> {
   // One line per platform: which doors are on and how, and what the others still need.
   for (const line of doorLogLines(runtime.config)) runtime.logger[line.level]({ platform: line.platform }, line.message);
   for (const line of guardLogLines(runtime.config))
     runtime.logger[line.level]({ platform: line.platform, part: 'link-guard' }, line.message);
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
   const replays = runtime.platform.replayGuard;
+  const slackOn = summarizeDoors(runtime.config).some((door) => door.platform === 'slack' && door.on.length > 0);
   const doors = [
-    createSlackDoor(runtime.config, runtime.logger, runner, replays, runtime.platform.botEvents, runtime.linkGuard),
+    slackOn
+      ? (await import('./slack/slack-bot.js')).createSlackDoor(
+          runtime.config,
+          runtime.logger,
+          runner,
+          replays,
+          runtime.platform.botEvents,
+          runtime.linkGuard,
+        )
+      : undefined,
     createDiscordDoor(runtime.config, runtime.logger, runner, replays, runtime.linkGuard),
   ];
   return doors.filter((door): door is BotDoor => door !== undefined);

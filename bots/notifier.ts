@@ -1,5 +1,5 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
-import { webApi } from '@slack/bolt';
+import { ErrorCode, WebClient } from '@slack/web-api';
 import type { Config } from '../src/config.js';
 import type {
   ChannelMessage,
@@ -52,7 +52,7 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
   const platforms: ChannelPlatform[] = [...(slack ? (['slack'] as const) : []), ...(discord ? (['discord'] as const) : [])];
   if (platforms.length === 0) logger?.info('no bot token (SLACK_BOT_TOKEN / DISCORD_BOT_TOKEN): channel watch notices off');
 
-  async function postSlack(client: webApi.WebClient, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
+  async function postSlack(client: WebClient, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
     try {
       await client.chat.postMessage({
         channel: target.channelId,
@@ -63,7 +63,7 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
       return { ok: true };
     } catch (error) {
       const code =
-        (error as { code?: string; data?: { error?: string } }).code === webApi.ErrorCode.PlatformError
+        (error as { code?: string; data?: { error?: string } }).code === ErrorCode.PlatformError
           ? (error as { data?: { error?: string } }).data?.error
           : undefined;
       if (code) return { ok: false, gone: SLACK_GONE.has(code), reason: code };

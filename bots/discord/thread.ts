@@ -1,4 +1,4 @@
-import { Routes } from 'discord.js';
+import { Routes } from 'discord-api-types/v10';
 import type { REST } from '@discordjs/rest';
 import { MAX_THREAD_MESSAGES, type ThreadSource } from '../commands/save-thread.js';
 import { THREAD_TYPES, type DiscordInteraction, type DiscordMessagePayload } from './payload.js';

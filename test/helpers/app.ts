@@ -111,7 +111,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
     ...options,
   });
   // Composed as api/server.ts does: runtime, then the bot doors, then the HTTP app with their routers.
-  const doors = createBotDoors(runtime);
+  const doors = await createBotDoors(runtime);
   const botRouters = doors.flatMap((door) => (door.router ? [door.router] : []));
   server.on('request', createRequestListener(runtime, { botRouters }));
 
