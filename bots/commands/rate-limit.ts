@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../../src/bounded-cache.js';
 
 export interface RateLimitOptions {
   /** Commands a user may run per window. */
@@ -13,7 +13,7 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 10, windowMs: 60_000 
  * one user's loop, not the service (the quota does that), so per-instance counting is enough.
  */
 export function createCommandRateLimiter(options: RateLimitOptions = DEFAULT_RATE_LIMIT) {
-  const windows = new LRUCache<string, { count: number; resetAt: number }>({ max: 50_000 });
+  const windows = boundedCache<string, { count: number; resetAt: number }>(50_000);
   return {
     /** Counts one command; returns the seconds to wait when over the limit, else 0. */
     take(key: string, now = Date.now()): number {

@@ -1,10 +1,10 @@
 import type { REST } from '@discordjs/rest';
-import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../src/logger.js';
 import type { GuardedMessage, GuardResponder, LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import { messageParts } from '../../src/operations/url-scan/message-parts.js';
 import { guardWarning, quotaNotice } from '../commands/guard-warning.js';
 import { toDiscordMessage } from './render.js';
+import { boundedCache } from '../../src/bounded-cache.js';
 
 /** The fields of a gateway MESSAGE_CREATE / MESSAGE_UPDATE the guard reads (API v10). */
 export interface GatewayMessage {
@@ -37,7 +37,7 @@ function withoutMedia(embed: unknown): unknown {
 export function createDiscordGuard(guard: LinkGuard, rest: REST, logger: Logger) {
   let botUserId: string | undefined;
   /** Threads seen on the gateway and their parent channel (a thread of a guarded channel is guarded), bounded. */
-  const threadParents = new LRUCache<string, string>({ max: 50_000 });
+  const threadParents = boundedCache<string, string>(50_000);
   const rememberThread = (thread: { id?: string; parent_id?: string | null; type?: number } | undefined) => {
     if (thread?.id && thread.parent_id && THREAD_TYPES.has(thread.type ?? -1)) threadParents.set(thread.id, thread.parent_id);
   };

@@ -1,8 +1,8 @@
 import type { App } from '@slack/bolt';
-import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../src/logger.js';
 import { localeOf } from '../commands/texts.js';
 import type { Invocation, Locale } from '../commands/types.js';
+import { boundedCache } from '../../src/bounded-cache.js';
 
 type SlackClient = App['client'];
 
@@ -21,7 +21,7 @@ export interface SlackPlace {
  * minutes (a failing lookup answers in Korean without admin rights).
  */
 export function createSlackUsers(logger: Logger) {
-  const users = new LRUCache<string, SlackUser>({ max: 10_000, ttl: 10 * 60_000 });
+  const users = boundedCache<string, SlackUser>(10_000, { ttl: 10 * 60_000 });
 
   async function userInfo(client: SlackClient, userId: string): Promise<SlackUser> {
     const cached = users.get(userId);

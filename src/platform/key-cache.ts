@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { Coordination } from '../../db/coordination.js';
+import { boundedCache } from '../bounded-cache.js';
 
 /** Live API keys by SHA-256, so a call costs no database round trip to authenticate. */
 export interface CachedKey {
@@ -27,11 +27,7 @@ const ENTRY_TTL_MS = 5 * 60_000;
  * stops everywhere within about a second, whatever happens to the connections.
  */
 export function createKeyCache(coordination: Coordination, now: () => number = Date.now) {
-  const byHash = new LRUCache<string, CachedKey>({
-    max: 100_000,
-    ttl: ENTRY_TTL_MS,
-    dispose: (entry) => hashById.delete(entry.keyId),
-  });
+  const byHash = boundedCache<string, CachedKey>(100_000, { ttl: ENTRY_TTL_MS, dispose: (entry) => hashById.delete(entry.keyId) });
   const hashById = new Map<number, string>();
   let lastHeard = 0;
   /** Bumped by every revocation: a lookup that began before one must not cache what it read. */

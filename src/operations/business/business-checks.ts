@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
@@ -7,6 +7,7 @@ import type { Logger } from '../../logger.js';
 import { NTS_BATCH_LIMIT, type NtsBusiness, type NtsClient, type NtsStatusRow } from '../../providers/nts.js';
 import { businessNumberTail, formatBusinessNumber } from './business-number.js';
 import type { businessStatusOutput, businessValidationOutput } from './business.schema.js';
+import { boundedCache } from '../../bounded-cache.js';
 
 export type BusinessStatus = z.output<typeof businessStatusOutput>;
 export type BusinessState = BusinessStatus['status'];
@@ -130,7 +131,7 @@ class DayCache<Value> {
     private readonly ttlMs: number,
     private readonly clock: Clock,
   ) {
-    this.entries = new LRUCache({ max });
+    this.entries = boundedCache(max);
   }
 
   get(key: string): Value | undefined {

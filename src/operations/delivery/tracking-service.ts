@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { mayBeUnknownParcel, type Tracker } from '../../providers/tracker.js';
@@ -7,6 +6,7 @@ import { findCarrier, refuseRetired } from './carriers.js';
 import type { RateLimiter } from '../../platform/rate-limiter.js';
 import type { CachedTracking, TrackingCache } from './tracking-cache.js';
 import { isDelivered, toTrackingResult, type TrackingResult } from './tracking-result.js';
+import { boundedCache } from '../../bounded-cache.js';
 
 /** SPEC §7 rule 4: in-progress parcels are served from the cache for two hours. */
 export const IN_PROGRESS_TTL_MS = 2 * 3600_000;
@@ -94,10 +94,10 @@ export interface TrackedParcel extends TrackingResult {
 export function createTrackingService(deps: TrackingServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
   const inFlight = new Map<string, Promise<TrackedParcel>>();
-  const memory = new LRUCache<string, CachedTracking & { readAt: number }>({ max: deps.memoryEntries ?? 5000 });
+  const memory = boundedCache<string, CachedTracking & { readAt: number }>(deps.memoryEntries ?? 5000);
   const counters = { upstreamCalls: 0, upstreamRequests: 0, cacheHits: 0, coalesced: 0 };
   // Candidates that did not know a number, so a repeated detection does not ask them again at once.
-  const misses = new LRUCache<string, true>({ max: deps.memoryEntries ?? 5000, ttl: MISS_TTL_MS, perf: { now: () => clock().getTime() } });
+  const misses = boundedCache<string, true>(deps.memoryEntries ?? 5000, { ttl: MISS_TTL_MS, perf: { now: () => clock().getTime() } });
 
   async function fetchUpstream(carrierId: string, trackId: string, logger: Logger): Promise<TrackedParcel> {
     const carrier = findCarrier(carrierId);

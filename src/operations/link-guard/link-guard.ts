@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
 import type { Executor } from '../../../db/client.js';
 import type { Account } from '../../platform/accounts.js';
@@ -21,6 +20,7 @@ import { hostOf, isAllowed, sha256 } from './guard-hosts.js';
 import { scamFinding, scamWarningOperation, type ScamFinding } from './message-warning.js';
 import { createTenantQueue } from './tenant-queue.js';
 import type { Finding, GuardedMessage, GuardOutcome, GuardResponder, LinkGuardDeps, Submitted } from './guard-types.js';
+import { boundedCache } from '../../bounded-cache.js';
 
 export { isAllowed, normaliseHost } from './guard-hosts.js';
 export type { ScamFinding } from './message-warning.js';
@@ -80,11 +80,11 @@ export function createLinkGuard(deps: LinkGuardDeps) {
     channels.delete(channelKey(ref));
     return changed;
   }
-  const verdicts = new LRUCache<string, CachedVerdict>({ max: 50_000 });
-  const channels = new LRUCache<string, { channel: GuardedChannel | null; at: number }>({ max: 20_000 });
-  const allowLists = new LRUCache<string, { hosts: string[]; at: number }>({ max: 5_000 });
+  const verdicts = boundedCache<string, CachedVerdict>(50_000);
+  const channels = boundedCache<string, { channel: GuardedChannel | null; at: number }>(20_000);
+  const allowLists = boundedCache<string, { hosts: string[]; at: number }>(5_000);
   /** Hosts already warned about under a message: an edit or an unfurl added later is not warned twice. */
-  const warned = new LRUCache<string, true>({ max: 50_000, ttl: 24 * 60 * 60_000 });
+  const warned = boundedCache<string, true>(50_000, { ttl: 24 * 60 * 60_000 });
   const now = () => deps.clock().getTime();
   const channelKey = (ref: ChannelRef) => `${ref.platform}:${ref.workspaceId}:${ref.channelId}`;
   const workspaceKey = (platform: BotPlatform, workspaceId: string) => `${platform}:${workspaceId}`;

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { and, desc, eq, lt } from 'drizzle-orm';
-import { LRUCache } from 'lru-cache';
 import type { Database } from '../../../db/client.js';
 import { arrayLiteral, rawRows } from '../../../db/rows.js';
 import { linkClickFacets, linkVisitors, linkVisitorSalts } from '../../../db/schema.js';
@@ -9,6 +8,7 @@ import type { Logger } from '../../logger.js';
 import { addDays, seoulDate } from '../../seoul-time.js';
 import type { GeoLookup } from '../../providers/geoip.js';
 import { agentFamilies, type AgentFamilies } from './user-agent.js';
+import { boundedCache } from '../../bounded-cache.js';
 
 export interface FacetClick {
   linkId: number;
@@ -54,10 +54,10 @@ export function createFacetRecorder(
   options: { clock: Clock; geo?: GeoLookup | undefined; flushIntervalMs?: number; maxKeys?: number },
 ) {
   const maxKeys = options.maxKeys ?? 50_000;
-  const families = new LRUCache<string, AgentFamilies>({ max: 5_000 });
+  const families = boundedCache<string, AgentFamilies>(5_000);
   /** Values already used per link, day and facet. */
-  const usedValues = new LRUCache<string, Set<string>>({ max: 20_000 });
-  const visitorsSeen = new LRUCache<string, number>({ max: 20_000 });
+  const usedValues = boundedCache<string, Set<string>>(20_000);
+  const visitorsSeen = boundedCache<string, number>(20_000);
   const salts = new Map<string, string>();
   let pending = new Map<string, { linkId: number; day: string; facet: string; value: string; isBot: boolean; clicks: number }>();
   /** link|day → the raw `address|agent` of new visitors, hashed at the flush (kept in memory only until then). */

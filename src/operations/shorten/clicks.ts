@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { isbot } from 'isbot';
-import { LRUCache } from 'lru-cache';
 import type { Database } from '../../../db/client.js';
 import { linkClicks } from '../../../db/schema.js';
 import type { Logger } from '../../logger.js';
 import { systemClock, type Clock } from '../../clock.js';
+import { boundedCache } from '../../bounded-cache.js';
 
 export interface ClickInfo {
   linkId: number;
@@ -69,9 +69,9 @@ export function createClickRecorder(
   const maxKeys = options.maxKeys ?? 50_000;
   const rowBudget = options.maxRowsPerLinkHour ?? MAX_CLICK_ROWS_PER_LINK_HOUR;
   /** Rollup keys already used per link and hour. */
-  const usedKeys = new LRUCache<string, Set<string>>({ max: 20_000 });
+  const usedKeys = boundedCache<string, Set<string>>(20_000);
   // User agents repeat; isbot's pattern is large, so classify each distinct one once.
-  const agents = new LRUCache<string, AgentClass>({ max: 5_000 });
+  const agents = boundedCache<string, AgentClass>(5_000);
   let pending = new Map<string, PendingCount>();
   let flushing: Promise<void> = Promise.resolve();
   let dropped = 0;

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { UrlVerdict } from '../url-detect/checker.js';
 import type { ClickInfo, ClickRecorder } from './clicks.js';
 import type { LinkStore } from './links.js';
@@ -8,6 +7,7 @@ import { classifyAgent } from './clicks.js';
 import type { FacetRecorder } from './click-facets-store.js';
 import type { ShortLink } from './links.js';
 import type { ShortLinkStore } from './short-link-store.js';
+import { boundedCache } from '../../bounded-cache.js';
 
 export type Target = {
   linkId: number;
@@ -85,14 +85,14 @@ export function createRedirects(
 ): Redirects {
   const now = options.clock ?? systemClock;
   // User agents repeat; isbot's pattern is large, so classify each distinct one once.
-  const agents = new LRUCache<string, boolean>({ max: 5_000 });
+  const agents = boundedCache<string, boolean>(5_000);
   const isBot = (userAgent: string | undefined): boolean => {
     if (!userAgent) return true;
     let known = agents.get(userAgent);
     if (known === undefined) agents.set(userAgent, (known = classifyAgent(userAgent).isBot));
     return known;
   };
-  const cache = new LRUCache<string, Target | false>({ max: options.maxEntries ?? 100_000 });
+  const cache = boundedCache<string, Target | false>(options.maxEntries ?? 100_000);
   const MISS_TTL_MS = 10_000;
   // Links outlive list updates: each target's verdict is remembered for one list version.
   const checked = new WeakMap<Target, { version: number; verdict: UrlVerdict | undefined }>();

@@ -1,10 +1,10 @@
-import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { CATEGORY_LABEL } from '../url-detect/category-labels.js';
 import type { UrlSafetyChecker } from '../url-detect/checker.js';
 import type { RescanLink, ShortLinkStore } from './short-link-store.js';
 import { shortUrl } from './shorten.js';
+import { boundedCache } from '../../bounded-cache.js';
 
 /** The chat doors' way into a channel (bots/notifier.ts); structurally the watch poller's notifier. */
 export interface LinkChannelNotifier {
@@ -43,7 +43,7 @@ const MAX_QUEUED = 100;
  * stats, and a link made from Slack or Discord has its channel told, without a clickable target.
  */
 export function createLinkRescan(deps: RescanDeps) {
-  const windows = new LRUCache<number, { start: number; count: number; previous: number }>({ max: 20_000 });
+  const windows = boundedCache<number, { start: number; count: number; previous: number }>(20_000);
   const queue: number[] = [];
   let draining: Promise<void> | undefined;
 

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../logger.js';
 import { canonicalizeUrl, type CanonicalUrl } from './canonicalize.js';
 import type { UrlSafetyChecker, UrlVerdict } from './checker.js';
@@ -21,6 +20,7 @@ import type { SecondOpinionJudge } from './second-opinion.js';
 import { describeChain, type ShortLinkExpander } from './expansion/short-links.js';
 import { learnedShortenerOf, learnedShortenerSignals, type LearnedShorteners } from './expansion/learned-shorteners.js';
 import { CATEGORY_LABEL, type Signal } from './signals.js';
+import { boundedCache } from '../../bounded-cache.js';
 
 /** At or above: harmful (data/weights.json `verdict`). */
 export const HARMFUL_SCORE = WEIGHTS.verdict.harmful;
@@ -68,7 +68,7 @@ export function createUrlEngine(options: EngineOptions = {}) {
   let smishing = options.smishing;
   let shorteners = options.shorteners;
   let listVersion = 0;
-  const cache = new LRUCache<string, Classification>({ max: options.cacheSize ?? 50_000 });
+  const cache = boundedCache<string, Classification>(options.cacheSize ?? 50_000);
 
   /** The rules' verdict, synchronous and without the LLM. */
   function classifyRules(url: CanonicalUrl): Classification {

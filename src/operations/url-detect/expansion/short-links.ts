@@ -1,7 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import { safeRequest, type AddressLookup, type AddressPolicy } from '../../../net/safe-request.js';
 import { canonicalizeUrl, type CanonicalUrl } from '../canonicalize.js';
 import { shortenerOf } from './shorteners.js';
+import { boundedCache } from '../../../bounded-cache.js';
 
 /**
  * Following a public shortener's redirects to see where a short link leads (issue 31 item 3).
@@ -47,7 +47,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export function createShortLinkExpander(options: ExpanderOptions): ShortLinkExpander {
   const cacheMs = options.cacheMs ?? 60 * 60 * 1000;
-  const cache = new LRUCache<string, Expansion>({ max: options.cacheSize ?? 10_000, ttl: cacheMs });
+  const cache = boundedCache<string, Expansion>(options.cacheSize ?? 10_000, { ttl: cacheMs });
   const pending = new Map<string, Promise<Expansion>>();
 
   function follows(url: CanonicalUrl): boolean {
