@@ -46,18 +46,11 @@ export async function createBotDoors(runtime: Runtime, options: BotOptions = {})
     runtime.logger[line.level]({ platform: line.platform, part: 'link-guard' }, line.message);
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
   const replays = runtime.platform.replayGuard;
+  // Slack's module (Bolt) is loaded only when the start-up log calls its door on.
   const slackOn = summarizeDoors(runtime.config).some((door) => door.platform === 'slack' && door.on.length > 0);
+  const createSlackDoor = slackOn ? (await import('./slack/slack-bot.js')).createSlackDoor : undefined;
   const doors = [
-    slackOn
-      ? (await import('./slack/slack-bot.js')).createSlackDoor(
-          runtime.config,
-          runtime.logger,
-          runner,
-          replays,
-          runtime.platform.botEvents,
-          runtime.linkGuard,
-        )
-      : undefined,
+    createSlackDoor?.(runtime.config, runtime.logger, runner, replays, runtime.platform.botEvents, runtime.linkGuard),
     createDiscordDoor(runtime.config, runtime.logger, runner, replays, runtime.linkGuard),
   ];
   return doors.filter((door): door is BotDoor => door !== undefined);
