@@ -228,5 +228,6 @@ export async function signUp(base: string): Promise<string> {
   await postJson(base, '/api/v1/auth/register', credentials);
   const { token } = await postJson(base, '/api/v1/auth/login', credentials);
   const { api_key: apiKey } = await postJson(base, '/api/v1/keys', {}, { authorization: `Bearer ${token}` });
+  if (typeof apiKey !== 'string') throw new Error('bench sign-up got no API key (was the registration or log-in refused?)');
   return apiKey;
 }
