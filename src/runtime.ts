@@ -322,8 +322,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   linkRescan = createLinkRescan({
     store: shortLinks,
     checker: options.urlChecker ?? urlDetection.engine,
-    // This instance forgets the target at once; on PostgreSQL its own notice comes back later.
-    announce: (code) => (redirects.forget(code), coordination.notify(SHORT_LINK_CHANNEL, `harm:${code}`)),
+    announce: async (code) => {
+      // This instance forgets the target at once; on PostgreSQL its own notice comes back later.
+      redirects.forget(code);
+      await coordination.notify(SHORT_LINK_CHANNEL, `harm:${code}`);
+    },
     notifier: options.watches?.notifier,
     shortUrlBase: config.SHORT_URL_BASE,
     clock,
