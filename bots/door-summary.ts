@@ -48,3 +48,8 @@ export function doorLogLines(config: Config): Array<{ level: 'info' | 'warn'; pl
     return { level: missing.length > 0 ? 'warn' : 'info', platform, message: `${name} bot on: ${on.join(' + ')}${partial}` };
   });
 }
+
+/** A Discord door is built for HTTP interactions (application id and public key) or for the gateway (`DISCORD_GATEWAY=1`). */
+export function discordDoorWanted(config: Config): boolean {
+  return Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY) || config.DISCORD_GATEWAY;
+}

@@ -2,8 +2,7 @@ import type { Runtime } from '../src/runtime.js';
 import type { RateLimitOptions } from './commands/rate-limit.js';
 import { createCommandRunner } from './commands/runner.js';
 import type { BotServices } from './commands/types.js';
-import { createDiscordDoor } from './discord/discord-door.js';
-import { doorLogLines, summarizeDoors } from './door-summary.js';
+import { discordDoorWanted, doorLogLines, summarizeDoors } from './door-summary.js';
 import { guardLogLines } from './guard-summary.js';
 import type { BotDoor } from './door.js';
 
@@ -37,7 +36,8 @@ export function botServices(runtime: Runtime): BotServices {
 
 /**
  * The chat doors over the runtime, one per configured platform (a missing one is logged, not
- * fatal). Bolt is loaded only for a configured Slack door: it is most of the bots' start-up cost.
+ * fatal). Bolt is loaded only for a configured Slack door, Discord's REST client only for a
+ * configured Discord door: they were most of the bots' start-up cost.
  */
 export async function createBotDoors(runtime: Runtime, options: BotOptions = {}): Promise<BotDoor[]> {
   // One line per platform: which doors are on and how, and what the others still need.
@@ -46,12 +46,13 @@ export async function createBotDoors(runtime: Runtime, options: BotOptions = {})
     runtime.logger[line.level]({ platform: line.platform, part: 'link-guard' }, line.message);
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
   const replays = runtime.platform.replayGuard;
-  // Slack's module (Bolt) is loaded only when the start-up log calls its door on.
+  // A platform's modules (Bolt; Discord's REST client) are loaded only when its door is configured.
   const slackOn = summarizeDoors(runtime.config).some((door) => door.platform === 'slack' && door.on.length > 0);
   const createSlackDoor = slackOn ? (await import('./slack/slack-bot.js')).createSlackDoor : undefined;
+  const createDiscordDoor = discordDoorWanted(runtime.config) ? (await import('./discord/discord-door.js')).createDiscordDoor : undefined;
   const doors = [
     createSlackDoor?.(runtime.config, runtime.logger, runner, replays, runtime.platform.botEvents, runtime.linkGuard),
-    createDiscordDoor(runtime.config, runtime.logger, runner, replays, runtime.linkGuard),
+    createDiscordDoor?.(runtime.config, runtime.logger, runner, replays, runtime.linkGuard),
   ];
   return doors.filter((door): door is BotDoor => door !== undefined);
 }

@@ -1,4 +1,4 @@
-import { DiscordAPIError, type REST } from '@discordjs/rest';
+import type { DiscordAPIError, REST } from '@discordjs/rest';
 import { ErrorCode, WebClient } from '@slack/web-api';
 import type { Config } from '../src/config.js';
 import type {
@@ -9,7 +9,6 @@ import type {
   PostOutcome,
 } from '../src/operations/delivery-watch/channels.js';
 import type { Logger } from '../src/logger.js';
-import { createDiscordRest } from './discord/client.js';
 import { NO_MENTIONS } from './discord/render.js';
 import { createSlackClient } from './slack/client.js';
 import { escapeMrkdwn } from './slack/render.js';
@@ -40,6 +39,20 @@ function slackNoticeText(text: string): string {
   return escapeMrkdwn(text).replace(/&lt;#([A-Za-z0-9_-]+)&gt;/g, '<#$1>');
 }
 
+/** Discord's REST client and its error class, loaded with the first notice: the module costs a quarter second of every start. */
+type DiscordClient = () => Promise<{ rest: REST; DiscordAPIError: typeof DiscordAPIError }>;
+
+function discordOnFirstUse(config: Config): DiscordClient {
+  let loaded: ReturnType<DiscordClient> | undefined;
+  return () =>
+    (loaded ??= Promise.all([import('@discordjs/rest'), import('./discord/client.js')]).then(
+      ([{ DiscordAPIError }, { createDiscordRest }]) => ({
+        rest: createDiscordRest(config),
+        DiscordAPIError,
+      }),
+    ));
+}
+
 /**
  * The watch poller's way into the channels (src/operations/delivery-watch/channels.ts): Slack through
  * `chat.postMessage` with the bot token, Discord through `POST /channels/{id}/messages`
@@ -48,7 +61,7 @@ function slackNoticeText(text: string): string {
  */
 export function createChannelNotifier(config: Config, logger?: Logger): ChannelNotifier {
   const slack = config.SLACK_BOT_TOKEN ? createSlackClient(config, config.SLACK_BOT_TOKEN) : undefined;
-  const discord = config.DISCORD_BOT_TOKEN ? createDiscordRest(config) : undefined;
+  const discord = config.DISCORD_BOT_TOKEN ? discordOnFirstUse(config) : undefined;
   const platforms: ChannelPlatform[] = [...(slack ? (['slack'] as const) : []), ...(discord ? (['discord'] as const) : [])];
   if (platforms.length === 0) logger?.info('no bot token (SLACK_BOT_TOKEN / DISCORD_BOT_TOKEN): channel watch notices off');
 
@@ -71,8 +84,9 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
     }
   }
 
-  async function postDiscord(rest: REST, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
+  async function postDiscord(discord: DiscordClient, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
     const content = message.text.length > DISCORD_MAX_CONTENT ? `${message.text.slice(0, DISCORD_MAX_CONTENT - 1)}…` : message.text;
+    const { rest, DiscordAPIError } = await discord();
     try {
       await rest.post(`/channels/${encodeURIComponent(target.channelId)}/messages`, { body: { content, allowed_mentions: NO_MENTIONS } });
       return { ok: true };
@@ -91,8 +105,9 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
       // Slack: a user id as the channel posts to the bot's DM with that person.
       if (target.platform === 'slack' && slack) return postSlack(slack, { platform: 'slack', channelId: target.userId }, message);
       if (target.platform === 'discord' && discord) {
+        const { rest, DiscordAPIError } = await discord();
         try {
-          const dm = (await discord.post('/users/@me/channels', { body: { recipient_id: target.userId } })) as { id: string };
+          const dm = (await rest.post('/users/@me/channels', { body: { recipient_id: target.userId } })) as { id: string };
           return postDiscord(discord, { platform: 'discord', channelId: dm.id }, message);
         } catch (error) {
           return {

@@ -4,6 +4,7 @@ import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
+import { discordDoorWanted } from '../door-summary.js';
 import { createDiscordRest } from './client.js';
 import { startDiscordGateway } from './gateway.js';
 import { discordInteractionsRouter } from './http-route.js';
@@ -21,8 +22,8 @@ export function createDiscordDoor(
   replays: ReplayGuard,
   guard?: LinkGuard,
 ): BotDoor | undefined {
+  if (!discordDoorWanted(config)) return undefined;
   const httpConfigured = Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
-  if (!httpConfigured && !config.DISCORD_GATEWAY) return undefined;
   const rest = createDiscordRest(config);
   const handle = createInteractionHandler(logger, runner, rest);
   let gateway: { stop(): Promise<void> } | undefined;

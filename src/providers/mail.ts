@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { koreanDateTime } from '../seoul-time.js';
 
 /** One invitation to send: who is invited, by whom, to which team, with what role, and the one-time link. */
@@ -34,22 +34,27 @@ export interface SmtpMailerOptions {
 /** The invitation over SMTP with nodemailer: one connection per message (invitations are rare), no pooling. */
 export function createSmtpInviteMailer(options: SmtpMailerOptions): InviteMailer {
   const timeout = options.timeoutMs ?? 10_000;
-  const transport = nodemailer.createTransport(
-    {
-      url: options.url,
-      connectionTimeout: timeout,
-      greetingTimeout: timeout,
-      socketTimeout: timeout,
-      // Never nodemailer's own logger: it would print the recipient and the message.
-      logger: false,
-      debug: false,
-    },
-    { from: options.from },
-  );
+  // nodemailer is loaded with the first invitation, not at every start (a tenth of a second).
+  let transport: Promise<Transporter> | undefined;
+  const open = async () => {
+    const nodemailer = (await import('nodemailer')).default;
+    return nodemailer.createTransport(
+      {
+        url: options.url,
+        connectionTimeout: timeout,
+        greetingTimeout: timeout,
+        socketTimeout: timeout,
+        // Never nodemailer's own logger: it would print the recipient and the message.
+        logger: false,
+        debug: false,
+      },
+      { from: options.from },
+    );
+  };
   return {
     async sendInvite(mail) {
       const { subject, text, html } = inviteMessage(mail);
-      await transport.sendMail({ to: mail.to, subject, text, html, disableUrlAccess: true, disableFileAccess: true });
+      await (await (transport ??= open())).sendMail({ to: mail.to, subject, text, html, disableUrlAccess: true, disableFileAccess: true });
     },
   };
 }
