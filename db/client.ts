@@ -67,12 +67,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     : openPglite(options.dataDir, options.lock, options.memoryPglite);
 }
 
-/** A fresh in-memory PGlite database with every migration applied, as a `dumpDataDir` tarball (for `MemoryPglite`). */
+/** A fresh in-memory PGlite database with every migration applied, as a `dumpDataDir` tarball: the tests' template (for `MemoryPglite` and their server processes). */
 export async function dumpMigratedPglite(): Promise<Blob> {
   const client = new PGlite();
   try {
     await client.waitReady;
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+    // The copies are test databases holding a few hundred rows: initdb's 128 MB of shared
+    // buffers took ~0.4 s of CPU to set up at every open of one (postgresql.auto.conf, copied along).
+    await client.query("ALTER SYSTEM SET shared_buffers = '16MB'");
     // Written out before the copy: a copy taken mid-log replays the migrations' WAL at every
     // open (~0.4 s of CPU for each test database and server process started from it).
     await client.query('CHECKPOINT');
