@@ -49,6 +49,11 @@ export function doorLogLines(config: Config): Array<{ level: 'info' | 'warn'; pl
   });
 }
 
+/** A Slack door is built with the bot token and either the signing secret (HTTP events) or the app token (Socket Mode). */
+export function slackDoorWanted(config: Config): boolean {
+  return Boolean(config.SLACK_BOT_TOKEN && (config.SLACK_SIGNING_SECRET || config.SLACK_APP_TOKEN));
+}
+
 /** A Discord door is built for HTTP interactions (application id and public key) or for the gateway (`DISCORD_GATEWAY=1`). */
 export function discordDoorWanted(config: Config): boolean {
   return Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY) || config.DISCORD_GATEWAY;

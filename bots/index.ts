@@ -2,7 +2,7 @@ import type { Runtime } from '../src/runtime.js';
 import type { RateLimitOptions } from './commands/rate-limit.js';
 import { createCommandRunner } from './commands/runner.js';
 import type { BotServices } from './commands/types.js';
-import { discordDoorWanted, doorLogLines, summarizeDoors } from './door-summary.js';
+import { discordDoorWanted, doorLogLines, slackDoorWanted } from './door-summary.js';
 import { guardLogLines } from './guard-summary.js';
 import type { BotDoor } from './door.js';
 
@@ -47,8 +47,7 @@ export async function createBotDoors(runtime: Runtime, options: BotOptions = {})
   const runner = createCommandRunner(botServices(runtime), { rateLimit: options.rateLimit });
   const replays = runtime.platform.replayGuard;
   // A platform's modules (Bolt; Discord's REST client) are loaded only when its door is configured.
-  const slackOn = summarizeDoors(runtime.config).some((door) => door.platform === 'slack' && door.on.length > 0);
-  const createSlackDoor = slackOn ? (await import('./slack/slack-bot.js')).createSlackDoor : undefined;
+  const createSlackDoor = slackDoorWanted(runtime.config) ? (await import('./slack/slack-bot.js')).createSlackDoor : undefined;
   const createDiscordDoor = discordDoorWanted(runtime.config) ? (await import('./discord/discord-door.js')).createDiscordDoor : undefined;
   const doors = [
     createSlackDoor?.(runtime.config, runtime.logger, runner, replays, runtime.platform.botEvents, runtime.linkGuard),

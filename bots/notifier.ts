@@ -40,10 +40,13 @@ function slackNoticeText(text: string): string {
 }
 
 /** Discord's REST client and its error class, loaded with the first notice: the module costs a quarter second of every start. */
-type DiscordClient = () => Promise<{ rest: REST; DiscordAPIError: typeof DiscordAPIError }>;
+interface DiscordClient {
+  rest: REST;
+  DiscordAPIError: typeof DiscordAPIError;
+}
 
-function discordOnFirstUse(config: Config): DiscordClient {
-  let loaded: ReturnType<DiscordClient> | undefined;
+function discordOnFirstUse(config: Config): () => Promise<DiscordClient> {
+  let loaded: Promise<DiscordClient> | undefined;
   return () =>
     (loaded ??= Promise.all([import('@discordjs/rest'), import('./discord/client.js')]).then(
       ([{ DiscordAPIError }, { createDiscordRest }]) => ({
@@ -84,9 +87,12 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
     }
   }
 
-  async function postDiscord(discord: DiscordClient, target: ChannelTarget, message: ChannelMessage): Promise<PostOutcome> {
+  async function postDiscord(
+    { rest, DiscordAPIError }: DiscordClient,
+    target: ChannelTarget,
+    message: ChannelMessage,
+  ): Promise<PostOutcome> {
     const content = message.text.length > DISCORD_MAX_CONTENT ? `${message.text.slice(0, DISCORD_MAX_CONTENT - 1)}…` : message.text;
-    const { rest, DiscordAPIError } = await discord();
     try {
       await rest.post(`/channels/${encodeURIComponent(target.channelId)}/messages`, { body: { content, allowed_mentions: NO_MENTIONS } });
       return { ok: true };
@@ -105,10 +111,11 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
       // Slack: a user id as the channel posts to the bot's DM with that person.
       if (target.platform === 'slack' && slack) return postSlack(slack, { platform: 'slack', channelId: target.userId }, message);
       if (target.platform === 'discord' && discord) {
-        const { rest, DiscordAPIError } = await discord();
+        const client = await discord();
+        const { rest, DiscordAPIError } = client;
         try {
           const dm = (await rest.post('/users/@me/channels', { body: { recipient_id: target.userId } })) as { id: string };
-          return postDiscord(discord, { platform: 'discord', channelId: dm.id }, message);
+          return postDiscord(client, { platform: 'discord', channelId: dm.id }, message);
         } catch (error) {
           return {
             ok: false,
@@ -121,7 +128,7 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
     },
     async post(target, message) {
       if (target.platform === 'slack' && slack) return postSlack(slack, target, message);
-      if (target.platform === 'discord' && discord) return postDiscord(discord, target, message);
+      if (target.platform === 'discord' && discord) return postDiscord(await discord(), target, message);
       return { ok: false, gone: false, reason: `${target.platform}_not_configured` };
     },
   };

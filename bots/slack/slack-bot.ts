@@ -6,6 +6,7 @@ import type { BotEventClaims } from '../../src/platform/bot-event-store.js';
 import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
+import { slackDoorWanted } from '../door-summary.js';
 import { createSlackClient, slackClientOptions } from './client.js';
 import { registerSlackListeners } from './listeners.js';
 import { registerSlackGuard } from './guard-listener.js';
@@ -28,10 +29,8 @@ export function createSlackDoor(
   guard?: LinkGuard,
 ): BotDoor | undefined {
   const logger = rootLogger.child({ door: 'slack' });
-  if (!config.SLACK_BOT_TOKEN || (!config.SLACK_SIGNING_SECRET && !config.SLACK_APP_TOKEN)) {
-    return undefined;
-  }
-  const botToken = config.SLACK_BOT_TOKEN;
+  if (!slackDoorWanted(config)) return undefined;
+  const botToken = config.SLACK_BOT_TOKEN!;
   const boltLog = boltLogger(logger);
   const common = {
     authorize: cachedAuthorize(createSlackClient(config, botToken, { logger: boltLog }), botToken),
