@@ -54,6 +54,21 @@ describe('the message judge (rules, the shipped message model, link verdicts)', 
     expect(result.advice).toMatch(/뚜렷한 스미싱 징후는 찾지 못했습니다/);
   });
 
+  it.each(['https://www.naver.com/', '  https://github.com/ai-utility-hub \n'])(
+    'judges a bare link (a QR code, a pasted address) by its verdict alone: %s',
+    (url) => {
+      const result = judge.judge(url, [clean(url.trim(), '잘 알려진 공식 서비스의 주소입니다.')]);
+      expect(result).toMatchObject({ is_smishing: false, scam_type: null });
+      expect(result.reasons).toContain('링크 말고는 읽을 글이 없어 링크 검사 결과로만 판단했습니다.');
+    },
+  );
+
+  it('still calls a bare harmful link a firm scam', () => {
+    const url = 'http://bad.example/login';
+    const result = judge.judge(url, [{ url, final_url: url, is_malicious: true, category: 'phishing', reason: 'KISA 피싱 목록' }]);
+    expect(result).toMatchObject({ is_smishing: true, level: 'firm' });
+  });
+
   it('makes any message with a harmful link a firm scam, the link named first', () => {
     const result = judge.judge('회의 자료입니다 http://bad.example/doc', [
       {

@@ -1,4 +1,4 @@
-import { readCues, type MessageCues } from './message-cues.js';
+import { LINKISH, readCues, type MessageCues } from './message-cues.js';
 import { messageFeatures } from './message-features.js';
 import { MESSAGE_RULES, type MessageRules } from './message-rules.js';
 import type { MessageModel } from './model/message-model.js';
@@ -67,11 +67,17 @@ export function createMessageJudge(options: MessageJudgeOptions = {}): Overrulab
   function judge(text: string, checked: readonly CheckedUrl[]): MessageJudgement {
     const cues = readCues(text, scripts);
     const links = linkEvidence(text, checked, rules);
-    const own = model ? bandScore(model.predictFeatures(messageFeatures(text, cues)), model.meta.levels) : rulesOnlyScore(cues);
+    const readable = hasWords(text);
+    const own = !readable
+      ? 0
+      : model
+        ? bandScore(model.predictFeatures(messageFeatures(text, cues)), model.meta.levels)
+        : rulesOnlyScore(cues);
     let score = Math.max(own, scriptFloor(cues));
     if (links.harmful.length > 0) score = Math.max(score, HARMFUL_LINK_SCORE);
     else if (links.signals.length >= SIGNALS_FOR_SMISHING) score = Math.max(score, LINK_SIGNALS_SCORE);
-    const reasons = [...links.harmful, ...links.signals, ...cueReasons(cues, score), modelReason(own, model !== undefined)];
+    const textReason = readable ? modelReason(own, model !== undefined) : '링크 말고는 읽을 글이 없어 링크 검사 결과로만 판단했습니다.';
+    const reasons = [...links.harmful, ...links.signals, ...cueReasons(cues, score), textReason];
     if (checked.length === 0 && cues.links === 0)
       reasons.push('메시지에 링크는 없습니다. 링크가 없어도 송금·연락처·앱 설치를 요구하는 사기 문자가 많습니다.');
     return verdict(round(score), cues, reasons);
@@ -101,6 +107,15 @@ export function createMessageJudge(options: MessageJudgeOptions = {}): Overrulab
       return verdict(round(score), readCues(text, scripts), judgement.reasons, said.scamType);
     },
   };
+}
+
+/**
+ * Whether anything but links is left to read. A bare link (a QR code, a pasted address) gives the
+ * model only its link sign, and on that alone it called every address a scam, naver.com included:
+ * such a message is judged by its links' verdicts.
+ */
+function hasWords(text: string): boolean {
+  return /\p{L}/u.test(text.normalize('NFKC').replace(LINKISH, ' '));
 }
 
 /** The model's probability on the score's bands: its calibrated cuts land on 0.3, 0.5 and 0.9. */
