@@ -57,8 +57,9 @@ describe.skipIf(!runBrowserTests)(`portal team in Chromium (${CHROMIUM})`, () =>
     const inviteeContext = await browser.newContext();
     const invitee = await inviteeContext.newPage();
     await invitee.goto(inviteUrl);
-    await expect(invitee.getByRole('heading', { name: '팀에 들어가기' }).isVisible()).resolves.toBe(true);
-    expect(await invitee.locator('#auth').isVisible()).toBe(false);
+    // The page reads the link's fragment once its script runs, after `goto` has returned: wait for it.
+    await invitee.getByRole('heading', { name: '팀에 들어가기' }).waitFor();
+    await expect.poll(() => invitee.locator('#auth').isVisible()).toBe(false);
     await shot(invitee, 'join');
     await invitee.getByLabel('사용할 비밀번호 (8자 이상)').fill('developer password');
     await invitee.getByRole('button', { name: '비밀번호 정하고 팀에 들어가기' }).click();
