@@ -22,7 +22,7 @@ export function summarizeDoors(config: Config): DoorSummary[] {
   }
 
   const discord: DoorSummary = { platform: 'discord', on: [], missing: [] };
-  const httpReady = Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
+  const httpReady = discordHttpConfigured(config);
   if (httpReady) discord.on.push(`http POST ${config.PUBLIC_BASE_URL}/discord/interactions`);
   else {
     const lacking = [!config.DISCORD_APPLICATION_ID && 'DISCORD_APPLICATION_ID', !config.DISCORD_PUBLIC_KEY && 'DISCORD_PUBLIC_KEY'].filter(
@@ -54,7 +54,12 @@ export function slackDoorWanted(config: Config): boolean {
   return Boolean(config.SLACK_BOT_TOKEN && (config.SLACK_SIGNING_SECRET || config.SLACK_APP_TOKEN));
 }
 
-/** A Discord door is built for HTTP interactions (application id and public key) or for the gateway (`DISCORD_GATEWAY=1`). */
+/** Discord's HTTP interactions need the application id and the public key their signatures are checked with. */
+export function discordHttpConfigured(config: Config): boolean {
+  return Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
+}
+
+/** A Discord door is built for HTTP interactions or for the gateway (`DISCORD_GATEWAY=1`). */
 export function discordDoorWanted(config: Config): boolean {
-  return Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY) || config.DISCORD_GATEWAY;
+  return discordHttpConfigured(config) || config.DISCORD_GATEWAY;
 }

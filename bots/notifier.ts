@@ -112,15 +112,14 @@ export function createChannelNotifier(config: Config, logger?: Logger): ChannelN
       if (target.platform === 'slack' && slack) return postSlack(slack, { platform: 'slack', channelId: target.userId }, message);
       if (target.platform === 'discord' && discord) {
         const client = await discord();
-        const { rest, DiscordAPIError } = client;
         try {
-          const dm = (await rest.post('/users/@me/channels', { body: { recipient_id: target.userId } })) as { id: string };
+          const dm = (await client.rest.post('/users/@me/channels', { body: { recipient_id: target.userId } })) as { id: string };
           return postDiscord(client, { platform: 'discord', channelId: dm.id }, message);
         } catch (error) {
           return {
             ok: false,
             gone: true,
-            reason: error instanceof DiscordAPIError ? `discord_${error.status}_${error.code}` : 'discord_dm_failed',
+            reason: error instanceof client.DiscordAPIError ? `discord_${error.status}_${error.code}` : 'discord_dm_failed',
           };
         }
       }

@@ -4,7 +4,7 @@ import type { ReplayGuard } from '../../src/platform/replay-store.js';
 import type { LinkGuard } from '../../src/operations/link-guard/link-guard.js';
 import type { CommandRunner } from '../commands/runner.js';
 import type { BotDoor } from '../door.js';
-import { discordDoorWanted } from '../door-summary.js';
+import { discordDoorWanted, discordHttpConfigured } from '../door-summary.js';
 import { createDiscordRest } from './client.js';
 import { startDiscordGateway } from './gateway.js';
 import { discordInteractionsRouter } from './http-route.js';
@@ -23,13 +23,12 @@ export function createDiscordDoor(
   guard?: LinkGuard,
 ): BotDoor | undefined {
   if (!discordDoorWanted(config)) return undefined;
-  const httpConfigured = Boolean(config.DISCORD_APPLICATION_ID && config.DISCORD_PUBLIC_KEY);
   const rest = createDiscordRest(config);
   const handle = createInteractionHandler(logger, runner, rest);
   let gateway: { stop(): Promise<void> } | undefined;
   return {
     platform: 'discord',
-    router: httpConfigured ? discordInteractionsRouter(config.DISCORD_PUBLIC_KEY!, logger, handle, replays) : undefined,
+    router: discordHttpConfigured(config) ? discordInteractionsRouter(config.DISCORD_PUBLIC_KEY!, logger, handle, replays) : undefined,
     async start() {
       if (!config.DISCORD_GATEWAY) return;
       if (!config.DISCORD_BOT_TOKEN) logger.warn('DISCORD_GATEWAY=1 needs DISCORD_BOT_TOKEN: gateway off');

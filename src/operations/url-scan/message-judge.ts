@@ -68,11 +68,7 @@ export function createMessageJudge(options: MessageJudgeOptions = {}): Overrulab
     const cues = readCues(text, scripts);
     const links = linkEvidence(text, checked, rules);
     const readable = hasWords(text);
-    const own = !readable
-      ? 0
-      : model
-        ? bandScore(model.predictFeatures(messageFeatures(text, cues)), model.meta.levels)
-        : rulesOnlyScore(cues);
+    const own = readable ? textScore(text, cues) : 0;
     let score = Math.max(own, scriptFloor(cues));
     if (links.harmful.length > 0) score = Math.max(score, HARMFUL_LINK_SCORE);
     else if (links.signals.length >= SIGNALS_FOR_SMISHING) score = Math.max(score, LINK_SIGNALS_SCORE);
@@ -81,6 +77,11 @@ export function createMessageJudge(options: MessageJudgeOptions = {}): Overrulab
     if (checked.length === 0 && cues.links === 0)
       reasons.push('메시지에 링크는 없습니다. 링크가 없어도 송금·연락처·앱 설치를 요구하는 사기 문자가 많습니다.');
     return verdict(round(score), cues, reasons);
+  }
+
+  /** The message's words alone: the model's probability on the score's bands, or the rules without a model. */
+  function textScore(text: string, cues: MessageCues): number {
+    return model ? bandScore(model.predictFeatures(messageFeatures(text, cues)), model.meta.levels) : rulesOnlyScore(cues);
   }
 
   function verdict(score: number, cues: MessageCues, reasons: string[], scamType?: ScamType): MessageJudgement {
