@@ -40,7 +40,9 @@ describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
   it('signs up, creates a key, subscribes, shortens a URL and follows the short link', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } }); // a phone
     await page.goto(app.url);
-    await expect(page.getByRole('heading', { name: '가입 / 로그인' }).isVisible()).resolves.toBe(true);
+    // The page's script draws its views after `goto` and each click returns: every check waits
+    // for what it expects (read at once, "Create key" after the language switch failed once in CI).
+    await page.getByRole('heading', { name: '가입 / 로그인' }).waitFor();
 
     await page.getByLabel('이메일').filter({ visible: true }).fill(`portal-${Date.now()}@example.com`);
     await page.getByLabel('비밀번호').filter({ visible: true }).fill('portal password');
@@ -67,12 +69,12 @@ describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
 
     await page.getByRole('link', { name: '짧은 링크 열기' }).click();
     await page.waitForURL(landingUrl);
-    await expect(page.getByRole('heading', { name: '도착했습니다' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: '도착했습니다' }).waitFor();
 
     // The English toggle relabels the page.
     await page.goto(app.url);
     await page.getByRole('button', { name: 'English' }).click();
-    await expect(page.getByRole('button', { name: 'Create key' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Create key' }).waitFor();
     await page.close();
   });
 
@@ -189,7 +191,7 @@ describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
     // Everything switches to English, the API names too.
     await page.getByRole('button', { name: 'English' }).click();
     await expect(page.locator('#intro-ocr-idcard strong').textContent()).resolves.toBe('ID card / business registration reader');
-    await expect(page.getByRole('heading', { name: 'The APIs' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'The APIs' }).waitFor();
     await expect(page.locator('#quota-note').textContent()).resolves.toContain('1,000 times a month for free');
     const visible = await page.locator('body').innerText();
     expect(visible.replace(/한국어/g, '')).not.toMatch(/[가-힣]/);
@@ -197,13 +199,13 @@ describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
     // The privacy notice, in the language chosen, says what happens to resident numbers.
     await page.getByRole('link', { name: 'Privacy notice' }).first().click();
     await page.waitForURL(`${app.url}/privacy`);
-    await expect(page.getByRole('heading', { name: 'Privacy notice' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Privacy notice' }).waitFor();
     await page.getByRole('button', { name: '한국어' }).click();
     const notice = await page.locator('main').innerText();
     expect(notice).toContain('주민등록번호');
     expect(notice).toContain('저장하지 않습니다');
     expect((await page.goto(`${app.url}/terms`))?.status()).toBe(200);
-    await expect(page.getByRole('heading', { name: '이용약관' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: '이용약관' }).waitFor();
     await page.close();
   });
 
@@ -247,7 +249,7 @@ describe.skipIf(!runBrowserTests)(`portal in Chromium (${CHROMIUM})`, () => {
     const page = await browser.newPage();
     await page.goto(`${app.url}/docs`);
     await page.getByText('AI Utility Hub API').first().waitFor();
-    await expect(page.getByText('/api/v1/url/shorten').first().isVisible()).resolves.toBe(true);
+    await page.getByText('/api/v1/url/shorten').first().waitFor();
     await page.close();
   });
 });
